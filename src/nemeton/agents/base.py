@@ -1,0 +1,143 @@
+"""The agent protocol.
+
+An agent is bound to a game and a seat, owns a seeded random stream, and on each decision
+receives only its seat's view (the JSON-ready dict of ``state.view(seat)``) and the legal
+actions. It never receives the state. Agents are named by spec strings usable everywhere:
+``random``, ``heuristic``, ``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``.
+
+Per-game knowledge lives in a :class:`GameHeuristic` registered for the game (under
+``nemeton.agents.heuristics``): a rule-of-thumb policy on views, the same policy on
+(determinized) states for fast rollouts, and a state evaluation for cut-off rollouts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Mapping, Sequence
+
+from ..engine import Action, GameSpec, NemetonError, State
+
+
+class AgentSpecError(NemetonError, ValueError):
+    """An unknown agent or parameter in an agent spec."""
+
+
+class Agent(ABC):
+    """Decides for one seat from that seat's view only."""
+
+    name = "agent"
+    params: Mapping[str, Callable[[str], Any]] = {}
+
+    def __init__(self, game: GameSpec, seat: int, rng: random.Random, **params: Any):
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+
+    @abstractmethod
+    def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` knowing only ``view``."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameHeuristic(ABC):
+    """A game's rule-of-thumb knowledge, used by the heuristic agent and by search.
+
+    ``choose_from_view`` is what the heuristic agent plays. ``choose_in_state`` is the same
+    policy on a state, for rollouts inside search; search only ever passes determinized
+    states, and the policy reads only what ``seat`` could see there. ``evaluate`` scores a
+    non-terminal (determinized) state: an estimate of each seat's return (same scale as
+    ``State.returns()``: winners share 1).
+    """
+
+    @abstractmethod
+    def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+    @abstractmethod
+    def choose_in_state(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+    @abstractmethod
+    def evaluate(self, state: State) -> list[float]: ...
+
+
+_HEURISTICS: dict[str, GameHeuristic] = {}
+_HEURISTIC_MODULES = {
+    "alarun": "nemeton.agents.heuristics.alarun",
+    "amarok": "nemeton.agents.heuristics.amarok",
+    "edora": "nemeton.agents.heuristics.edora",
+}
+
+
+def register_heuristic(game: str, heuristic: GameHeuristic) -> GameHeuristic:
+    _HEURISTICS[game] = heuristic
+    return heuristic
+
+
+def get_heuristic(game: str) -> GameHeuristic:
+    if game not in _HEURISTICS and game in _HEURISTIC_MODULES:
+        importlib.import_module(_HEURISTIC_MODULES[game])
+    try:
+        return _HEURISTICS[game]
+    except KeyError:
+        raise AgentSpecError(f"no heuristic is written for {game!r} yet") from None
+
+
+class RandomAgent(Agent):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def act(self, view, legal):
+        return self.rng.choice(legal)
+
+
+class HeuristicAgent(Agent):
+    """The game's rule-of-thumb player (see ``nemeton.agents.heuristics``)."""
+
+    name = "heuristic"
+
+    def __init__(self, game, seat, rng, **params):
+        super().__init__(game, seat, rng)
+        self.heuristic = get_heuristic(game.name)
+
+    def act(self, view, legal):
+        return self.heuristic.choose_from_view(view, legal, self.rng)
+
+
+def _agent_classes() -> dict[str, type[Agent]]:
+    classes: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    try:
+        from .ismcts import ISMCTSAgent
+        classes["ismcts"] = ISMCTSAgent
+    except ModuleNotFoundError as exc:
+        if exc.name != "nemeton.agents.ismcts":
+            raise
+    return classes
+
+
+def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
+    """``"ismcts:iterations=2000:c=0.7"`` -> (class, {"iterations": 2000, "c": 0.7})."""
+    classes = _agent_classes()
+    name, *parts = spec.strip().split(":")
+    cls = classes.get(name)
+    if cls is None:
+        raise AgentSpecError(f"unknown agent {name!r}; available agents: {', '.join(classes)}")
+    params: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or key not in cls.params:
+            allowed = ", ".join(f"{k}=" for k in cls.params) or "none"
+            raise AgentSpecError(f"agent {name!r} has no parameter {part!r}; its parameters: {allowed}")
+        try:
+            params[key] = cls.params[key](value)
+        except ValueError:
+            raise AgentSpecError(f"agent {name!r}: bad value for {key}: {value!r}") from None
+    return cls, params
+
+
+def make_agent(spec: str, game: GameSpec, seat: int, seed: int) -> Agent:
+    cls, params = parse_agent_spec(spec)
+    return cls(game, seat, random.Random(seed), **params)

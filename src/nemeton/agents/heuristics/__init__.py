@@ -1,0 +1,1 @@
+"""Per-game heuristics; importing a module registers its game\x27s heuristic."""

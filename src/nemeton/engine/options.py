@@ -1,0 +1,147 @@
+"""Typed, validated game options.
+
+Every game declares its options as a frozen dataclass deriving from :class:`GameOptions`.
+Allowed values come from the field's type (``bool``, ``int``, ``str``, ``Literal[...]``)
+and optional metadata (``choices``, ``min``, ``max``, ``help``). :func:`build_options`
+turns raw keyword arguments (or CLI strings such as ``"true"``) into a validated instance,
+raising :class:`InvalidOptionsError` that names the allowed values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args, get_origin
+
+from .errors import InvalidOptionsError
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Base of every game's options. ``players`` is always present."""
+
+    players: int = 2
+
+    def validate(self) -> None:
+        """Cross-field checks; games override and raise InvalidOptionsError."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> "GameOptions":
+        return build_options(type(self), {**self.to_json(), **changes}, player_counts=None)
+
+
+def option(default: Any, help: str, *, choices: tuple | None = None,
+           min: int | None = None, max: int | None = None) -> Any:
+    """A documented option field."""
+    meta: dict[str, Any] = {"help": help}
+    if choices is not None:
+        meta["choices"] = tuple(choices)
+    if min is not None:
+        meta["min"] = min
+    if max is not None:
+        meta["max"] = max
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str
+    kind: str
+    default: Any
+    allowed: str
+    help: str
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _describe(tp: Any, meta: typing.Mapping[str, Any]) -> tuple[str, str]:
+    """(kind, allowed-values text) for a field type."""
+    if "choices" in meta:
+        return "choice", ", ".join(map(str, meta["choices"]))
+    origin = get_origin(tp)
+    if origin is Literal:
+        return "choice", ", ".join(map(str, get_args(tp)))
+    args = [a for a in get_args(tp) if a is not type(None)]
+    optional = type(None) in get_args(tp)
+    base = args[0] if args and origin is not Literal else tp
+    if base is bool:
+        return "bool", "true, false"
+    if base is int:
+        lo, hi = meta.get("min"), meta.get("max")
+        rng = f"integer{'' if lo is None else f' >= {lo}'}{'' if hi is None else f' <= {hi}'}"
+        return "int", rng + (" or none" if optional else "")
+    if base is str:
+        return "str", "text" + (" or none" if optional else "")
+    return "value", str(tp)
+
+
+def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
+    hints = _field_types(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        kind, allowed = _describe(hints[f.name], f.metadata)
+        out.append(OptionInfo(f.name, kind, f.default, allowed, f.metadata.get("help", "")))
+    return out
+
+
+def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> Any:
+    kind, allowed = _describe(tp, meta)
+    optional = type(None) in get_args(tp)
+    if optional and (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))):
+        return None
+    if "choices" in meta or get_origin(tp) is Literal:
+        choices = meta.get("choices") or get_args(tp)
+        for c in choices:
+            if value == c or (isinstance(value, str) and str(c) == value):
+                return c
+        raise InvalidOptionsError(f"option {name}={value!r} is not allowed; choose one of: {allowed}")
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+            return False
+        raise InvalidOptionsError(f"option {name}={value!r} is not allowed; choose one of: true, false")
+    if kind == "int":
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            ivalue = int(value)
+            if isinstance(value, float) and value != ivalue:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise InvalidOptionsError(f"option {name}={value!r} is not an integer; allowed: {allowed}") from None
+        if ("min" in meta and ivalue < meta["min"]) or ("max" in meta and ivalue > meta["max"]):
+            raise InvalidOptionsError(f"option {name}={ivalue} is out of range; allowed: {allowed}")
+        return ivalue
+    if kind == "str":
+        if not isinstance(value, str):
+            raise InvalidOptionsError(f"option {name}={value!r} must be text")
+        return value
+    return value
+
+
+def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
+                  player_counts: tuple[int, ...] | None) -> GameOptions:
+    """Validated options from raw values; unknown names and bad values raise InvalidOptionsError."""
+    hints = _field_types(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise InvalidOptionsError(
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"allowed options: {', '.join(fields)}")
+    values = {name: _coerce(name, val, hints[name], fields[name].metadata) for name, val in raw.items()}
+    opts = cls(**values)
+    if player_counts is not None and opts.players not in player_counts:
+        raise InvalidOptionsError(
+            f"players={opts.players} is not allowed; this game is for "
+            f"{', '.join(map(str, player_counts))} players")
+    opts.validate()
+    return opts
