@@ -28,6 +28,7 @@ class Agent(ABC):
     """Decides for one seat from that seat's view only."""
 
     name = "agent"
+    needs_view = True  # False: the agent ignores the view, which is then not built
     params: Mapping[str, Callable[[str], Any]] = {}
 
     def __init__(self, game: GameSpec, seat: int, rng: random.Random, **params: Any):
@@ -89,6 +90,7 @@ class RandomAgent(Agent):
     """Uniformly random among the legal actions."""
 
     name = "random"
+    needs_view = False
 
     def act(self, view, legal):
         return self.rng.choice(legal)
@@ -134,7 +136,8 @@ def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
         try:
             params[key] = cls.params[key](value)
         except ValueError:
-            raise AgentSpecError(f"agent {name!r}: bad value for {key}: {value!r}") from None
+            expected = getattr(cls.params[key], "__name__", "a value")
+            raise AgentSpecError(f"agent {name!r}: bad value for {key}: {value!r} (expected {expected})") from None
     return cls, params
 
 

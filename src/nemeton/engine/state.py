@@ -149,6 +149,12 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-ready data; ``None`` = spectator (public only)."""
 
+    def describe_action(self, seat: int, action: Action, viewer: int | None) -> str:
+        """What ``viewer`` (None = spectator) may learn of ``seat``'s ``action``: the one gate
+        for action logs shown to people. Games override it where an action is secret (a
+        placement hidden until everyone has placed)."""
+        return str(action)
+
     # ----- copies and serialisation -----------------------------------------------------
     @abstractmethod
     def clone(self) -> "State":

@@ -1,0 +1,170 @@
+"""Information-set Monte Carlo tree search (single observer, SO-ISMCTS).
+
+Cowling, Powley & Whitehouse (2012): each iteration samples one full state consistent
+with the agent's view (the game's determinizer: the agent never sees the true state),
+descends one shared tree whose edges are actions, restricted to the actions legal in that
+sample, selects by UCT using *availability* counts (how often a child could have been
+chosen) in place of the parent's visits, expands one untried action, plays out (random or
+heuristic policy, optionally cut off at the end of the current round and scored by the
+game's heuristic evaluation) and backs up each seat's return (a team's share for both
+partners). The move played is the root's most visited action.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Mapping, Sequence
+
+from ..engine import Action, State
+from .base import Agent, AgentSpecError, get_heuristic
+
+
+def _choice(*allowed: str):
+    def parse(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(value)
+        return value
+    parse.__name__ = "|".join(allowed)
+    return parse
+
+
+class Node:
+    __slots__ = ("parent", "action", "player", "children", "visits", "avail", "reward")
+
+    def __init__(self, parent: "Node | None", action: Action | None, player: int):
+        self.parent = parent
+        self.action = action
+        self.player = player  # the seat that chose ``action``
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class ISMCTSAgent(Agent):
+    """``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``, ``ismcts:rollout=heuristic:cutoff=round``."""
+
+    name = "ismcts"
+    params = {"iterations": int, "seconds": float, "c": float,
+              "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round")}
+
+    def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 0.7, rollout: str = "random", cutoff: str = "none"):
+        super().__init__(game, seat, rng)
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and iterations < 1:
+            raise AgentSpecError("ismcts: iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise AgentSpecError("ismcts: seconds must be positive")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.cutoff = cutoff
+        self.heuristic = get_heuristic(game.name) if (rollout == "heuristic" or cutoff == "round") else None
+        self.last_iterations = 0
+        self.last_root: Node | None = None
+        parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
+        if c != 0.7:
+            parts.append(f"c={c}")
+        if rollout != "random":
+            parts.append(f"rollout={rollout}")
+        if cutoff != "none":
+            parts.append(f"cutoff={cutoff}")
+        self._label = ":".join(["ismcts", *parts])
+
+    def __str__(self) -> str:
+        return self._label
+
+    # ------------------------------------------------------------------------------------
+    def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(view)
+        best = max((root.children[a] for a in legal if a in root.children),
+                   key=lambda n: (n.visits, n.reward))
+        return best.action
+
+    def search(self, view: Mapping[str, Any]) -> Node:
+        """Build the search tree for ``view``; returns its root."""
+        determinize = self.game.determinize
+        rng = self.rng
+        root = Node(None, None, self.seat)
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        limit = self.iterations
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            state = determinize(view, rng)
+            self._iterate(root, state)
+            done += 1
+        self.last_iterations = done
+        self.last_root = root
+        return root
+
+    def _iterate(self, root: Node, state: State) -> None:
+        rng = self.rng
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        node = root
+        player = self.seat  # the root decision is ours even where several seats act at once
+        start_round = state.round
+        while not state.is_terminal():
+            legal = state.legal_actions(player)
+            children = node.children
+            untried = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                child = Node(node, action, player)
+                children[action] = child
+                state.apply_unchecked(action, player)
+                node = child
+                break
+            best = None
+            best_value = -1.0
+            for a in legal:
+                ch = children[a]
+                value = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if value > best_value:
+                    best, best_value = ch, value
+            state.apply_unchecked(best.action, player)
+            node = best
+            player = state.current_player
+        values = self._playout(state, start_round)
+        while node is not root:
+            node.visits += 1
+            node.reward += values[node.player]
+            node = node.parent
+        root.visits += 1
+
+    def _playout(self, state: State, start_round: int) -> list[float]:
+        rng = self.rng
+        heuristic = self.heuristic
+        cut = self.cutoff == "round"
+        if self.rollout == "heuristic":
+            choose = heuristic.choose_in_state
+            while not state.is_terminal():
+                if cut and state.round != start_round:
+                    return heuristic.evaluate(state)
+                p = state.current_player
+                state.apply_unchecked(choose(state, p, state.legal_actions(p), rng), p)
+        else:
+            choice = rng.choice
+            while not state.is_terminal():
+                if cut and state.round != start_round:
+                    return heuristic.evaluate(state)
+                p = state.current_player
+                state.apply_unchecked(choice(state.legal_actions(p)), p)
+        return state.returns()
