@@ -1,0 +1,42 @@
+"""Match statistics and seat-rotated pairings."""
+
+from __future__ import annotations
+
+import pytest
+
+import toygame
+from nemeton.arena.pairing import head_to_head
+from nemeton.arena.stats import mean_interval, wilson
+
+
+def test_wilson_interval_matches_the_textbook_value():
+    est = wilson(80, 100)
+    assert est.mean == 0.8
+    assert est.low == pytest.approx(0.7112, abs=1e-4) and est.high == pytest.approx(0.8666, abs=1e-4)
+    assert wilson(0, 0).n == 0
+
+
+def test_mean_interval_is_centred_and_shrinks_with_more_games():
+    small = mean_interval([1, 0] * 10)
+    large = mean_interval([1, 0] * 1000)
+    assert small.mean == large.mean == 0.5
+    assert (small.high - small.low) > (large.high - large.low) > 0
+
+
+@pytest.fixture()
+def kuhn():
+    toygame.install()
+    yield
+    toygame.uninstall()
+
+
+def test_head_to_head_rotates_seats_and_is_reproducible(kuhn):
+    a = head_to_head("kuhn", 2, "random", "random", 20, seed=4)
+    b = head_to_head("kuhn", 2, "random", "random", 20, seed=4)
+    assert a.focal_seats == [0, 1] * 10
+    assert a.returns == b.returns
+
+
+def test_ismcts_beats_random_at_kuhn_poker(kuhn):
+    res = head_to_head("kuhn", 2, "ismcts:iterations=100", "random", 60, seed=1)
+    assert res.share.mean > 0.55
