@@ -1,0 +1,35 @@
+"""Amarok: the Italian rulebook (``amarok-rulebook-it.txt``) with rulings K1-K9.
+
+Individual mode for 3-6 players; team mode for 4 (2 teams) and 6 (3 teams), partners sitting
+opposite. Each round every player plays two cards in front of them, taken from their own
+hand, the river, the deck or another player's hand, and the best total per the objective card
+(wolf pack: highest, lone wolf: lowest) wins the round unless trapped; a second heart wins at
+once. The more rounds you win, the less of your own hand you see. First to ``rounds_to_win``
+(3) round wins wins the game. The deck is package data (ruling K1), replaceable with ``deck=``.
+
+Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
+"""
+
+from ...engine import GameSpec, register
+from .actions import ACTION_CODEC
+from .render import render
+from .rules import PLAYER_COUNTS, AmarokOptions, AmarokState, new_state, state_from_json
+from .view import determinize, legal_actions_from_view
+
+SPEC = register(GameSpec(
+    name="amarok",
+    title="Amarok",
+    summary="Play two cards in front of you for the highest or lowest total; "
+            "the more rounds you win, the less of your own hand you see.",
+    player_counts=PLAYER_COUNTS,
+    options_cls=AmarokOptions,
+    new_state=new_state,
+    state_from_json=state_from_json,
+    action_codec=ACTION_CODEC,
+    legal_actions_from_view=legal_actions_from_view,
+    determinize=determinize,
+    render=render,
+    conformance_variants=({"players": 4, "teams": True}, {"players": 6, "teams": True}),
+))
+
+__all__ = ["AmarokOptions", "AmarokState", "SPEC"]

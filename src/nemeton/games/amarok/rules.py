@@ -1,0 +1,491 @@
+"""Amarok's rules: options, the state, a turn, the card effects and the end of a round.
+
+Rulebook: ``amarok-rulebook-it.txt`` with rulings K1-K9 (``RULINGS.md``); the rules as
+implemented, with the test of each, are in ``docs/rules/amarok.md``.
+
+Layout of the state (all flat lists of ints, so ``clone`` is a handful of slice copies):
+
+- ``hand[2*seat + slot]``: card index or ``EMPTY``; ``owner_sees[2*seat + slot]``: whether the
+  card faces its owner (True) or the other players (False), fixed at the deal (ruling K2);
+- ``front[2*seat + i]`` for ``i < front_count[seat]``: the cards played in front of a seat;
+- ``river``: the river, in deal order; ``deck``: bottom first, top last; the bottom
+  ``known_bottom`` cards were put there by claws, in the open (ruling K5).
+
+Turn order (our decision, see the docs): the objective holder starts the round; after each
+turn (a claw's target included) the next player is the first seat clockwise (seat + 1, ...)
+from the one who just played that has fewer than two cards in front; the player who just
+played comes last, so a lone player short of cards plays again.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...engine import (GameOptions, InvalidOptionsError, State, TERMINAL, build_options, option,
+                       rng_from_json, rng_to_json)
+from ...engine.state import clone_rng
+from .actions import ACTION_CODEC, ActionTables, tables_for
+from .cards import CLAW, HEART, SEASON, TRAP, Deck, load_deck
+
+EMPTY = -1
+WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
+OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
+PLAYER_COUNTS = (3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class AmarokOptions(GameOptions):
+    players: int = option(3, "number of players", min=3, max=6)
+    teams: bool = option(False, "team mode: 4 players (2 teams) or 6 players (3 teams), "
+                                "partners sit opposite (seat i with seat i + players/2)")
+    deck: str = option("default", "the deck: 'default' (ruling K1) or a path to a .toml/.json deck file")
+    rounds_to_win: int = option(3, "round wins needed to win the game", min=1, max=9)
+    partner_hand: bool = option(False, "team mode only: a player may also take a card from their "
+                                       "partner's hand (the rulebook says 'an opponent's hand')")
+
+    def validate(self) -> None:
+        if self.teams and self.players not in (4, 6):
+            raise InvalidOptionsError(
+                f"teams=true needs 4 or 6 players (2 or 3 teams of partners sitting opposite); "
+                f"got players={self.players}. Use players=4 or 6, or teams=false.")
+        if self.partner_hand and not self.teams:
+            raise InvalidOptionsError("partner_hand=true only applies with teams=true")
+        load_deck(self.deck).check_size(self.players)
+
+
+class AmarokState(State):
+    game_name = "amarok"
+    __slots__ = ("cards", "acts", "n", "teams", "target", "levels", "objective", "holder",
+                 "round_no", "hand", "owner_sees", "front", "front_count", "river", "deck",
+                 "known_bottom", "turn", "claw_pending", "last", "last_round")
+
+    # ----- construction ---------------------------------------------------------------------
+    @classmethod
+    def new_game(cls, options: AmarokOptions, seed: int | None) -> "AmarokState":
+        state = cls._blank(options, seed, random.Random(seed))
+        state.levels = [0] * state.n
+        state.objective = WOLF_PACK  # round 1 shows the wolf pack (ruling K6)
+        state.holder = 0  # the first player holds the objective card
+        state.round_no = 1
+        state.last_round = None
+        state.start_round()
+        return state
+
+    @classmethod
+    def _blank(cls, options: AmarokOptions, seed: int | None, rng: random.Random) -> "AmarokState":
+        state = cls.__new__(cls)
+        State.__init__(state, options, seed, rng)
+        state.cards = load_deck(options.deck)
+        state.acts = tables_for(state.cards)
+        state.n = options.players
+        state.teams = options.teams
+        state.target = options.rounds_to_win
+        return state
+
+    def start_round(self) -> None:
+        """Shuffle every card, deal two to each player and two to the river (ruling K2, K6)."""
+        n = self.n
+        cards = list(range(len(self.cards)))
+        self.rng.shuffle(cards)
+        self.hand = cards[:2 * n]
+        self.river = cards[2 * n:2 * n + 2]
+        self.deck = cards[2 * n + 2:]
+        self.known_bottom = 0
+        owner_sees = []
+        for seat in range(n):
+            owner_sees += self.hand_facing(self.levels[seat])
+        self.owner_sees = owner_sees
+        self.front = [EMPTY] * (2 * n)
+        self.front_count = [0] * n
+        self.turn = self.holder  # the objective holder starts the round
+        self.claw_pending = False
+        self.last = None
+
+    def hand_facing(self, level: int) -> list[bool]:
+        """Which slots face their owner, by round wins (ruling K2)."""
+        if level <= 0:
+            return [True, True]
+        if level == 1:
+            seen = self.rng.randrange(2)  # the card the owner sees is chosen at random
+            return [seen == 0, seen == 1]
+        return [False, False]
+
+    # ----- who acts -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.turn == TERMINAL
+
+    @property
+    def round(self) -> int:
+        return self.round_no
+
+    def partner(self, seat: int) -> int:
+        return (seat + self.n // 2) % self.n if self.teams else seat
+
+    def team_of(self, seat: int) -> int:
+        return seat % (self.n // 2) if self.teams else seat
+
+    # ----- legal actions ------------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        turn = self.turn
+        if seat is None:
+            seat = turn
+        if seat != turn or turn == TERMINAL:
+            return []
+        if self.claw_pending:
+            return self.claw_targets(seat)
+        return self.takeable(seat)
+
+    def takeable(self, seat: int) -> list:
+        """The cards a player may take (ruling K3), in a fixed order: own slots, river, deck,
+        then each other player's seen cards and "an unseen one"."""
+        acts: ActionTables = self.acts
+        hand = self.hand
+        out = []
+        base = 2 * seat
+        if hand[base] != EMPTY:
+            out.append(acts.take_own[0])
+        if hand[base + 1] != EMPTY:
+            out.append(acts.take_own[1])
+        take_river = acts.take_river
+        for c in self.river:
+            out.append(take_river[c])
+        if self.deck:
+            out.append(acts.take_deck)
+        owner_sees = self.owner_sees
+        partner = self.partner(seat) if not self.options.partner_hand else seat
+        for p in range(self.n):
+            if p == seat or p == partner:
+                continue
+            unseen = False
+            seen_row = acts.take_seen[p]
+            for i in (2 * p, 2 * p + 1):
+                c = hand[i]
+                if c != EMPTY:
+                    if owner_sees[i]:
+                        unseen = True
+                    else:
+                        out.append(seen_row[c])
+            if unseen:
+                out.append(acts.take_unseen[p])
+        return out
+
+    def claw_targets(self, seat: int) -> list:
+        """Any card but the claw itself (ruling K5): fronts, hands by slot, river, deck top."""
+        acts: ActionTables = self.acts
+        claw = self.front[2 * seat + self.front_count[seat] - 1]
+        out = []
+        front, counts, hand = self.front, self.front_count, self.hand
+        for p in range(self.n):
+            row = acts.claw_front[p]
+            for i in range(2 * p, 2 * p + counts[p]):
+                c = front[i]
+                if c != claw:
+                    out.append(row[c])
+        for p in range(self.n):
+            if hand[2 * p] != EMPTY:
+                out.append(acts.claw_hand[p][0])
+            if hand[2 * p + 1] != EMPTY:
+                out.append(acts.claw_hand[p][1])
+        claw_river = acts.claw_river
+        for c in self.river:
+            out.append(claw_river[c])
+        if self.deck:
+            out.append(acts.claw_deck)
+        return out
+
+    # ----- a turn -------------------------------------------------------------------------
+    def _apply(self, action, seat: int) -> None:
+        if self.claw_pending:
+            card = self.claw(action)
+            self.claw_pending = False
+            self.last = (seat, action, card)
+            self.pass_turn(seat)
+            return
+        card = self.take(action, seat)
+        self.last = (seat, action, card)
+        self.play(seat, card)
+
+    def take(self, action, seat: int) -> int:
+        """Remove the chosen card from where it is (ruling K3); returns it."""
+        kind = action.kind
+        if kind == "take_own":
+            i = 2 * seat + action.slot
+            card = self.hand[i]
+            self.hand[i] = EMPTY
+        elif kind == "take_river":
+            card = self.cards.index[action.card]
+            self.river.remove(card)
+        elif kind == "take_deck":
+            card = self.draw_top()
+        elif kind == "take_seen":
+            card = self.cards.index[action.card]
+            i = 2 * action.seat
+            self.hand[i if self.hand[i] == card else i + 1] = EMPTY
+        else:  # take_unseen: uniformly among the cards of that hand the actor cannot see
+            i = 2 * action.seat
+            hand, owner_sees = self.hand, self.owner_sees
+            unseen = [j for j in (i, i + 1) if hand[j] != EMPTY and owner_sees[j]]
+            j = unseen[0] if len(unseen) == 1 else unseen[self.rng.randrange(len(unseen))]
+            card = hand[j]
+            hand[j] = EMPTY
+        return card
+
+    def draw_top(self) -> int:
+        card = self.deck.pop()
+        if self.known_bottom > len(self.deck):
+            self.known_bottom = len(self.deck)
+        return card
+
+    def play(self, seat: int, card: int) -> None:
+        """Play the card face up in front of the player and resolve its symbol at once."""
+        i = 2 * seat + self.front_count[seat]
+        self.front[i] = card
+        self.front_count[seat] += 1
+        symbol = self.cards.symbols[card]
+        if symbol == HEART:
+            if i & 1 and self.cards.symbols[self.front[i - 1]] == HEART:
+                self.end_round_by_mating(seat)
+                return
+        elif symbol == SEASON:
+            self.objective ^= 1  # change of season: flip the objective card now
+        elif symbol == CLAW:
+            self.claw_pending = True  # the same player now chooses the claw's target
+            return
+        self.pass_turn(seat)
+
+    def claw(self, action) -> int:
+        """Put the clawed card at the bottom of the deck, in the open (ruling K5)."""
+        kind = action.kind
+        if kind == "claw_front":
+            card = self.cards.index[action.card]
+            p = action.seat
+            i = 2 * p
+            if self.front[i] == card:
+                self.front[i] = self.front[i + 1]
+            self.front[i + 1] = EMPTY
+            self.front_count[p] -= 1  # that player is short of two again and will play again
+        elif kind == "claw_hand":
+            i = 2 * action.seat + action.slot
+            card = self.hand[i]
+            self.hand[i] = EMPTY
+        elif kind == "claw_river":
+            card = self.cards.index[action.card]
+            self.river.remove(card)
+        else:  # claw_deck
+            card = self.draw_top()
+        self.deck.insert(0, card)
+        self.known_bottom += 1
+        return card
+
+    def pass_turn(self, seat: int) -> None:
+        """Next: the first seat clockwise from ``seat`` with fewer than two cards in front
+        (skipping full players, ruling K4); the round ends when nobody is short."""
+        n, counts = self.n, self.front_count
+        for step in range(1, n + 1):
+            p = (seat + step) % n
+            if counts[p] < 2:
+                self.turn = p
+                return
+        self.end_round_by_totals()
+
+    # ----- end of a round -----------------------------------------------------------------
+    def end_round_by_mating(self, seat: int) -> None:
+        """A second heart in front ends the round at once: that player (team) wins, wolf trap
+        or not (ruling K4)."""
+        winners = [seat, self.partner(seat)] if self.teams else [seat]
+        self.finish_round(sorted(set(winners)), "mating", seat)
+
+    def end_round_by_totals(self) -> None:
+        self.finish_round(self.round_winners(), "totals", None)
+
+    def totals(self) -> list[int]:
+        """Each seat's total in front (team mode: its team's four cards)."""
+        values, front, counts = self.cards.values, self.front, self.front_count
+        own = [sum(values[front[i]] for i in range(2 * p, 2 * p + counts[p])) for p in range(self.n)]
+        if not self.teams:
+            return own
+        return [own[p] + own[self.partner(p)] for p in range(self.n)]
+
+    def trapped(self) -> list[bool]:
+        """Whether each seat cannot win the round: a wolf trap in front of it (team mode: in
+        front of either partner)."""
+        symbols, front, counts = self.cards.symbols, self.front, self.front_count
+        own = [any(symbols[front[i]] == TRAP for i in range(2 * p, 2 * p + counts[p]))
+               for p in range(self.n)]
+        if not self.teams:
+            return own
+        return [own[p] or own[self.partner(p)] for p in range(self.n)]
+
+    def round_winners(self) -> list[int]:
+        """Ruling K7: untrapped players (teams) with the best total per the objective; every
+        tied one wins; nobody if all are trapped."""
+        totals, trapped = self.totals(), self.trapped()
+        free = [p for p in range(self.n) if not trapped[p]]
+        if not free:
+            return []
+        pick = max if self.objective == WOLF_PACK else min
+        best = pick(totals[p] for p in free)
+        return [p for p in free if totals[p] == best]
+
+    def finish_round(self, winners: list[int], reason: str, mater: int | None) -> None:
+        for p in winners:
+            self.levels[p] += 1
+        cards = self.cards
+        self.last_round = {
+            "round": self.round_no,
+            "reason": reason,
+            "mating_seat": mater,
+            "objective": OBJECTIVE_NAMES[self.objective],
+            "fronts": [[cards.ids[self.front[i]] for i in range(2 * p, 2 * p + self.front_count[p])]
+                       for p in range(self.n)],
+            "totals": self.totals(),
+            "trapped": self.trapped(),
+            "winners": winners,
+        }
+        if max(self.levels) >= self.target:
+            self.turn = TERMINAL  # first to the target wins; simultaneous winners share (K8)
+            self.claw_pending = False
+            return
+        self.round_no += 1
+        self.holder = (self.holder + 1) % self.n  # passed left, not flipped (ruling K6)
+        self.start_round()
+
+    # ----- outcome ------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        return [float(v) for v in self.levels]
+
+    def ranking_key(self, seat: int) -> tuple:
+        return (self.levels[seat],)
+
+    # ----- information --------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .view import build_view
+        return build_view(self, seat)
+
+    # ----- copies and serialisation -------------------------------------------------------
+    def clone(self) -> "AmarokState":
+        twin = AmarokState.__new__(AmarokState)
+        twin.options = self.options
+        twin.seed = self.seed
+        twin.rng = clone_rng(self.rng)
+        twin.history = self.history[:]
+        twin.cards = self.cards
+        twin.acts = self.acts
+        twin.n = self.n
+        twin.teams = self.teams
+        twin.target = self.target
+        twin.levels = self.levels[:]
+        twin.objective = self.objective
+        twin.holder = self.holder
+        twin.round_no = self.round_no
+        twin.hand = self.hand[:]
+        twin.owner_sees = self.owner_sees[:]
+        twin.front = self.front[:]
+        twin.front_count = self.front_count[:]
+        twin.river = self.river[:]
+        twin.deck = self.deck[:]
+        twin.known_bottom = self.known_bottom
+        twin.turn = self.turn
+        twin.claw_pending = self.claw_pending
+        twin.last = self.last  # an immutable tuple
+        twin.last_round = self.last_round  # replaced, never changed in place
+        return twin
+
+    def card_id(self, card: int) -> str | None:
+        return None if card == EMPTY else self.cards.ids[card]
+
+    def last_json(self) -> dict[str, Any] | None:
+        if self.last is None:
+            return None
+        seat, action, card = self.last
+        return {"seat": seat, "action": action.to_json(), "card": self.cards.ids[card]}
+
+    def to_json(self) -> dict[str, Any]:
+        ids, n = self.cards.ids, self.n
+        return {
+            "game": self.game_name,
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "rng": rng_to_json(self.rng),
+            "history": [{"seat": s, "action": a.to_json()} for s, a in self.history],
+            "round": self.round_no,
+            "levels": self.levels[:],
+            "objective": OBJECTIVE_NAMES[self.objective],
+            "objective_holder": self.holder,
+            "turn": self.turn,
+            "claw_pending": self.claw_pending,
+            "hands": [[self.card_id(self.hand[2 * p + k]) for k in (0, 1)] for p in range(n)],
+            "owner_sees": [[self.owner_sees[2 * p + k] for k in (0, 1)] for p in range(n)],
+            "fronts": [[ids[self.front[i]] for i in range(2 * p, 2 * p + self.front_count[p])]
+                       for p in range(n)],
+            "river": [ids[c] for c in self.river],
+            "deck": [ids[c] for c in reversed(self.deck)],  # top first
+            "known_bottom": self.known_bottom,
+            "last": self.last_json(),
+            "last_round": last_round_copy(self.last_round),
+        }
+
+
+def options_from_json(data: Mapping[str, Any]) -> AmarokOptions:
+    return build_options(AmarokOptions, dict(data), PLAYER_COUNTS)  # type: ignore[return-value]
+
+
+def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random,
+             seed: int | None) -> AmarokState:
+    """A state from the JSON fields shared by ``to_json`` and the determinizer."""
+    state = AmarokState._blank(options, seed, rng)
+    index, n = state.cards.index, state.n
+
+    def card(cid: str | None) -> int:
+        return EMPTY if cid is None else index[cid]
+
+    state.round_no = int(data["round"])
+    state.levels = list(data["levels"])
+    state.objective = OBJECTIVE_NAMES.index(data["objective"])
+    state.holder = int(data["objective_holder"])
+    state.turn = int(data["turn"])
+    state.claw_pending = bool(data["claw_pending"])
+    state.hand = [card(c) for row in data["hands"] for c in row]
+    state.owner_sees = [bool(v) for row in data["owner_sees"] for v in row]
+    state.front = [EMPTY] * (2 * n)
+    state.front_count = [0] * n
+    for p, row in enumerate(data["fronts"]):
+        for k, cid in enumerate(row):
+            state.front[2 * p + k] = index[cid]
+        state.front_count[p] = len(row)
+    state.river = [index[c] for c in data["river"]]
+    state.deck = [index[c] for c in reversed(data["deck"])]
+    state.known_bottom = int(data["known_bottom"])
+    last = data.get("last")
+    state.last = None if last is None else (
+        int(last["seat"]), ACTION_CODEC.from_json(last["action"]), index[last["card"]])
+    state.last_round = last_round_copy(data.get("last_round"))
+    return state
+
+
+def last_round_copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    out = dict(data)
+    for key in ("fronts",):
+        out[key] = [list(row) for row in data[key]]
+    for key in ("totals", "trapped", "winners"):
+        out[key] = list(data[key])
+    return out
+
+
+def state_from_json(data: Mapping[str, Any]) -> AmarokState:
+    options = options_from_json(data["options"])
+    state = assemble(options, data, rng_from_json(data["rng"]), data["seed"])
+    state.history = [(int(h["seat"]), ACTION_CODEC.from_json(h["action"])) for h in data["history"]]
+    return state
+
+
+def new_state(options: AmarokOptions, seed: int) -> AmarokState:
+    return AmarokState.new_game(options, seed)

@@ -1,0 +1,165 @@
+"""What each seat sees, the legal actions from a view alone, and the determinizer.
+
+The one gate for secrets is :func:`build_view`. A seat sees: the cards of its own hand that
+face it (the others as hidden, with their slot), the cards of other hands that face it, the
+river, every card in front, the objective side, levels, the deck's size and the cards that
+claws put at its bottom (in order). It never sees the deck order, its own cards that face
+away, or other players' cards that face their owner. The spectator (``None``) sees public
+information only: every hand card is hidden.
+
+A view's hand slot is ``None`` (empty) or ``{"card": <id or None if hidden>, "facing":
+"owner" | "others"}`` (how the card is held is public).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...engine import TERMINAL
+from .actions import tables_for
+from .cards import load_deck
+from .rules import (EMPTY, OBJECTIVE_NAMES, AmarokOptions, AmarokState, assemble,
+                    last_round_copy, options_from_json)
+
+
+def sees(state: AmarokState, viewer: int | None, owner: int, owner_sees: bool) -> bool:
+    """Whether ``viewer`` sees a card held by ``owner`` (ruling K2)."""
+    if viewer is None:
+        return False
+    return owner_sees if viewer == owner else not owner_sees
+
+
+def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
+    ids, n = state.cards.ids, state.n
+    hands = []
+    for p in range(n):
+        row = []
+        for k in (0, 1):
+            c = state.hand[2 * p + k]
+            if c == EMPTY:
+                row.append(None)
+                continue
+            faces_owner = state.owner_sees[2 * p + k]
+            row.append({"card": ids[c] if sees(state, seat, p, faces_owner) else None,
+                        "facing": "owner" if faces_owner else "others"})
+        hands.append(row)
+    known = state.known_bottom
+    over = state.turn == TERMINAL
+    phase = "over" if over else ("claw" if state.claw_pending else "take")
+    return {
+        "game": "amarok",
+        "seat": seat,
+        "acting": [] if over else [state.turn],
+        "current_player": state.turn,
+        "phase": phase,
+        "options": state.options.to_json(),
+        "cards": [dict(c) for c in state.cards.cards_json],
+        "round": state.round_no,
+        "rounds_to_win": state.target,
+        "levels": state.levels[:],
+        "objective": OBJECTIVE_NAMES[state.objective],
+        "objective_holder": state.holder,
+        "teams": [[t, t + n // 2] for t in range(n // 2)] if state.teams else None,
+        "hands": hands,
+        "hand_sizes": [sum(1 for c in row if c is not None) for row in hands],
+        "fronts": [[ids[state.front[i]] for i in range(2 * p, 2 * p + state.front_count[p])]
+                   for p in range(n)],
+        "river": [ids[c] for c in state.river],
+        "deck_size": len(state.deck),
+        # cards clawed to the bottom, from the highest to the very bottom card
+        "deck_bottom": [ids[c] for c in reversed(state.deck[:known])],
+        "last": state.last_json(),
+        "last_round": last_round_copy(state.last_round),
+        "winners": state.winners() if over else [],
+    }
+
+
+# ----- legal actions from the view alone ---------------------------------------------------
+def legal_actions_from_view(view: Mapping[str, Any]) -> list:
+    seat = view["seat"]
+    if view["phase"] == "over" or seat not in view["acting"]:
+        return []
+    options = cached_options(view["options"])
+    deck = load_deck(options.deck)
+    acts, index = tables_for(deck), deck.index
+    hands, n = view["hands"], options.players
+    out = []
+    if view["phase"] == "claw":
+        claw = view["fronts"][seat][-1]
+        for p, row in enumerate(view["fronts"]):
+            out += [acts.claw_front[p][index[c]] for c in row if c != claw]
+        for p, row in enumerate(hands):
+            out += [acts.claw_hand[p][k] for k, slot in enumerate(row) if slot is not None]
+        out += [acts.claw_river[index[c]] for c in view["river"]]
+        if view["deck_size"]:
+            out.append(acts.claw_deck)
+        return out
+    out += [acts.take_own[k] for k, slot in enumerate(hands[seat]) if slot is not None]
+    out += [acts.take_river[index[c]] for c in view["river"]]
+    if view["deck_size"]:
+        out.append(acts.take_deck)
+    partner = (seat + n // 2) % n if options.teams and not options.partner_hand else seat
+    for p, row in enumerate(hands):
+        if p == seat or p == partner:
+            continue
+        slots = [slot for slot in row if slot is not None]
+        out += [acts.take_seen[p][index[slot["card"]]] for slot in slots if slot["card"] is not None]
+        if any(slot["card"] is None for slot in slots):
+            out.append(acts.take_unseen[p])
+    return out
+
+
+_OPTIONS: dict[tuple, AmarokOptions] = {}
+
+
+def cached_options(raw: Mapping[str, Any]) -> AmarokOptions:
+    key = tuple(sorted(raw.items()))
+    opts = _OPTIONS.get(key)
+    if opts is None:
+        opts = _OPTIONS[key] = options_from_json(raw)
+    return opts
+
+
+# ----- the determinizer --------------------------------------------------------------------
+def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
+    """A full state consistent with ``view``: the cards the seat cannot see (its hidden hand
+    cards, the cards of others that face away from it, the deck above the known bottom) are
+    dealt uniformly at random from the cards it has not seen anywhere."""
+    options = cached_options(view["options"])
+    deck = load_deck(options.deck)
+    hands = [[None if slot is None else slot["card"] for slot in row] for row in view["hands"]]
+    known = {c for row in hands for c in row if c is not None}
+    known.update(c for row in view["fronts"] for c in row)
+    known.update(view["river"])
+    known.update(view["deck_bottom"])
+    pool = [c for c in deck.ids if c not in known]
+    rng.shuffle(pool)
+    unknown_deck = view["deck_size"] - len(view["deck_bottom"])
+    holes = sum(1 for row in view["hands"] for slot in row if slot is not None and slot["card"] is None)
+    if holes + unknown_deck != len(pool):
+        raise ValueError(f"inconsistent Amarok view: {len(pool)} unseen cards for "
+                         f"{holes} hidden hand cards and {unknown_deck} unknown deck cards")
+    it = iter(pool)
+    for p, row in enumerate(view["hands"]):
+        for k, slot in enumerate(row):
+            if slot is not None and slot["card"] is None:
+                hands[p][k] = next(it)
+    data = {
+        "round": view["round"],
+        "levels": view["levels"],
+        "objective": view["objective"],
+        "objective_holder": view["objective_holder"],
+        "turn": view["current_player"],
+        "claw_pending": view["phase"] == "claw",
+        "hands": hands,
+        "owner_sees": [[slot is not None and slot["facing"] == "owner" for slot in row]
+                       for row in view["hands"]],
+        "fronts": view["fronts"],
+        "river": view["river"],
+        "deck": list(it) + list(view["deck_bottom"]),  # top first
+        "known_bottom": len(view["deck_bottom"]),
+        "last": view["last"],
+        "last_round": view["last_round"],
+    }
+    return assemble(options, data, random.Random(rng.getrandbits(64)), None)
