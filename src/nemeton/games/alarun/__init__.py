@@ -1,0 +1,39 @@
+"""Alarún (the card game), complete, for 2, 3 and 4 players.
+
+The variant implemented is the rulebook's (``/work/shared/rules/alarun-rulebook.txt``) with
+the rulings A1-A9 of RULINGS.md; ``docs/rules/alarun.md`` states the rules as implemented,
+each ruling beside the rule it refines, with the test that checks it.
+
+- :mod:`.cards` the 99 cards and their names; :mod:`.square` a growing magic square;
+- :mod:`.actions` the interned actions; :mod:`.rules` options and the game state;
+- :mod:`.scoring` potions, the druid, the Centum auri and the colour bonus;
+- :mod:`.view` views, legal actions from a view, the determinizer; :mod:`.render` text;
+- :mod:`.companion` scoring a physical game's square typed in by a person.
+"""
+
+from __future__ import annotations
+
+from ...engine import ActionCodec, GameSpec, register
+from .actions import ACTION_CLASSES, intern_action
+from .render import render
+from .rules import PLAYER_COUNTS, AlarunOptions, AlarunState, new_state
+from .view import determinize, legal_actions_from_view
+
+SPEC = register(GameSpec(
+    name="alarun",
+    title="Alarún",
+    summary=("Swap ingredients with the centre for 8 rounds and build a 5x5 magic square of potions "
+             "around your druid apprentice; rows and columns score runs of one colour or one ingredient."),
+    player_counts=PLAYER_COUNTS,
+    options_cls=AlarunOptions,
+    new_state=new_state,
+    state_from_json=AlarunState.from_json,
+    action_codec=ActionCodec(ACTION_CLASSES, intern=intern_action),
+    legal_actions_from_view=legal_actions_from_view,
+    determinize=determinize,
+    render=render,
+    bot_defaults={"action_cap": 30},
+    conformance_variants=({"players": 4, "action_cap": 2},),
+))
+
+__all__ = ["AlarunOptions", "AlarunState", "SPEC"]

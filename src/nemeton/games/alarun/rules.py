@@ -1,0 +1,388 @@
+"""Alarún's rules: setup, the action phase of a round, the placement at its end, 8 rounds.
+
+See ``docs/rules/alarun.md`` for the rules as implemented and the rulings A1-A9.
+
+A round has two phases. In the *action phase* players act one at a time, clockwise (seat
+order), from the round's start player: swap, pass, swap all and pass, or (2 players) flip.
+The first pass ends the round for everyone after each other player has had exactly one more
+action (A4). In the *placement phase* every player puts their 3 hand cards into their
+square, one card per decision, all players at once (A3): ``acting()`` lists every seat with
+cards left to place, and other seats' placements stay hidden in views until all have placed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...engine import (GameOptions, InvalidOptionsError, RecordError, State, TERMINAL, build_options, option,
+                       rng_from_json, rng_to_json)
+from ...engine.state import clone_rng
+from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
+from .cards import CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, HAND_SIZE, ROUNDS, card_id, full_deck
+from .scoring import ScoreBreakdown, score_grid
+from .square import CELL_XY, ORIGIN, MagicSquare, cell_index
+
+PLAYER_COUNTS = (2, 3, 4)
+ACTIONS, PLACEMENT, OVER = 0, 1, 2
+PHASE_NAMES = ("actions", "placement", "over")
+NO_SEAT = -1
+
+
+@dataclass(frozen=True)
+class AlarunOptions(GameOptions):
+    players: int = option(3, "Number of players.", min=2, max=4)
+    action_cap: int | None = option(
+        None, "Safety cap (ruling A9): once this many actions (swaps, flips and passes of all players "
+              "together) have been taken in a round's action phase, the only legal action is to pass. "
+              "None = no cap (as people play).", min=1)
+
+    def validate(self) -> None:
+        if self.players not in PLAYER_COUNTS:
+            raise InvalidOptionsError(f"players={self.players} is not allowed; Alarún is for 2, 3 or 4 players")
+
+
+def action_phase_actions(hand: list[int], centre: list[int], can_flip: bool) -> list:
+    """Swaps (by hand card, then centre card, each ascending; identical cards are not
+    swapped), then pass, swap all and pass, and the 2-player flip."""
+    acts = []
+    targets = sorted(set(centre))
+    previous = -1
+    for give in hand:  # hands are kept sorted
+        if give == previous:
+            continue
+        previous = give
+        row = SWAPS[give]
+        for take in targets:
+            if take != give:
+                acts.append(row[take])
+    acts.append(PASS)
+    acts.append(SWAP_ALL)
+    if can_flip:
+        acts.append(FLIP)
+    return acts
+
+
+def placement_actions(hand: list[int], cells: tuple[int, ...]) -> list:
+    """Every distinct hand card on every open cell (card ascending, then cell)."""
+    acts = []
+    previous = -1
+    for card in hand:
+        if card == previous:
+            continue
+        previous = card
+        row = PLACES[card]
+        acts.extend([row[c] for c in cells])
+    return acts
+
+
+class AlarunState(State):
+    game_name = "alarun"
+    __slots__ = ("n", "cap", "phase", "round_no", "turn", "start_player", "first_passer", "extra_left",
+                 "actions_taken", "deck", "centre", "face_down", "discard", "hands", "known", "secret",
+                 "squares", "pending", "to_place", "_final")
+
+    # ----- setup ------------------------------------------------------------------------
+    def __init__(self, options: AlarunOptions, seed: int | None, rng: random.Random | None = None):
+        super().__init__(options, seed, rng if rng is not None else random.Random(seed))
+        n = options.players
+        self.n = n
+        self.cap = options.action_cap if options.action_cap is not None else 1 << 60
+        self._final: list[ScoreBreakdown] | None = None
+        self.deck = full_deck()
+        self.rng.shuffle(self.deck)
+        self.discard: list[int] = []
+        self.centre = self._deal(CENTRE_SIZE)
+        self.hands = [sorted(self._deal(HAND_SIZE)) for _ in range(n)]
+        self.face_down = self._deal(CENTRE_SIZE) if n == 2 else []
+        self.secret = self.rng.sample(range(len(COLOURS)), n)  # A7: one colour card each, at random
+        self.squares = [MagicSquare() for _ in range(n)]
+        self.known: list[list[int]] = [[] for _ in range(n)]    # hand cards the others saw taken
+        self.pending: list[list[int]] = [[] for _ in range(n)]  # cells placed this round (hidden)
+        self.round_no = 1
+        self.start_player = 0  # the rulebook's "most recently in a forest": seat 0
+        self._begin_action_phase()
+
+    def _deal(self, k: int) -> list[int]:
+        cards = self.deck[-k:]
+        del self.deck[-k:]
+        return cards
+
+    def _begin_action_phase(self) -> None:
+        self.phase = ACTIONS
+        self.turn = self.start_player
+        self.first_passer = NO_SEAT
+        self.extra_left = 0
+        self.actions_taken = 0
+        self.to_place = 0
+
+    # ----- who acts ---------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.phase == ACTIONS:
+            return self.turn
+        if self.phase == PLACEMENT:
+            for s, hand in enumerate(self.hands):
+                if hand:
+                    return s
+        return TERMINAL
+
+    def acting(self) -> tuple[int, ...]:
+        if self.phase == ACTIONS:
+            return (self.turn,)
+        if self.phase == PLACEMENT:
+            return tuple(s for s, hand in enumerate(self.hands) if hand)
+        return ()
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def round(self) -> int:
+        return self.round_no
+
+    # ----- legal actions ----------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        phase = self.phase
+        if phase == ACTIONS:
+            if seat is not None and seat != self.turn:
+                return []
+            if self.actions_taken >= self.cap:
+                return [PASS]
+            return action_phase_actions(self.hands[self.turn], self.centre, bool(self.face_down))
+        if phase == PLACEMENT:
+            if seat is None:
+                seat = self.current_player
+            hand = self.hands[seat]
+            if not hand:
+                return []
+            return placement_actions(hand, self.squares[seat].open_cells())
+        return []
+
+    # ----- applying actions -------------------------------------------------------------
+    def _apply(self, action, seat: int) -> None:
+        cls = action.__class__
+        if cls is Place:
+            self.place(seat, CARD_IDS[action.card], cell_index(action.x, action.y))
+        elif cls is Swap:
+            self.swap(seat, CARD_IDS[action.give], CARD_IDS[action.take])
+        elif cls is Pass:
+            self.end_turn(passed=True)
+        elif cls is SwapAllAndPass:
+            self.swap_all_and_pass(seat)
+        elif cls is Flip:
+            self.flip()
+        else:
+            raise TypeError(f"not an Alarún action: {action!r}")
+
+    def swap(self, seat: int, give: int, take: int) -> None:
+        """Swap: one hand card for one face-up centre card. Everyone sees both cards."""
+        hand = self.hands[seat]
+        hand.remove(give)
+        hand.append(take)
+        hand.sort()
+        centre = self.centre
+        centre[centre.index(take)] = give
+        known = self.known[seat]
+        if give in known:
+            known.remove(give)
+        known.append(take)
+        known.sort()
+        self.end_turn(passed=False)
+
+    def swap_all_and_pass(self, seat: int) -> None:
+        """Swap and pass: the whole hand for the three face-up centre cards; this is a pass."""
+        hand = self.hands[seat]
+        self.hands[seat] = sorted(self.centre)
+        self.centre = hand
+        self.known[seat] = self.hands[seat][:]
+        self.end_turn(passed=True)
+
+    def flip(self) -> None:
+        """2 players (A5): discard the face-up centre cards, turn the face-down ones up. Not a pass."""
+        self.discard.extend(self.centre)
+        self.centre = self.face_down
+        self.face_down = []
+        self.end_turn(passed=False)
+
+    def end_turn(self, passed: bool) -> None:
+        """A4: the first pass gives each other player exactly one more action, in turn order;
+        after the last of them the round's placement begins."""
+        self.actions_taken += 1
+        if self.first_passer == NO_SEAT:
+            if passed:
+                self.first_passer = self.turn  # takes Alarún: starts the next round
+                self.extra_left = self.n - 1
+        else:
+            self.extra_left -= 1
+        if self.first_passer != NO_SEAT and self.extra_left == 0:
+            self.begin_placement()
+        else:
+            self.turn = (self.turn + 1) % self.n
+
+    def begin_placement(self) -> None:
+        self.phase = PLACEMENT
+        self.to_place = HAND_SIZE * self.n
+
+    def place(self, seat: int, card: int, cell: int) -> None:
+        """A3: one hand card onto an open cell of the seat's square (hidden from the others
+        until every player has placed)."""
+        self.hands[seat].remove(card)
+        self.squares[seat].place(card, cell)
+        self.pending[seat].append(cell)
+        self.to_place -= 1
+        if self.to_place == 0:
+            self.end_round()
+
+    def end_round(self) -> None:
+        """All placements are revealed; after round 8 the game ends, else the next round is dealt."""
+        n = self.n
+        self.pending = [[] for _ in range(n)]
+        self.known = [[] for _ in range(n)]
+        if self.round_no == ROUNDS:
+            self.phase = OVER
+            return
+        self.round_no += 1
+        self.start_player = self.first_passer
+        self.refresh_centre()
+        self.hands = [sorted(self._deal(HAND_SIZE)) for _ in range(n)]
+        self._begin_action_phase()
+
+    def refresh_centre(self) -> None:
+        """A6: with 4 players the centre stays; with 2-3 it goes to the open discard pile (face-down
+        cards too, face up) and 3 new cards are dealt face up (2 players: 3 more face down)."""
+        if self.n == 4:
+            return
+        self.discard.extend(self.centre)
+        self.discard.extend(self.face_down)
+        self.centre = self._deal(CENTRE_SIZE)
+        self.face_down = self._deal(CENTRE_SIZE) if self.n == 2 else []
+
+    # ----- outcome ----------------------------------------------------------------------
+    def breakdowns(self, druids: Mapping[int, int] | None = None) -> list[ScoreBreakdown]:
+        """Each seat's score breakdown (final once the game is over); ``druids`` may impose the
+        druid's value for some seats (default: the best for each)."""
+        if druids is None and self._final is not None:
+            return self._final
+        out = [score_grid(self.squares[s].grid(), self.secret[s], (druids or {}).get(s))
+               for s in range(self.n)]
+        if druids is None and self.phase == OVER:
+            self._final = out
+        return out
+
+    def scores(self) -> list[float]:
+        """Final scores once the game is over; before that, the provisional score of the
+        cards placed so far."""
+        return [b.total for b in self.breakdowns()]
+
+    def ranking_key(self, seat: int) -> tuple:
+        b = self.breakdowns()[seat]
+        return (b.total, b.potions)  # tie-break: the most powerful potions, then shared
+
+    # ----- information ------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .view import build_view
+        return build_view(self, seat)
+
+    def describe_action(self, seat: int, action, viewer: int | None) -> str:
+        if isinstance(action, Place) and viewer != seat and self.phase == PLACEMENT:
+            return "places a card (hidden until everyone has placed)"
+        return str(action)
+
+    # ----- copies and serialisation -----------------------------------------------------
+    def clone(self) -> "AlarunState":
+        twin = AlarunState.__new__(AlarunState)
+        twin.options = self.options
+        twin.seed = self.seed
+        twin.rng = clone_rng(self.rng)
+        twin.history = self.history[:]
+        twin.n = self.n
+        twin.cap = self.cap
+        twin.phase = self.phase
+        twin.round_no = self.round_no
+        twin.turn = self.turn
+        twin.start_player = self.start_player
+        twin.first_passer = self.first_passer
+        twin.extra_left = self.extra_left
+        twin.actions_taken = self.actions_taken
+        twin.to_place = self.to_place
+        twin.deck = self.deck[:]
+        twin.centre = self.centre[:]
+        twin.face_down = self.face_down[:]
+        twin.discard = self.discard[:]
+        twin.hands = [h[:] for h in self.hands]
+        twin.known = [k[:] for k in self.known]
+        twin.secret = self.secret[:]
+        twin.squares = [sq.copy() for sq in self.squares]
+        twin.pending = [p[:] for p in self.pending]
+        twin._final = self._final  # immutable breakdowns of a finished game
+        return twin
+
+    def to_json(self) -> dict[str, Any]:
+        names = CARD_NAMES
+        return {
+            "game": "alarun",
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "rng": rng_to_json(self.rng),
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round_no,
+            "turn": self.turn,
+            "start_player": self.start_player,
+            "first_passer": None if self.first_passer == NO_SEAT else self.first_passer,
+            "extra_actions_left": self.extra_left,
+            "actions_taken": self.actions_taken,
+            "deck": [names[c] for c in self.deck],
+            "centre": [names[c] for c in self.centre],
+            "face_down": [names[c] for c in self.face_down],
+            "discard": [names[c] for c in self.discard],
+            "hands": [[names[c] for c in h] for h in self.hands],
+            "known": [[names[c] for c in k] for k in self.known],
+            "secret_colours": [COLOURS[c] for c in self.secret],
+            "squares": [[[*CELL_XY[i], names[c]] for i, c in sq.placed()] for sq in self.squares],
+            "pending": [[list(CELL_XY[i]) for i in p] for p in self.pending],
+            "history": [{"seat": s, "action": a.to_json()} for s, a in self.history],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "AlarunState":
+        from . import SPEC
+        try:
+            options = build_options(AlarunOptions, data["options"], PLAYER_COUNTS)
+            state = cls.__new__(cls)
+            State.__init__(state, options, data["seed"], rng_from_json(data["rng"]))
+            state.n = options.players
+            state.cap = options.action_cap if options.action_cap is not None else 1 << 60
+            state._final = None
+            state.phase = PHASE_NAMES.index(data["phase"])
+            state.round_no = int(data["round"])
+            state.turn = int(data["turn"])
+            state.start_player = int(data["start_player"])
+            fp = data["first_passer"]
+            state.first_passer = NO_SEAT if fp is None else int(fp)
+            state.extra_left = int(data["extra_actions_left"])
+            state.actions_taken = int(data["actions_taken"])
+            state.deck = [card_id(c) for c in data["deck"]]
+            state.centre = [card_id(c) for c in data["centre"]]
+            state.face_down = [card_id(c) for c in data["face_down"]]
+            state.discard = [card_id(c) for c in data["discard"]]
+            state.hands = [[card_id(c) for c in h] for h in data["hands"]]
+            state.known = [[card_id(c) for c in k] for k in data["known"]]
+            state.secret = [COLOURS.index(c) for c in data["secret_colours"]]
+            state.squares = [MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in sq])
+                             for sq in data["squares"]]
+            state.pending = [[cell_index(x, y) for x, y in p] for p in data["pending"]]
+            state.to_place = sum(len(h) for h in state.hands) if state.phase == PLACEMENT else 0
+            state.history = [(int(h["seat"]), SPEC.action_from_json(h["action"])) for h in data["history"]]
+        except (KeyError, ValueError, TypeError) as exc:
+            raise RecordError(f"not an Alarún state: {exc!r}") from None
+        return state
+
+
+def new_state(options: AlarunOptions, seed: int) -> AlarunState:
+    return AlarunState(options, seed)
+
+
+__all__ = ["AlarunOptions", "AlarunState", "PLAYER_COUNTS", "action_phase_actions", "new_state",
+           "placement_actions", "ORIGIN"]

@@ -1,0 +1,159 @@
+"""Scoring a magic square (rulebook "Scoring", ruling A8).
+
+A square is given as a *grid*: 25 cells row by row, top to bottom (cards of
+:mod:`.cards`, ``DRUID``, ``CENTUM_AURI`` or ``EMPTY`` while a square is unfinished).
+
+- Every row and every column is a potion line. The Centum auri (and an empty cell) splits a
+  line. A *stretch* is a run of adjacent cards that all share the colour, or all share the
+  ingredient; its strength is the number of *distinct* cards in it (an identical duplicate
+  neither breaks nor strengthens it). A line scores the table value of its strongest stretch
+  only: 1, 3, 6, 10, 15 for strength 1-5.
+- The druid counts as one ingredient of one colour, the same for the whole square, chosen to
+  maximise the potion points (a person may impose it instead).
+- The Centum auri is worth 10; every card of the secret colour is worth 2 (the druid never).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import CENTUM_AURI, COLOUR_OF, DRUID, EMPTY, INGREDIENT_OF, card_name
+
+POINTS = (0, 1, 3, 6, 10, 15)  # potion points by stretch strength
+CENTUM_AURI_POINTS = 10
+COLOUR_BONUS_POINTS = 2
+
+
+def line_strength(line: Sequence[int]) -> int:
+    """Strength of a line's strongest stretch (0..5). Empty cells, the Centum auri and an
+    unassigned druid interrupt stretches."""
+    best = 0
+    prev_colour = prev_ingredient = -1
+    colour_run = ingredient_run = 0  # bit sets of the distinct cards in the current stretches
+    for card in line:
+        if card < 0 or card >= CENTUM_AURI:
+            prev_colour = prev_ingredient = -1
+            continue
+        bit = 1 << card
+        colour = COLOUR_OF[card]
+        ingredient = INGREDIENT_OF[card]
+        if colour == prev_colour:
+            colour_run |= bit
+        else:
+            prev_colour, colour_run = colour, bit
+        if ingredient == prev_ingredient:
+            ingredient_run |= bit
+        else:
+            prev_ingredient, ingredient_run = ingredient, bit
+        n = colour_run.bit_count()
+        m = ingredient_run.bit_count()
+        if n > best:
+            best = n
+        if m > best:
+            best = m
+    return best
+
+
+def line_points(line: Sequence[int]) -> int:
+    return POINTS[line_strength(line)]
+
+
+def rows_of(grid: Sequence[int]) -> list[list[int]]:
+    return [list(grid[r * 5:r * 5 + 5]) for r in range(5)]
+
+
+def columns_of(grid: Sequence[int]) -> list[list[int]]:
+    return [list(grid[c::5]) for c in range(5)]
+
+
+def _stretches_through(line: Sequence[int], pos: int) -> tuple[list[int], list[int]]:
+    """For a druid at ``pos``: per colour and per ingredient, the bit set of the cards that a
+    druid of that colour (ingredient) would join into one stretch with."""
+    by_colour = [0] * 7
+    by_ingredient = [0] * 7
+    for step in (-1, 1):
+        j = pos + step
+        if not 0 <= j < 5:
+            continue
+        first = line[j]
+        if first < 0 or first >= CENTUM_AURI:
+            continue
+        colour, ingredient = COLOUR_OF[first], INGREDIENT_OF[first]
+        k = j
+        while 0 <= k < 5 and 0 <= line[k] < CENTUM_AURI and COLOUR_OF[line[k]] == colour:
+            by_colour[colour] |= 1 << line[k]
+            k += step
+        k = j
+        while 0 <= k < 5 and 0 <= line[k] < CENTUM_AURI and INGREDIENT_OF[line[k]] == ingredient:
+            by_ingredient[ingredient] |= 1 << line[k]
+            k += step
+    return by_colour, by_ingredient
+
+
+def best_druid(grid: Sequence[int]) -> int | None:
+    """The druid value (a card 0..48) that maximises the potion points; the first in card
+    order among equals. None if the grid has no druid.
+
+    Only the druid's row and column depend on it: their stretches that avoid the druid are
+    fixed, and the stretch through it depends only on the runs of its neighbours."""
+    try:
+        pos = list(grid).index(DRUID)
+    except ValueError:
+        return None
+    r, c = divmod(pos, 5)
+    row = grid[r * 5:r * 5 + 5]
+    column = grid[c::5]
+    base_row = line_strength(row)        # the unassigned druid interrupts: stretches avoiding it
+    base_column = line_strength(column)
+    row_colour, row_ingredient = _stretches_through(row, c)
+    col_colour, col_ingredient = _stretches_through(column, r)
+    best, best_points = 0, -1
+    for d in range(49):
+        bit = 1 << d
+        colour, ingredient = d % 7, d // 7
+        rs = max(base_row, (row_colour[colour] | bit).bit_count(), (row_ingredient[ingredient] | bit).bit_count())
+        cs = max(base_column, (col_colour[colour] | bit).bit_count(),
+                 (col_ingredient[ingredient] | bit).bit_count())
+        points = POINTS[rs] + POINTS[cs]
+        if points > best_points:
+            best, best_points = d, points
+    return best
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """Every part of a square's score (rows top to bottom, columns left to right)."""
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    potions: int
+    centum_auri: int
+    colour_bonus: int
+    total: int
+    druid: int | None  # the card the druid counted as
+
+    def to_json(self) -> dict:
+        return {"rows": list(self.rows), "columns": list(self.columns), "potions": self.potions,
+                "centum_auri": self.centum_auri, "colour_bonus": self.colour_bonus,
+                "total": self.total, "druid": None if self.druid is None else card_name(self.druid)}
+
+
+def score_grid(grid: Sequence[int], secret_colour: int | None, druid: int | None = None) -> ScoreBreakdown:
+    """The full score of a (possibly unfinished) square. ``druid``: the card the druid counts
+    as; None = the best choice. ``secret_colour``: None = no colour bonus (unknown)."""
+    if druid is None:
+        druid = best_druid(grid)
+    cells = [druid if x == DRUID else x for x in grid] if druid is not None else list(grid)
+    rows = tuple(POINTS[line_strength(cells[r * 5:r * 5 + 5])] for r in range(5))
+    columns = tuple(POINTS[line_strength(cells[c::5])] for c in range(5))
+    potions = sum(rows) + sum(columns)
+    centum = CENTUM_AURI_POINTS if CENTUM_AURI in grid else 0
+    bonus = 0
+    if secret_colour is not None:
+        bonus = COLOUR_BONUS_POINTS * sum(1 for x in grid if 0 <= x < CENTUM_AURI and COLOUR_OF[x] == secret_colour)
+    return ScoreBreakdown(rows, columns, potions, centum, bonus, potions + centum + bonus, druid)
+
+
+__all__ = ["POINTS", "ScoreBreakdown", "best_druid", "columns_of", "line_points", "line_strength",
+           "rows_of", "score_grid", "EMPTY"]
