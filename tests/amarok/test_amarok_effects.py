@@ -66,7 +66,7 @@ def test_mating_in_team_mode_needs_both_hearts_in_front_of_one_player():
 # ----- claw ----------------------------------------------------------------------------------
 def test_claw_lets_the_same_player_choose_any_other_card():
     state = position(hands="B5 B7 | R3 B2 | B4 B9", fronts=" | R7 R1 | R10", river="R0 R5",
-                     deck="B0")
+                     deck_top="B0")
     act(state, "take own hand slot 0")  # B5: claw
     assert state.current_player == 0 and state.view(0)["phase"] == "claw"
     assert legal_texts(state) == [
@@ -124,7 +124,7 @@ def test_claw_on_a_river_card():
 
 
 def test_claw_on_the_top_of_the_deck_reveals_it_and_puts_it_at_the_bottom():
-    state = position(hands="B5 B7 | R3 B2 | B4 B9", river="R1 R7", deck="B0 R10")
+    state = position(hands="B5 B7 | R3 B2 | B4 B9", river="R1 R7", deck_top="B0 R10")
     size = state.view(None)["deck_size"]
     act(state, "take own hand slot 0")
     act(state, "claw the top card of the deck")
@@ -134,7 +134,7 @@ def test_claw_on_the_top_of_the_deck_reveals_it_and_puts_it_at_the_bottom():
 
 
 def test_clawed_cards_stack_at_the_bottom_in_order_and_come_back_up_when_drawn():
-    state = position(hands="B5 R8 | R3 B2 | B4 B9", river="R1 R7", deck="B0", turn=0)
+    state = position(hands="B5 R8 | R3 B2 | B4 B9", river="R1 R7", deck_top="B0", turn=0)
     act(state, "take own hand slot 0")
     act(state, "claw R1 in the river")
     act(state, "take own hand slot 0")  # seat 1: R3

@@ -15,7 +15,7 @@ HANDS = "R5 B7 | R3 B2 | B4 B9"
 
 
 def test_a_turn_may_take_own_card_river_deck_or_another_hand_in_a_fixed_order():
-    state = position(hands=HANDS, river="R1 R7", deck="B0")
+    state = position(hands=HANDS, river="R1 R7", deck_top="B0")
     assert legal_texts(state) == [
         "take own hand slot 0", "take own hand slot 1",
         "take R1 from the river", "take R7 from the river",
@@ -35,7 +35,7 @@ def test_taken_card_is_played_face_up_in_front_and_leaves_the_hand():
 
 
 def test_river_is_never_refilled():
-    state = position(hands=HANDS, river="R1 R7", deck="B0")
+    state = position(hands=HANDS, river="R1 R7", deck_top="B0")
     act(state, "take R7 from the river")
     assert state.to_json()["river"] == ["R1"]
     act(state, "take R1 from the river")
@@ -45,7 +45,7 @@ def test_river_is_never_refilled():
 
 
 def test_take_top_of_deck():
-    state = position(hands=HANDS, river="R1 R7", deck="B0 R10")
+    state = position(hands=HANDS, river="R1 R7", deck_top="B0 R10")
     act(state, "take the top card of the deck")
     assert fronts(state)[0] == ["B0"]
     assert state.view(None)["deck_size"] == 22 - 6 - 2 - 1
