@@ -6,6 +6,7 @@ import random
 
 from nemeton.engine import get_game
 from nemeton.games.alarun.cards import COLOURS
+from nemeton.games.alarun.scoring import ScoreBreakdown
 
 from alarun_helpers import act, cards, new, pass_round, place_all
 
@@ -117,12 +118,20 @@ def test_final_view_reveals_every_breakdown():
 
 
 def test_ranking_breaks_ties_on_potion_points_then_shares():
-    st = new(3, seed=1)
+    st = new(4, seed=1)
     while not st.is_terminal():
         pass_round(st)
         place_all(st)
-    b = st.breakdowns()
-    assert [st.ranking_key(s) for s in range(3)] == [(x.total, x.potions) for x in b]
+    five = (3,) * 5
+
+    def score(total, potions):
+        return ScoreBreakdown(five, five, potions, 10 if total - potions >= 10 else 0,
+                              (total - potions) % 10, total, None)
+
+    # equal totals: the most powerful potions win; still equal: the victory is shared
+    st._final = [score(100, 80), score(100, 90), score(100, 90), score(99, 99)]
+    assert st.ranking() == [3, 1, 1, 4]
+    assert st.winners() == [1, 2] and st.returns() == [0.0, 0.5, 0.5, 0.0]
 
 
 def test_renderer_shows_the_square_hand_centre_and_scores():
