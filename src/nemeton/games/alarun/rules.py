@@ -22,7 +22,7 @@ from ...engine.state import clone_rng
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
 from .cards import CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, HAND_SIZE, ROUNDS, card_id, full_deck
 from .scoring import ScoreBreakdown, score_grid
-from .square import CELL_XY, ORIGIN, MagicSquare, cell_index
+from .square import CELL_XY, MagicSquare, cell_index
 
 PLAYER_COUNTS = (2, 3, 4)
 ACTIONS, PLACEMENT, OVER = 0, 1, 2
@@ -385,4 +385,4 @@ def new_state(options: AlarunOptions, seed: int) -> AlarunState:
 
 
 __all__ = ["AlarunOptions", "AlarunState", "PLAYER_COUNTS", "action_phase_actions", "new_state",
-           "placement_actions", "ORIGIN"]
+           "placement_actions"]

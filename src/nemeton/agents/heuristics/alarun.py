@@ -1,0 +1,263 @@
+"""Alarún's rule-of-thumb player.
+
+The policy knows only what its seat sees: its hand, its own square, the face-up centre, its
+secret colour and the round (from a view, or the same fields of a determinized state).
+
+- **Value of a card** for the seat = the best *placement gain* over the open cells of its
+  square, plus 2 for the secret colour, plus 10 for the Centum auri.
+- **Placement gain** of a card on a cell, per line through the cell (its row and column):
+  the potion points it adds now (the stretch through the cell, by colour or by ingredient,
+  against the line's best stretch so far), a share of what the stretch could still become if
+  one of its ends stays open, minus a share of what the cell was worth to the stretches
+  already beside it (don't block a good stretch with a card that does not extend it). The
+  druid counts as the value that is best for the square so far.
+- **Actions**: swap the hand card with the lowest value for the centre card with the highest
+  when that gains at least :data:`SWAP_MARGIN` (any gain on the last action after someone
+  passed); swap all and pass when the whole centre is that much better than the hand; with 2
+  players flip when the centre offers nothing and the hand has a weak card; otherwise pass.
+- **Placement**: the (card, cell) with the largest placement gain.
+
+``evaluate`` turns provisional scores (potions so far, Centum auri, colour bonus) plus an
+allowance for the cards still to come into a soft share of the win (winners share 1).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Mapping, Sequence
+
+from ...engine import Action, State
+from ...games.alarun.actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
+from ...games.alarun.cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
+from ...games.alarun.rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
+from ...games.alarun.scoring import POINTS, best_druid, line_strength, score_grid
+from ...games.alarun.square import (CELL_XY, COLUMNS_BETWEEN, ORIGIN, REACH, ROWS_BETWEEN, SIDE,
+                                    MagicSquare, cell_index)
+from ..base import GameHeuristic, register_heuristic
+
+COLOUR_BONUS = 2.0
+CENTUM_AURI_VALUE = 10.0
+GROWTH = 0.35          # share of a stretch's next step counted while one of its ends is open
+BLOCKING = 0.35        # share of a neighbouring stretch's next step lost by filling its open end
+SWAP_MARGIN = 0.75     # a swap must gain this much hand value (points) to be worth a turn
+WEAK_CARD = 1.5        # a hand card worth less than this invites a 2-player flip
+
+_COLOUR = tuple(c % 7 for c in range(49))
+_INGREDIENT = tuple(c // 7 for c in range(49))
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+class SquareReader:
+    """One seat's square prepared for many placement-gain questions (one decision)."""
+
+    __slots__ = ("cells", "allowed", "base", "arms", "open_cells")
+
+    def __init__(self, square: MagicSquare):
+        cells = square.cells[:]
+        druid = best_druid(square.grid())
+        cells[ORIGIN] = druid  # the druid as the value best for the square so far
+        self.cells = cells
+        self.allowed = (COLUMNS_BETWEEN[square.max_x - 4 + REACH][square.min_x + 4 + REACH]
+                        & ROWS_BETWEEN[square.max_y - 4 + REACH][square.min_y + 4 + REACH])
+        self.open_cells = square.open_cells()
+        self.base: dict[tuple[int, int], int] = {}
+        self.arms: dict[int, tuple] = {}
+
+    def _line_strength(self, axis: int, index: int) -> int:
+        """Strength of the best stretch on row ``index`` (axis 0) or column ``index`` (axis 1)."""
+        key = (axis, index)
+        value = self.base.get(key)
+        if value is None:
+            if axis == 0:
+                start = (index + REACH) * SIDE
+                line = self.cells[start:start + SIDE]
+            else:
+                line = self.cells[index + REACH::SIDE]
+            value = line_strength(line)
+            self.base[key] = value
+        return value
+
+    def _arms(self, cell: int) -> tuple:
+        """For each direction from ``cell``: the cards in a row next to it (up to an empty cell,
+        the Centum auri or the edge) and whether the cell after them is empty and allowed."""
+        arms = self.arms.get(cell)
+        if arms is None:
+            cells = self.cells
+            x0, y0 = CELL_XY[cell]
+            out = []
+            for dx, dy in _DIRECTIONS:
+                run = []
+                x, y = x0 + dx, y0 + dy
+                open_end = False
+                while -REACH <= x <= REACH and -REACH <= y <= REACH:
+                    i = (y + REACH) * SIDE + x + REACH
+                    card = cells[i]
+                    if card == EMPTY:
+                        open_end = bool(self.allowed >> i & 1)
+                        break
+                    if card >= CENTUM_AURI:
+                        break
+                    run.append(card)
+                    x += dx
+                    y += dy
+                out.append((run, open_end))
+            arms = tuple(out)
+            self.arms[cell] = arms
+        return arms
+
+    def gain(self, card: int, cell: int, growth: float = GROWTH, blocking: float = BLOCKING) -> float:
+        """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
+        x, y = CELL_XY[cell]
+        arms = self._arms(cell)
+        total = 0.0
+        for axis, (a, b) in enumerate(((0, 1), (2, 3))):
+            base = self._line_strength(axis, y if axis == 0 else x)
+            # the cell's worth to the stretches already beside it
+            lost = 0.0
+            for run, open_end in (arms[a], arms[b]):
+                if run:
+                    k = _run_strength(run)
+                    if k < 5:
+                        lost = max(lost, POINTS[k + 1] - POINTS[k])
+            if card == CENTUM_AURI:
+                total -= blocking * lost
+                continue
+            best_k, best_open = 1, False
+            for attr in (_COLOUR, _INGREDIENT):
+                want = attr[card]
+                mask = 1 << card
+                is_open = False
+                for run, open_end in (arms[a], arms[b]):
+                    whole = True
+                    for c in run:
+                        if attr[c] != want:
+                            whole = False
+                            break
+                        mask |= 1 << c
+                    if whole and open_end:
+                        is_open = True
+                k = mask.bit_count()
+                if k > best_k or (k == best_k and is_open):
+                    best_k, best_open = k, is_open
+            now = max(base, best_k)
+            total += POINTS[now] - POINTS[base]
+            if best_open and best_k < 5:
+                total += growth * (POINTS[best_k + 1] - POINTS[best_k])
+            if best_k <= _run_or_zero(arms[a][0], arms[b][0]):
+                total -= blocking * lost
+        return total
+
+    def card_value(self, card: int, secret: int) -> float:
+        """What a hand card is worth to this square: its best placement plus the bonuses."""
+        if card == CENTUM_AURI:
+            best = max((self.gain(card, c) for c in self.open_cells), default=0.0)
+            return CENTUM_AURI_VALUE + best
+        best = max((self.gain(card, c) for c in self.open_cells), default=0.0)
+        return best + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
+
+
+def _run_strength(run: list[int]) -> int:
+    """Strength of the stretch formed by the first cards of ``run`` sharing the first card's
+    colour or ingredient."""
+    first = run[0]
+    best = 1
+    for attr in (_COLOUR, _INGREDIENT):
+        want = attr[first]
+        mask = 0
+        for c in run:
+            if attr[c] != want:
+                break
+            mask |= 1 << c
+        best = max(best, mask.bit_count())
+    return best
+
+
+def _run_or_zero(left: list[int], right: list[int]) -> int:
+    """The strongest neighbouring stretch (0 if the cell has no neighbour on this line)."""
+    return max(_run_strength(left) if left else 0, _run_strength(right) if right else 0)
+
+
+def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre: list[int],
+           secret: int, last_action: bool, rng: random.Random) -> Action:
+    """The policy: one decision from what the seat knows."""
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    reader = SquareReader(square)
+    if first.__class__ is Place:
+        best, best_gain = first, -math.inf
+        for action in legal:
+            g = reader.gain(CARD_IDS[action.card], cell_index(action.x, action.y))
+            if g > best_gain:
+                best, best_gain = action, g
+        return best
+    # the action phase
+    values: dict[int, float] = {}
+
+    def value(card: int) -> float:
+        v = values.get(card)
+        if v is None:
+            v = values[card] = reader.card_value(card, secret)
+        return v
+
+    margin = 1e-9 if last_action else SWAP_MARGIN
+    best_swap, best_gain = None, margin
+    for give in set(hand):
+        for take in set(centre):
+            if give != take:
+                g = value(take) - value(give)
+                if g > best_gain:
+                    best_swap, best_gain = SWAPS[give][take], g
+    all_gain = sum(value(c) for c in centre) - sum(value(c) for c in hand)
+    if SWAP_ALL in legal and all_gain > max(best_gain, margin):
+        return SWAP_ALL
+    if best_swap is not None and best_swap in legal:
+        return best_swap
+    if FLIP in legal and not last_action and min(value(c) for c in hand) < WEAK_CARD:
+        return FLIP
+    return PASS
+
+
+class AlarunHeuristic(GameHeuristic):
+    def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        seat = view["seat"]
+        square = MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in view["squares"][seat]])
+        hand = sorted(card_id(c) for c in view["hand"])
+        centre = [card_id(c) for c in view["centre"]]
+        secret = COLOURS.index(view["secret_colour"])
+        return choose(legal, hand, square, centre, secret, view["alarun"] is not None, rng)
+
+    def choose_in_state(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        assert isinstance(state, AlarunState)
+        return choose(legal, state.hands[seat], state.squares[seat], state.centre, state.secret[seat],
+                      state.first_passer != NO_SEAT, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's estimated share of the win: a softmax of provisional scores (plus the
+        value of the hand still to be placed), flatter the more rounds remain."""
+        assert isinstance(state, AlarunState)
+        if state.is_terminal():
+            return state.returns()
+        n = state.n
+        estimates = []
+        for s in range(n):
+            b = score_grid(state.squares[s].grid(), state.secret[s])
+            estimate = b.total
+            if state.phase in (ACTIONS, PLACEMENT) and state.hands[s]:
+                reader = SquareReader(state.squares[s])
+                estimate += sum(reader.card_value(c, state.secret[s]) for c in state.hands[s])
+            estimates.append(estimate)
+        rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)
+        temperature = 3.0 + 2.5 * rounds_left
+        top = max(estimates)
+        weights = [math.exp((e - top) / temperature) for e in estimates]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+HEURISTIC = register_heuristic("alarun", AlarunHeuristic())
