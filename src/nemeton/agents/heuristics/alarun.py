@@ -12,7 +12,7 @@ secret colour and the round (from a view, or the same fields of a determinized s
   already beside it (don't block a good stretch with a card that does not extend it). The
   druid counts as the value that is best for the square so far.
 - **Actions**: swap the hand card with the lowest value for the centre card with the highest
-  when that gains at least :data:`SWAP_MARGIN` (any gain on the last action after someone
+  when that gains at least ``Weights.swap_margin`` (any gain on the last action after someone
   passed); swap all and pass when the whole centre is that much better than the hand; with 2
   players flip when the centre offers nothing and the hand has a weak card; otherwise pass.
 - **Placement**: the (card, cell) with the largest placement gain.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State
@@ -38,10 +39,14 @@ from ..base import GameHeuristic, register_heuristic
 
 COLOUR_BONUS = 2.0
 CENTUM_AURI_VALUE = 10.0
-GROWTH = 0.35          # share of a stretch's next step counted while one of its ends is open
-BLOCKING = 0.35        # share of a neighbouring stretch's next step lost by filling its open end
-SWAP_MARGIN = 0.75     # a swap must gain this much hand value (points) to be worth a turn
-WEAK_CARD = 1.5        # a hand card worth less than this invites a 2-player flip
+
+
+@dataclass(frozen=True)
+class Weights:
+    growth: float = 0.35       # share of a stretch's next step counted while one of its ends is open
+    blocking: float = 0.35     # share of a neighbouring stretch's next step lost by filling its open end
+    swap_margin: float = 0.75  # a swap must gain this much hand value (points) to be worth a turn
+    weak_card: float = 1.5     # a hand card worth less than this invites a 2-player flip
 
 _COLOUR = tuple(c % 7 for c in range(49))
 _INGREDIENT = tuple(c // 7 for c in range(49))
@@ -51,9 +56,11 @@ _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 class SquareReader:
     """One seat's square prepared for many placement-gain questions (one decision)."""
 
-    __slots__ = ("cells", "allowed", "base", "arms", "open_cells")
+    __slots__ = ("cells", "allowed", "base", "arms", "open_cells", "growth", "blocking")
 
-    def __init__(self, square: MagicSquare):
+    def __init__(self, square: MagicSquare, weights: Weights = Weights()):
+        self.growth = weights.growth
+        self.blocking = weights.blocking
         cells = square.cells[:]
         druid = best_druid(square.grid())
         cells[ORIGIN] = druid  # the druid as the value best for the square so far
@@ -106,8 +113,9 @@ class SquareReader:
             self.arms[cell] = arms
         return arms
 
-    def gain(self, card: int, cell: int, growth: float = GROWTH, blocking: float = BLOCKING) -> float:
+    def gain(self, card: int, cell: int) -> float:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
+        growth, blocking = self.growth, self.blocking
         x, y = CELL_XY[cell]
         arms = self._arms(cell)
         total = 0.0
@@ -179,12 +187,12 @@ def _run_or_zero(left: list[int], right: list[int]) -> int:
 
 
 def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre: list[int],
-           secret: int, last_action: bool, rng: random.Random) -> Action:
+           secret: int, last_action: bool, rng: random.Random, weights: Weights = Weights()) -> Action:
     """The policy: one decision from what the seat knows."""
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
-    reader = SquareReader(square)
+    reader = SquareReader(square, weights)
     if first.__class__ is Place:
         best, best_gain = first, -math.inf
         for action in legal:
@@ -201,7 +209,7 @@ def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre
             v = values[card] = reader.card_value(card, secret)
         return v
 
-    margin = 1e-9 if last_action else SWAP_MARGIN
+    margin = 1e-9 if last_action else weights.swap_margin
     best_swap, best_gain = None, margin
     for give in set(hand):
         for take in set(centre):
@@ -214,12 +222,15 @@ def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre
         return SWAP_ALL
     if best_swap is not None and best_swap in legal:
         return best_swap
-    if FLIP in legal and not last_action and min(value(c) for c in hand) < WEAK_CARD:
+    if FLIP in legal and not last_action and min(value(c) for c in hand) < weights.weak_card:
         return FLIP
     return PASS
 
 
 class AlarunHeuristic(GameHeuristic):
+    def __init__(self, weights: Weights = Weights()):
+        self.weights = weights
+
     def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -228,14 +239,14 @@ class AlarunHeuristic(GameHeuristic):
         hand = sorted(card_id(c) for c in view["hand"])
         centre = [card_id(c) for c in view["centre"]]
         secret = COLOURS.index(view["secret_colour"])
-        return choose(legal, hand, square, centre, secret, view["alarun"] is not None, rng)
+        return choose(legal, hand, square, centre, secret, view["alarun"] is not None, rng, self.weights)
 
     def choose_in_state(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         assert isinstance(state, AlarunState)
         return choose(legal, state.hands[seat], state.squares[seat], state.centre, state.secret[seat],
-                      state.first_passer != NO_SEAT, rng)
+                      state.first_passer != NO_SEAT, rng, self.weights)
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's estimated share of the win: a softmax of provisional scores (plus the
@@ -249,7 +260,7 @@ class AlarunHeuristic(GameHeuristic):
             b = score_grid(state.squares[s].grid(), state.secret[s])
             estimate = b.total
             if state.phase in (ACTIONS, PLACEMENT) and state.hands[s]:
-                reader = SquareReader(state.squares[s])
+                reader = SquareReader(state.squares[s], self.weights)
                 estimate += sum(reader.card_value(c, state.secret[s]) for c in state.hands[s])
             estimates.append(estimate)
         rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)

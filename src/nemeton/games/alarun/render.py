@@ -4,28 +4,28 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .cards import DRUID, LEGEND, card_id, short_name
+from .cards import EMPTY, LEGEND, card_id, short_name
+from .square import MagicSquare, cell_index
 
-_REACH = 4
 
-
-def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset()) -> list[str]:
-    """The square's cards on a grid; offsets from the druid along the edges. A card placed
-    this round (still hidden from the others) is marked with '*'."""
-    at = {(x, y): card_id(c) for x, y, c in cells}
-    at[(0, 0)] = DRUID
-    xs = [x for x, _ in at]
-    ys = [y for _, y in at]
-    # show the 5x5 box the square can still grow into, clipped to the board
-    x0, y0 = max(-_REACH, max(xs) - 4), max(-_REACH, max(ys) - 4)
-    x1, y1 = min(_REACH, min(xs) + 4), min(_REACH, min(ys) + 4)
-    if len(at) == 25:
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show_open: bool = False) -> list[str]:
+    """The square's cards on a grid, with one ring of the cells it may still grow into;
+    offsets from the druid along the edges. Cards placed this round (hidden from the others)
+    carry a '*'; with ``show_open`` the cells where a card may go now show ' +'."""
+    square = MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in cells])
+    x0, x1 = max(square.min_x - 1, square.max_x - 4), min(square.max_x + 1, square.min_x + 4)
+    y0, y1 = max(square.min_y - 1, square.max_y - 4), min(square.max_y + 1, square.min_y + 4)
     lines = ["      " + " ".join(f"{x:^5}" for x in range(x0, x1 + 1))]
     for y in range(y0, y1 + 1):
         row = []
         for x in range(x0, x1 + 1):
-            label = short_name(at[(x, y)]) if (x, y) in at else " .. "
+            card = square.card_at(x, y)
+            if card != EMPTY:
+                label = short_name(card)
+            elif show_open and square.is_open(x, y):
+                label = "  + "
+            else:
+                label = "  . "
             row.append(label + ("*" if (x, y) in highlight else " "))
         lines.append(f"{y:>4}  " + " ".join(row))
     return lines
@@ -71,10 +71,10 @@ def render(view: Mapping[str, Any]) -> str:
         out.append("")
         out.append(label)
         mine = {tuple(p) for p in view.get("my_placements", [])} if s == seat else set()
-        out.extend(_grid_lines(view["squares"][s], mine))
+        out.extend(_grid_lines(view["squares"][s], mine, show_open=(s == seat and phase == "placement")))
     if final:
         out.append("")
         out.append("winner(s): " + ", ".join(f"seat {w}" for w in view["winners"]))
     out.append("")
-    out.append(LEGEND + "; DRUI = druid, CENT = centum auri")
+    out.append(LEGEND + "; DRUI = druid, CENT = centum auri; * = placed this round, + = open cell")
     return "\n".join(out)
