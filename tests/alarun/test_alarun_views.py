@@ -142,3 +142,16 @@ def test_renderer_shows_the_square_hand_centre_and_scores():
     assert "round 1/8" in text and "your hand:" in text and "centre:" in text
     assert "DRUI" in text and "potion points so far" in text
     assert "*" in text  # this round's own placement is marked
+
+
+def test_determinizer_works_from_the_spectator_view_too():
+    st = new(2, seed=6)
+    act(st, "pass")
+    act(st, "pass")
+    st.apply(st.legal_actions(1)[0], 1)  # a hidden placement
+    public = st.view(None)
+    for k in range(4):
+        sample = SPEC.determinize(public, random.Random(k))
+        assert sample.view(None) == public
+        assert sorted(sample.secret) != [] and len(set(sample.secret)) == 2
+        assert len(sample.pending[1]) == 1 and sample.squares[1].count() == 2
