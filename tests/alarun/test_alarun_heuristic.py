@@ -9,6 +9,7 @@ import pytest
 
 from nemeton.agents.base import get_heuristic
 from nemeton.engine import get_game, make
+from nemeton.games.alarun.scoring import score_grid
 from nemeton.games.alarun.square import cell_index
 
 from alarun_helpers import act, card, cards, new, pass_round
@@ -49,9 +50,12 @@ def test_places_a_card_to_extend_a_stretch():
     sq.place(card("MB-b"), cell_index(1, 1))
     st.hands[0] = sorted(cards("CA-b MY-r PF-o"))
     pass_round(st)
+    before = score_grid(st.squares[0].grid(), None).potions
     choice = H.choose_in_state(st, 0, st.legal_actions(0), random.Random(0))
-    # a third blue at either end of the blue pair
-    assert str(choice) in ("place calendula:blue at (+2,+1)", "place calendula:blue at (-1,+1)")
+    st.apply(choice, 0)
+    # the blue calendula makes a third blue in a line (row 1, or the druid's column as blue)
+    assert choice.card == "calendula:blue"
+    assert score_grid(st.squares[0].grid(), None).potions - before == 4
 
 
 def _blue_row_position():

@@ -32,7 +32,7 @@ from ...engine import Action, State
 from ...games.alarun.actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
 from ...games.alarun.cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
 from ...games.alarun.rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
-from ...games.alarun.scoring import POINTS, best_druid, line_strength, score_grid
+from ...games.alarun.scoring import POINTS, druid_lines, line_strength, score_grid
 from ...games.alarun.square import (CELL_XY, COLUMNS_BETWEEN, ORIGIN, REACH, ROWS_BETWEEN, SIDE,
                                     MagicSquare, cell_index)
 from ..base import GameHeuristic, register_heuristic
@@ -50,19 +50,20 @@ class Weights:
 
 _COLOUR = tuple(c % 7 for c in range(49))
 _INGREDIENT = tuple(c // 7 for c in range(49))
-_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 class SquareReader:
     """One seat's square prepared for many placement-gain questions (one decision)."""
 
-    __slots__ = ("cells", "allowed", "base", "arms", "open_cells", "growth", "blocking")
+    __slots__ = ("square", "cells", "allowed", "base", "arms", "open_cells", "growth", "blocking",
+                 "druid_points")
 
     def __init__(self, square: MagicSquare, weights: Weights = Weights()):
+        self.square = square
         self.growth = weights.growth
         self.blocking = weights.blocking
         cells = square.cells[:]
-        druid = best_druid(square.grid())
+        druid, self.druid_points = _druid_lines(cells[ORIGIN - REACH:ORIGIN + REACH + 1], cells[ORIGIN % SIDE::SIDE])
         cells[ORIGIN] = druid  # the druid as the value best for the square so far
         self.cells = cells
         self.allowed = (COLUMNS_BETWEEN[square.max_x - 4 + REACH][square.min_x + 4 + REACH]
@@ -86,29 +87,38 @@ class SquareReader:
         return value
 
     def _arms(self, cell: int) -> tuple:
-        """For each direction from ``cell``: the cards in a row next to it (up to an empty cell,
-        the Centum auri or the edge) and whether the cell after them is empty and allowed."""
+        """Per line through ``cell`` (row, then column): for both sides, the cards in a row next
+        to it (up to an empty cell, the Centum auri or the edge) and whether the cell after them
+        is empty and allowed; then the strength of the strongest of those neighbouring stretches
+        and what the cell is worth to it (the points of its next step)."""
         arms = self.arms.get(cell)
         if arms is None:
             cells = self.cells
             x0, y0 = CELL_XY[cell]
             out = []
-            for dx, dy in _DIRECTIONS:
-                run = []
-                x, y = x0 + dx, y0 + dy
-                open_end = False
-                while -REACH <= x <= REACH and -REACH <= y <= REACH:
-                    i = (y + REACH) * SIDE + x + REACH
-                    card = cells[i]
-                    if card == EMPTY:
-                        open_end = bool(self.allowed >> i & 1)
-                        break
-                    if card >= CENTUM_AURI:
-                        break
-                    run.append(card)
-                    x += dx
-                    y += dy
-                out.append((run, open_end))
+            for sides in (((1, 0), (-1, 0)), ((0, 1), (0, -1))):
+                line = []
+                neighbour = 0
+                for dx, dy in sides:
+                    run = []
+                    x, y = x0 + dx, y0 + dy
+                    open_end = False
+                    while -REACH <= x <= REACH and -REACH <= y <= REACH:
+                        i = (y + REACH) * SIDE + x + REACH
+                        card = cells[i]
+                        if card == EMPTY:
+                            open_end = bool(self.allowed >> i & 1)
+                            break
+                        if card >= CENTUM_AURI:
+                            break
+                        run.append(card)
+                        x += dx
+                        y += dy
+                    line.append((run, open_end))
+                    if run:
+                        neighbour = max(neighbour, _run_strength(run))
+                worth = POINTS[neighbour + 1] - POINTS[neighbour] if 0 < neighbour < 5 else 0
+                out.append((line, neighbour, worth))
             arms = tuple(out)
             self.arms[cell] = arms
         return arms
@@ -117,26 +127,17 @@ class SquareReader:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
         growth, blocking = self.growth, self.blocking
         x, y = CELL_XY[cell]
-        arms = self._arms(cell)
-        total = 0.0
-        for axis, (a, b) in enumerate(((0, 1), (2, 3))):
-            base = self._line_strength(axis, y if axis == 0 else x)
-            # the cell's worth to the stretches already beside it
-            lost = 0.0
-            for run, open_end in (arms[a], arms[b]):
-                if run:
-                    k = _run_strength(run)
-                    if k < 5:
-                        lost = max(lost, POINTS[k + 1] - POINTS[k])
+        immediate = potential = 0.0
+        for axis, (sides, neighbour, worth) in enumerate(self._arms(cell)):
             if card == CENTUM_AURI:
-                total -= blocking * lost
+                potential -= blocking * worth
                 continue
             best_k, best_open = 1, False
             for attr in (_COLOUR, _INGREDIENT):
                 want = attr[card]
                 mask = 1 << card
                 is_open = False
-                for run, open_end in (arms[a], arms[b]):
+                for run, open_end in sides:
                     whole = True
                     for c in run:
                         if attr[c] != want:
@@ -148,13 +149,36 @@ class SquareReader:
                 k = mask.bit_count()
                 if k > best_k or (k == best_k and is_open):
                     best_k, best_open = k, is_open
-            now = max(base, best_k)
-            total += POINTS[now] - POINTS[base]
+            index = y if axis == 0 else x
+            if index != 0:  # not the druid's line (that one is counted exactly below)
+                base = self._line_strength(axis, index)
+                immediate += POINTS[max(base, best_k)] - POINTS[base]
             if best_open and best_k < 5:
-                total += growth * (POINTS[best_k + 1] - POINTS[best_k])
-            if best_k <= _run_or_zero(arms[a][0], arms[b][0]):
-                total -= blocking * lost
-        return total
+                potential += growth * (POINTS[best_k + 1] - POINTS[best_k])
+            if best_k <= neighbour:  # it does not extend the stretch beside it: blocks it
+                potential -= blocking * worth
+        if x == 0 or y == 0:
+            immediate += self._druid_lines_gain(card, cell)
+        return immediate + potential
+
+    def _druid_lines_gain(self, card: int, cell: int) -> int:
+        """The points ``card`` on ``cell`` adds to the druid's row and column: the druid may
+        take another value."""
+        cells = self.square.cells
+        row = cells[ORIGIN - REACH:ORIGIN + REACH + 1]
+        column = cells[ORIGIN % SIDE::SIDE]
+        x, y = CELL_XY[cell]
+        if y == 0:
+            row[x + REACH] = card
+        else:
+            column[y + REACH] = card
+        return _druid_lines(row, column)[1] - self.druid_points
+
+    def _exact_gain(self, card: int, cell: int) -> int:
+        """The potion points ``card`` on ``cell`` adds, the whole square scored again (tests)."""
+        after = self.square.copy()
+        after.place(card, cell)
+        return score_grid(after.grid(), None).potions - score_grid(self.square.grid(), None).potions
 
     def card_value(self, card: int, secret: int) -> float:
         """What a hand card is worth to this square: its best placement plus the bonuses."""
@@ -163,6 +187,21 @@ class SquareReader:
             return CENTUM_AURI_VALUE + best
         best = max((self.gain(card, c) for c in self.open_cells), default=0.0)
         return best + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
+
+
+_DRUID_LINES: dict[tuple, tuple[int, int]] = {}
+
+
+def _druid_lines(row: list[int], column: list[int]) -> tuple[int, int]:
+    """(best druid value, points of the druid's row and column) for the board's middle row and
+    column, memoised: a player's square does not change during a round's action phase."""
+    key = (*row, *column)
+    hit = _DRUID_LINES.get(key)
+    if hit is None:
+        if len(_DRUID_LINES) > 100_000:
+            _DRUID_LINES.clear()
+        hit = _DRUID_LINES[key] = druid_lines(row, REACH, column, REACH)
+    return hit
 
 
 def _run_strength(run: list[int]) -> int:
@@ -179,11 +218,6 @@ def _run_strength(run: list[int]) -> int:
             mask |= 1 << c
         best = max(best, mask.bit_count())
     return best
-
-
-def _run_or_zero(left: list[int], right: list[int]) -> int:
-    """The strongest neighbouring stretch (0 if the cell has no neighbour on this line)."""
-    return max(_run_strength(left) if left else 0, _run_strength(right) if right else 0)
 
 
 def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre: list[int],

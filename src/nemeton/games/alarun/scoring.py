@@ -72,20 +72,21 @@ def _stretches_through(line: Sequence[int], pos: int) -> tuple[list[int], list[i
     druid of that colour (ingredient) would join into one stretch with."""
     by_colour = [0] * 7
     by_ingredient = [0] * 7
+    n = len(line)
     for step in (-1, 1):
         j = pos + step
-        if not 0 <= j < 5:
+        if not 0 <= j < n:
             continue
         first = line[j]
         if first < 0 or first >= CENTUM_AURI:
             continue
         colour, ingredient = COLOUR_OF[first], INGREDIENT_OF[first]
         k = j
-        while 0 <= k < 5 and 0 <= line[k] < CENTUM_AURI and COLOUR_OF[line[k]] == colour:
+        while 0 <= k < n and 0 <= line[k] < CENTUM_AURI and COLOUR_OF[line[k]] == colour:
             by_colour[colour] |= 1 << line[k]
             k += step
         k = j
-        while 0 <= k < 5 and 0 <= line[k] < CENTUM_AURI and INGREDIENT_OF[line[k]] == ingredient:
+        while 0 <= k < n and 0 <= line[k] < CENTUM_AURI and INGREDIENT_OF[line[k]] == ingredient:
             by_ingredient[ingredient] |= 1 << line[k]
             k += step
     return by_colour, by_ingredient
@@ -102,23 +103,32 @@ def best_druid(grid: Sequence[int]) -> int | None:
     except ValueError:
         return None
     r, c = divmod(pos, 5)
-    row = grid[r * 5:r * 5 + 5]
-    column = grid[c::5]
+    return druid_lines(grid[r * 5:r * 5 + 5], c, grid[c::5], r)[0]
+
+
+def druid_lines(row: Sequence[int], in_row: int, column: Sequence[int], in_column: int) -> tuple[int, int]:
+    """(best druid value, potion points of the druid's row and column) for a druid at
+    ``row[in_row]`` = ``column[in_column]`` (lines of any length, empty cells allowed)."""
     base_row = line_strength(row)        # the unassigned druid interrupts: stretches avoiding it
     base_column = line_strength(column)
-    row_colour, row_ingredient = _stretches_through(row, c)
-    col_colour, col_ingredient = _stretches_through(column, r)
+    row_colour, row_ingredient = _stretches_through(row, in_row)
+    col_colour, col_ingredient = _stretches_through(column, in_column)
+    # A druid sharing nothing with its neighbours is a stretch of 1 in both lines.
+    alone = POINTS[max(base_row, 1)] + POINTS[max(base_column, 1)]
     best, best_points = 0, -1
     for d in range(49):
-        bit = 1 << d
         colour, ingredient = d % 7, d // 7
-        rs = max(base_row, (row_colour[colour] | bit).bit_count(), (row_ingredient[ingredient] | bit).bit_count())
-        cs = max(base_column, (col_colour[colour] | bit).bit_count(),
-                 (col_ingredient[ingredient] | bit).bit_count())
-        points = POINTS[rs] + POINTS[cs]
+        rc, ri, cc, ci = row_colour[colour], row_ingredient[ingredient], col_colour[colour], col_ingredient[ingredient]
+        if rc | ri | cc | ci:
+            bit = 1 << d
+            rs = max(base_row, (rc | bit).bit_count(), (ri | bit).bit_count())
+            cs = max(base_column, (cc | bit).bit_count(), (ci | bit).bit_count())
+            points = POINTS[rs] + POINTS[cs]
+        else:
+            points = alone
         if points > best_points:
             best, best_points = d, points
-    return best
+    return best, best_points
 
 
 @dataclass(frozen=True)
@@ -155,5 +165,5 @@ def score_grid(grid: Sequence[int], secret_colour: int | None, druid: int | None
     return ScoreBreakdown(rows, columns, potions, centum, bonus, potions + centum + bonus, druid)
 
 
-__all__ = ["POINTS", "ScoreBreakdown", "best_druid", "columns_of", "line_points", "line_strength",
+__all__ = ["POINTS", "ScoreBreakdown", "best_druid", "columns_of", "druid_lines", "line_points", "line_strength",
            "rows_of", "score_grid", "EMPTY"]
