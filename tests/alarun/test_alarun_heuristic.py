@@ -117,3 +117,20 @@ def test_evaluate_shares_one_and_favours_the_leader(players):
     values = H.evaluate(st)
     assert len(values) == players and sum(values) == pytest.approx(1.0)
     assert values[0] == max(values)
+
+
+def test_points_added_now_are_exact_including_the_druids_lines():
+    from nemeton.agents.heuristics.alarun import SquareReader, Weights
+    from nemeton.games.alarun.square import MagicSquare
+    rng = random.Random(0)
+    for _ in range(150):
+        sq = MagicSquare()
+        for _ in range(rng.randrange(0, 22)):
+            sq.place(rng.randrange(50), rng.choice(sq.open_cells()))
+        reader = SquareReader(sq, Weights(growth=0.0, blocking=0.0))
+        for cell in sq.open_cells():
+            c = rng.randrange(50)
+            after = sq.copy()
+            after.place(c, cell)
+            exact = score_grid(after.grid(), None).potions - score_grid(sq.grid(), None).potions
+            assert reader.gain(c, cell) == exact

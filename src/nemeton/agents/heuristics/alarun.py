@@ -10,7 +10,8 @@ secret colour and the round (from a view, or the same fields of a determinized s
   against the line's best stretch so far), a share of what the stretch could still become if
   one of its ends stays open, minus a share of what the cell was worth to the stretches
   already beside it (don't block a good stretch with a card that does not extend it). The
-  druid counts as the value that is best for the square so far.
+  points added now are exact: on the druid's row and column the druid takes its best value
+  again with the new card.
 - **Actions**: swap the hand card with the lowest value for the centre card with the highest
   when that gains at least ``Weights.swap_margin`` (any gain on the last action after someone
   passed); swap all and pass when the whole centre is that much better than the hand; with 2
@@ -47,6 +48,7 @@ class Weights:
     blocking: float = 0.35     # share of a neighbouring stretch's next step lost by filling its open end
     swap_margin: float = 0.75  # a swap must gain this much hand value (points) to be worth a turn
     weak_card: float = 1.5     # a hand card worth less than this invites a 2-player flip
+
 
 _COLOUR = tuple(c % 7 for c in range(49))
 _INGREDIENT = tuple(c // 7 for c in range(49))
@@ -245,8 +247,8 @@ def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre
 
     margin = 1e-9 if last_action else weights.swap_margin
     best_swap, best_gain = None, margin
-    for give in set(hand):
-        for take in set(centre):
+    for give in sorted(set(hand)):
+        for take in sorted(set(centre)):
             if give != take:
                 g = value(take) - value(give)
                 if g > best_gain:
