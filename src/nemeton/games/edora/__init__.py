@@ -1,0 +1,46 @@
+"""The Druids of Edora (alea/Ravensburger 2025) for 2-4 players.
+
+Implements ``edora-spec.md`` (the rulebook restated, with the designed §9 board as package
+data) and rulings E1-E4; the rules as implemented are in ``docs/rules/edora.md``.
+Variants: the rulebook's V1-V4 and the Spanish summary's two rules (``revisit_sanctuaries``,
+``fire_pit_scoring="summary"``) as options; ``board`` loads another board file; the
+``safety_valve`` (on for bots) ends stalled games.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...engine.registry import GameSpec, register
+from .actions import CODEC
+from .options import EdoraOptions
+from .render import render
+from .rules import EdoraState
+from .view import determinize, legal_actions_from_view, state_from_json
+
+
+def new_state(options: EdoraOptions, seed: int) -> EdoraState:
+    return EdoraState(options, seed, random.Random(seed))
+
+
+SPEC = register(GameSpec(
+    name="edora",
+    title="The Druids of Edora",
+    summary="Move your druid through the forest, place dice in sanctuaries, brew potions, "
+            "release herbs, link dolmens and enclose fire pits; most prestige wins.",
+    player_counts=(2, 3, 4),
+    options_cls=EdoraOptions,
+    new_state=new_state,
+    state_from_json=state_from_json,
+    action_codec=CODEC,
+    legal_actions_from_view=legal_actions_from_view,
+    determinize=determinize,
+    render=render,
+    bot_defaults={"safety_valve": True},
+    conformance_variants=(
+        {"players": 3, "tablet_draft": True, "arranged_herbs": True, "shared_dice": True},
+        {"players": 2, "revisit_sanctuaries": True, "fire_pit_scoring": "summary", "shared_herbs": True},
+    ),
+))
+
+__all__ = ["EdoraOptions", "EdoraState", "SPEC"]

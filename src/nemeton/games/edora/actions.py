@@ -1,0 +1,243 @@
+"""Edora's actions: one small immutable value per decision a player takes.
+
+Every decision inside a turn is its own action (destination, die and space, food choice,
+tablet, gem and row, stone, potion, herb, repeated reward), so agents and people choose
+each one. Actions are interned: :func:`intern` returns the one shared instance of a value,
+and the rules keep tables of them, so legal-action lists allocate nothing new.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...engine.action import Action, ActionCodec
+
+
+@dataclass(frozen=True, slots=True)
+class StartSpace(Action):
+    """Setup: put your druid on a free start space."""
+    kind: ClassVar[str] = "start"
+    start: str
+    sanctuary: str
+
+    def __str__(self) -> str:
+        return f"start at {self.start} (next to {self.sanctuary})"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTablet(Action):
+    """Setup, variant V1: keep one of the 3 drawn tablets (the others go under the deck)."""
+    kind: ClassVar[str] = "keep_tablet"
+    tablet: str
+
+    def __str__(self) -> str:
+        return f"keep tablet {self.tablet}"
+
+
+@dataclass(frozen=True, slots=True)
+class ArrangeHerb(Action):
+    """Setup, variant V3: put a herb face down in the next circle of your sickle track."""
+    kind: ClassVar[str] = "arrange_herb"
+    herb: str
+    circle: int
+
+    def __str__(self) -> str:
+        return f"put {self.herb} in herb circle {self.circle}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Step 1: walk to another sanctuary along the cheapest route."""
+    kind: ClassVar[str] = "move"
+    to: str
+    cost: int
+
+    def __str__(self) -> str:
+        return f"move to {self.to} (cost {self.cost})"
+
+
+@dataclass(frozen=True, slots=True)
+class ForestLeap(Action):
+    """Step 1 with the leap herb: 1 provision to any sanctuary of the same glade."""
+    kind: ClassVar[str] = "leap"
+    to: str
+
+    def __str__(self) -> str:
+        return f"forest leap to {self.to} (cost 1)"
+
+
+@dataclass(frozen=True, slots=True)
+class Emergency(Action):
+    """Druid in trouble: +6 provisions and 1 die from the overview board; no move, no die."""
+    kind: ClassVar[str] = "emergency"
+
+    def __str__(self) -> str:
+        return "emergency turn (+6 provisions, 1 die)"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceDie(Action):
+    """Step 2: a reserve die (``die``) on a free space, paying ``value`` (die herb may differ)."""
+    kind: ClassVar[str] = "place"
+    sanctuary: str
+    space: int          # 1-based space number at that sanctuary
+    action: str         # the space's code
+    die: int
+    value: int
+
+    def __str__(self) -> str:
+        turned = f" turned to {self.value}" if self.value != self.die else ""
+        return f"place die {self.die}{turned} on {self.sanctuary} space {self.space} ({self.action})"
+
+
+@dataclass(frozen=True, slots=True)
+class FoodChoice(Action):
+    """Provisions space: +12 provisions, or 3 dice from the overview board."""
+    kind: ClassVar[str] = "food"
+    take: str           # "provisions" | "dice"
+
+    def __str__(self) -> str:
+        return "take 12 provisions" if self.take == "provisions" else "take 3 dice from the overview board"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDie(Action):
+    """Move one own die of this value from the overview board to the reserve."""
+    kind: ClassVar[str] = "take_die"
+    value: int
+
+    def __str__(self) -> str:
+        return f"take die {self.value} from the overview board"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTablet(Action):
+    """Tablet action: take a face-up tablet (slot 0..11, side = slot // 2)."""
+    kind: ClassVar[str] = "take_tablet"
+    slot: int
+    tablet: str
+
+    def __str__(self) -> str:
+        return f"take tablet {self.tablet} (oracle side {self.slot // 2}, slot {self.slot})"
+
+
+@dataclass(frozen=True, slots=True)
+class Brew(Action):
+    kind: ClassVar[str] = "brew"
+    potion: str
+
+    def __str__(self) -> str:
+        return f"brew {self.potion}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Action):
+    """End an optional series (brewing, raising dice)."""
+    kind: ClassVar[str] = "stop"
+    what: str
+
+    def __str__(self) -> str:
+        return f"no more {self.what}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeGem(Action):
+    kind: ClassVar[str] = "gem"
+    gem: str
+    row: str
+
+    def __str__(self) -> str:
+        return f"put gem {self.gem} on the {self.row} row"
+
+
+@dataclass(frozen=True, slots=True)
+class StandingStone(Action):
+    """Place the standing stone covering this reward of your row."""
+    kind: ClassVar[str] = "standing_stone"
+    stone: str
+
+    def __str__(self) -> str:
+        return f"place standing stone {self.stone}"
+
+
+@dataclass(frozen=True, slots=True)
+class RuneStone(Action):
+    kind: ClassVar[str] = "rune_stone"
+    stone: str
+
+    def __str__(self) -> str:
+        return f"place rune stone {self.stone}"
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatReward(Action):
+    """Standing-stone or fire herb: take one of the rewards just gained once more."""
+    kind: ClassVar[str] = "repeat"
+    reward: str
+
+    def __str__(self) -> str:
+        return f"take {self.reward} once more"
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseDie(Action):
+    """Potions P1c/P6a: set one of your placed dice to 6."""
+    kind: ClassVar[str] = "raise_die"
+    sanctuary: str
+    space: int
+    value: int
+
+    def __str__(self) -> str:
+        return f"set your die {self.value} on {self.sanctuary} space {self.space} to 6"
+
+
+@dataclass(frozen=True, slots=True)
+class FlipHerb(Action):
+    """Potion P1b: turn an inactive herb face up."""
+    kind: ClassVar[str] = "flip_herb"
+    herb: str
+
+    def __str__(self) -> str:
+        return f"turn {self.herb} face up"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeHerb(Action):
+    """Potions P2a/P4c: take an unreleased herb from the sickle track, active."""
+    kind: ClassVar[str] = "take_herb"
+    herb: str
+
+    def __str__(self) -> str:
+        return f"take {self.herb} from the sickle track (active)"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateHerb(Action):
+    """Step 7: of a released pair, ``herb`` goes face up and ``other`` face down."""
+    kind: ClassVar[str] = "activate_herb"
+    herb: str
+    other: str
+
+    def __str__(self) -> str:
+        return f"activate {self.herb} ({self.other} face down)"
+
+
+ACTION_CLASSES = (StartSpace, KeepTablet, ArrangeHerb, Move, ForestLeap, Emergency, PlaceDie,
+                  FoodChoice, TakeDie, TakeTablet, Brew, Stop, TakeGem, StandingStone, RuneStone,
+                  RepeatReward, RaiseDie, FlipHerb, TakeHerb, ActivateHerb)
+
+_INTERNED: dict[Action, Action] = {}
+
+
+def intern(action: Action) -> Action:
+    """The shared instance equal to ``action``."""
+    return _INTERNED.setdefault(action, action)
+
+
+def make(cls, *fields) -> Action:
+    return intern(cls(*fields))
+
+
+CODEC = ActionCodec(ACTION_CLASSES, intern=intern)
+EMERGENCY = make(Emergency)

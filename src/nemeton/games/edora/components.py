@@ -1,0 +1,82 @@
+"""Edora's component tables: herbs (§4.5), potions (§4.6), tablets (§4.7), gems, dolmens.
+
+Indices are the ints the state stores; the ids (``H_VP``, ``P3a``, ``T5``) are what actions,
+views and the docs show.
+"""
+
+from __future__ import annotations
+
+# ----- herbs (§4.5) ---------------------------------------------------------------------------
+HERBS = ("H_FOOD", "H_MIST", "H_SICKLE", "H_KNOW", "H_AMULET", "H_DIE",
+         "H_STAND", "H_LEAP", "H_RUNE", "H_FIRE", "H_VP", "H_TABLET")
+(H_FOOD, H_MIST, H_SICKLE, H_KNOW, H_AMULET, H_DIE,
+ H_STAND, H_LEAP, H_RUNE, H_FIRE, H_VP, H_TABLET) = range(12)
+HERB_INDEX = {h: i for i, h in enumerate(HERBS)}
+HERB_EFFECTS = {
+    "H_FOOD": "provisions action: +6 more provisions and +3 prestige",
+    "H_MIST": "mistletoe action: +1 mistletoe and +3 prestige",
+    "H_SICKLE": "sickle action or potion: +2 extra steps",
+    "H_KNOW": "knowledge action or potion: +2 extra steps",
+    "H_AMULET": "amulet action: multiplier +1",
+    "H_DIE": "before placing a die: change its value by up to 2 (1..6)",
+    "H_STAND": "after a standing-stone action: take one of its rewards once more",
+    "H_LEAP": "forest leap: 1 provision to any sanctuary of the same glade",
+    "H_RUNE": "rune action: the die counts 2 more",
+    "H_FIRE": "for each fire pit you close: take one of its rewards once more",
+    "H_VP": "every award of exactly 3 prestige gives 5",
+    "H_TABLET": "tablet action: gain the 2 oracle rewards again",
+}
+ON_BOARD, ACTIVE, INACTIVE = 0, 1, 2
+HERB_STATES = ("board", "active", "inactive")
+
+# ----- potions (§4.6; P3a costs 3 per Q1) ----------------------------------------------------
+POTIONS = ("P1a", "P1b", "P1c", "P2a", "P2b", "P2c", "P3a", "P3b", "P3c",
+           "P4a", "P4b", "P4c", "P5a", "P5b", "P5c", "P6a", "P6b", "P6c")
+POTION_INDEX = {p: i for i, p in enumerate(POTIONS)}
+POTION_COST = tuple(int(p[1]) for p in POTIONS)
+POTION_EFFECTS = {
+    "P1a": "standing-stone action here",
+    "P1b": "turn one of your inactive herbs face up",
+    "P1c": "set one of your placed dice to 6 (new competition there)",
+    "P2a": "take an unreleased herb, active",
+    "P2b": "1 die from the overview board, +6 provisions",
+    "P2c": "sickle +3",
+    "P3a": "+10 prestige",
+    "P3b": "rune-stone action as if the die showed 3",
+    "P3c": "tablet action",
+    "P4a": "knowledge +3",
+    "P4b": "2 dice from the overview board, +6 provisions, +5 prestige",
+    "P4c": "take 2 unreleased herbs, active",
+    "P5a": "amulet action x5, row of your choice",
+    "P5b": "rune-stone action as if the die showed 6",
+    "P5c": "two standing-stone actions here",
+    "P6a": "set up to 3 of your placed dice to 6 (new competitions)",
+    "P6b": "two tablet actions",
+    "P6c": "+25 prestige",
+}
+
+# ----- tablets (§4.7): 15 types x 2 --------------------------------------------------------
+TABLETS = tuple(f"T{i}" for i in range(1, 16))
+TABLET_INDEX = {t: i for i, t in enumerate(TABLETS)}
+TABLET_CONDITIONS = {
+    "T1": ">= 4 of your 6 standing stones placed",
+    "T2": "your dice on >= 3 of the 4 start sanctuaries",
+    "T3": "your dice on a whole line of four",
+    "T4": "3 of your dice of equal value on a path A-B-C",
+    "T5": "you own >= 5 dolmens",
+    "T6": ">= 4 of your 6 rune stones placed",
+    "T7": "knowledge marker advanced >= 6 steps",
+    "T8": "you own >= 4 tablets",
+    "T9": ">= 6 active herbs",
+    "T10": "you occupy every sanctuary of >= 3 glades",
+    "T11": ">= 5 gems on your amulet",
+    "T12": "your dice in >= 6 different glades",
+    "T13": "your dice on >= 4 sanctuaries of portal glades",
+    "T14": "you own >= 4 potions",
+    "T15": "highest die on >= 5 sanctuaries that hold an opponent's die",
+}
+TABLET_COPIES = 2
+
+# ----- dolmens --------------------------------------------------------------------------------
+DOLMEN_COLOURS = ("A", "B", "C", "D", "E", "F")
+BEIGE_BONUS = (8, 6, 4)

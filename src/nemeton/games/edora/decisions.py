@@ -1,0 +1,515 @@
+"""The decisions of Edora's turn stack: for each kind, its legal choices, how it settles
+when there is no real choice, and how each chosen action resolves.
+
+``SETTLE[kind](state, top)`` returns True when the decision waits for a player; otherwise it
+resolved or discarded itself (no possible effect, or a single possible outcome) and the
+stack moves on. ``LEGAL[kind](state, top, seat)`` lists the choices; ``APPLY[cls]`` resolves
+an action; ``WORK[kind]`` runs an automatic step.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .board import REWARDS
+from .components import ACTIVE, H_FOOD, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, POTION_INDEX, \
+    POTIONS, TABLET_INDEX, TABLETS
+from .potions import brew
+from .rules import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE,
+                    D_RAISE, D_RELEASE, D_RUNE, D_STAND_AGAIN, D_START, D_STONE, D_TABLET,
+                    D_TAKE_DIE, D_TAKE_HERB, D_TURN, NH, SPACES, W_ACTION, W_BEGIN, W_COMPETE,
+                    W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
+
+FOOD_PROVISIONS = A.make(A.FoodChoice, "provisions")
+FOOD_DICE = A.make(A.FoodChoice, "dice")
+STOP_BREWING = A.make(A.Stop, "potions")
+STOP_RAISING = A.make(A.Stop, "dice to raise")
+TAKE_DIE = [None] + [A.make(A.TakeDie, v) for v in range(1, 7)]
+BREW = [A.make(A.Brew, name) for name in POTIONS]
+REPEAT = [A.make(A.RepeatReward, r) for r in REWARDS]
+FLIP = [A.make(A.FlipHerb, h) for h in HERBS]
+TAKE_HERB = [A.make(A.TakeHerb, h) for h in HERBS]
+ACTIVATE = [[A.make(A.ActivateHerb, HERBS[a], HERBS[b]) for b in range(NH)] for a in range(NH)]
+ARRANGE = [[A.make(A.ArrangeHerb, h, c) for c in range(NH)] for h in HERBS]
+KEEP = [A.make(A.KeepTablet, t) for t in TABLETS]
+TABLET_ACTIONS = [[A.make(A.TakeTablet, slot, t) for t in TABLETS] for slot in range(12)]
+
+
+def _always(state, top) -> bool:
+    return True
+
+
+# ----- setup ------------------------------------------------------------------------------------
+
+def legal_start(state, top, seat):
+    b = state.board
+    taken = state.start_at
+    return [A.make(A.StartSpace, b.start_names[k], b.names[s])
+            for k, s in enumerate(b.start_sanctuary) if s not in taken]
+
+
+def apply_start(state, action, seat):
+    state.stack.pop()
+    state.start_at[seat] = state.board.index[action.sanctuary]
+
+
+def settle_draft(state, top) -> bool:
+    if not state.draft_hand:
+        for _ in range(min(3, len(state.deck))):
+            state.draft_hand.append(state.deck.pop())
+            state.deck_marks.pop()
+        if not state.draft_hand:
+            state.stack.pop()
+            return False
+    return True
+
+
+def legal_draft(state, top, seat):
+    return [KEEP[t] for t in sorted(set(state.draft_hand))]
+
+
+def apply_keep_tablet(state, action, seat):
+    state.stack.pop()
+    hand = state.draft_hand
+    hand.remove(TABLET_INDEX[action.tablet])
+    state.tablets[seat].append(TABLET_INDEX[action.tablet])
+    for t in hand:                     # V1: the other two go under the deck (this player knows them)
+        state.deck.insert(0, t)
+        state.deck_marks.insert(0, seat)
+    hand.clear()
+
+
+def settle_arrange(state, top) -> bool:
+    if state._arranging():
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_arrange(state, top, seat):
+    k = state.arranged[seat]
+    done = set(state.herb_at[NH * seat:NH * seat + k])
+    return [ARRANGE[h][k] for h in range(NH) if h not in done]
+
+
+def apply_arrange(state, action, seat):
+    k = state.arranged[seat]
+    state.herb_at[NH * seat + k] = HERB_INDEX[action.herb]
+    state.arranged[seat] = k + 1
+
+
+# ----- step 1 and 2 ------------------------------------------------------------------------------
+
+def apply_move(state, action, seat):
+    state.stack[-1] = (D_PLACE, 0, 0)
+    state.prov[seat] -= action.cost
+    state.figure[seat] = state.board.index[action.to]
+
+
+def apply_leap(state, action, seat):
+    state.stack[-1] = (D_PLACE, 0, 0)
+    state.prov[seat] -= 1
+    state.figure[seat] = state.board.index[action.to]
+
+
+def apply_emergency(state, action, seat):
+    """Druid in trouble (Q4): replaces the whole turn; +6 provisions and 1 die (else +2 prestige)."""
+    state.stack.pop()
+    state.prov[seat] += 6
+    state.take_dice(seat, 1)
+
+
+def apply_place(state, action, seat):
+    state.stack.pop()
+    state.place_die(seat, state.board.index[action.sanctuary], action.space - 1, action.die, action.value)
+
+
+# ----- provisions and dice -------------------------------------------------------------------------
+
+def apply_food(state, action, seat):
+    state.stack.pop()
+    if action.take == "provisions":
+        state.prov[seat] += 12
+        if state.herb_state[NH * seat + H_FOOD] == ACTIVE:
+            state.prov[seat] += 6
+            state.vp3(seat)
+    else:
+        state.take_dice(seat, 3)       # Q18: the provisions herb gives nothing here
+
+
+def settle_take_die(state, top) -> bool:
+    p = state.player
+    ov = state.overview
+    base = 7 * p
+    values = [v for v in range(1, 7) if ov[base + v]]
+    if len(values) > 1:
+        return True
+    count = top[1]
+    state.stack.pop()
+    if values:
+        v = values[0]
+        t = min(count, ov[base + v])
+        ov[base + v] -= t
+        state.reserve[base + v] += t
+        count -= t
+    state.prestige[p] += 2 * count     # each die missing from the overview board: +2 prestige
+    return False
+
+
+def legal_take_die(state, top, seat):
+    ov = state.overview
+    base = 7 * seat
+    return [TAKE_DIE[v] for v in range(1, 7) if ov[base + v]]
+
+
+def apply_take_die(state, action, seat):
+    top = state.stack[-1]
+    if top[1] > 1:
+        state.stack[-1] = (D_TAKE_DIE, top[1] - 1, 0)
+    else:
+        state.stack.pop()
+    state.overview[7 * seat + action.value] -= 1
+    state.reserve[7 * seat + action.value] += 1
+
+
+# ----- tablets ------------------------------------------------------------------------------------
+
+def settle_tablet(state, top) -> bool:
+    if top[1] > 0 and any(t >= 0 for t in state.oracle_slots):
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_tablet(state, top, seat):
+    return [TABLET_ACTIONS[slot][t] for slot, t in enumerate(state.oracle_slots) if t >= 0]
+
+
+def apply_take_tablet(state, action, seat):
+    top = state.stack[-1]
+    if top[1] > 1:
+        state.stack[-1] = (D_TABLET, top[1] - 1, 0)
+    else:
+        state.stack.pop()
+    state.take_tablet(seat, action.slot)
+
+
+# ----- potions ------------------------------------------------------------------------------------
+
+def _brewable(state, p):
+    m = state.mist[p]
+    owner = state.potion_owner
+    return [k for k in range(len(POTIONS)) if owner[k] < 0 and POTION_COST[k] <= m]
+
+
+def settle_brew(state, top) -> bool:
+    if top[1] > 0 and _brewable(state, state.player):
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_brew(state, top, seat):
+    out = [BREW[k] for k in _brewable(state, seat)]
+    out.append(STOP_BREWING)
+    return out
+
+
+def apply_brew(state, action, seat):
+    top = state.stack[-1]
+    if top[1] > 1:
+        state.stack[-1] = (D_BREW, top[1] - 1, 0)
+    else:
+        state.stack.pop()
+    k = POTION_INDEX[action.potion]
+    state.mist[seat] -= POTION_COST[k]
+    state.potion_owner[k] = seat
+    brew(state, seat, k)
+
+
+def apply_stop(state, action, seat):
+    state.stack.pop()
+
+
+# ----- amulet -------------------------------------------------------------------------------------
+
+def _gem_choices(state, top, p):
+    rows = (top[1],) if top[1] >= 0 else (0, 1, 2)
+    am = state.amulet
+    open_rows = [r for r in rows if am[6 * p + 2 * r + 1] < 0]     # left fills first
+    if not open_rows:
+        return []
+    gm = state.gem_mask[p]
+    gems = [g for g in range(6) if not (gm >> g) & 1 and state.gems_left[g] > 0]
+    row_names = state.board.amulet_rows
+    return [A.make(A.TakeGem, REWARDS[g], row_names[r]) for r in open_rows for g in gems]
+
+
+def settle_gem(state, top) -> bool:
+    if _gem_choices(state, top, state.player):
+        return True
+    state.stack.pop()               # Q6: row full or no new gem type: no effect
+    return False
+
+
+def legal_gem(state, top, seat):
+    return _gem_choices(state, top, seat)
+
+
+def apply_gem(state, action, seat):
+    top = state.stack.pop()
+    g = REWARDS.index(action.gem)
+    r = state.board.amulet_rows.index(action.row)
+    slot = 6 * seat + 2 * r
+    if state.amulet[slot] >= 0:
+        slot += 1
+    state.amulet[slot] = g
+    state.gem_mask[seat] |= 1 << g
+    state.gems_left[g] -= 1
+    state.gain(seat, g, top[2])     # each award separate (the prestige herb upgrades each)
+
+
+# ----- standing and rune stones ------------------------------------------------------------------
+
+def settle_stone(state, top) -> bool:
+    if state.standing[state.player] != (1 << len(state.board.standing_row)) - 1:
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_stone(state, top, seat):
+    row = state.board.standing_row
+    mask = state.standing[seat]
+    out, seen = [], set()
+    for k in range(len(row)):
+        if not (mask >> k) & 1 and row[k] not in seen:
+            seen.add(row[k])
+            out.append(A.make(A.StandingStone, REWARDS[row[k]]))
+    return out
+
+
+def apply_standing_stone(state, action, seat):
+    state.stack.pop()
+    row = state.board.standing_row
+    r = REWARDS.index(action.stone)
+    k = next(k for k in range(len(row)) if row[k] == r and not (state.standing[seat] >> k) & 1)
+    state.place_standing_stone(seat, k)
+
+
+def _single_or_choose(state, mask) -> bool:
+    """Repeat decisions: one possible reward is taken at once; several wait for a choice."""
+    if mask and mask & (mask - 1):
+        return True
+    state.stack.pop()
+    if mask:
+        state.gain(state.player, mask.bit_length() - 1)
+    return False
+
+
+def settle_stand_again(state, top) -> bool:
+    return _single_or_choose(state, top[1])
+
+
+def legal_repeat_mask(state, top, seat):
+    mask = top[1]
+    return [REPEAT[r] for r in range(6) if (mask >> r) & 1]
+
+
+def _pit_mask(state, k):
+    m = 0
+    for r in state.board.pit_rewards[k]:
+        m |= 1 << r
+    return m
+
+
+def settle_fire_again(state, top) -> bool:
+    return _single_or_choose(state, _pit_mask(state, top[1]))
+
+
+def legal_fire_again(state, top, seat):
+    m = _pit_mask(state, top[1])
+    return [REPEAT[r] for r in range(6) if (m >> r) & 1]
+
+
+def apply_repeat(state, action, seat):
+    state.stack.pop()
+    state.gain(seat, REWARDS.index(action.reward))
+
+
+def settle_rune(state, top) -> bool:
+    if state.runes[state.player] != (1 << len(state.board.rune_stones)) - 1:
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_rune(state, top, seat):
+    stones = state.board.rune_stones
+    mask = state.runes[seat]
+    return [A.make(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
+
+
+def apply_rune(state, action, seat):
+    top = state.stack.pop()
+    stones = state.board.rune_stones
+    k = next(k for k in range(len(stones))
+             if stones[k].unit == action.stone and not (state.runes[seat] >> k) & 1)
+    state.place_rune_stone(seat, k, top[1])
+
+
+# ----- dice to 6, herbs ---------------------------------------------------------------------------
+
+def _raisable(state, p):
+    owner, value = state.owner, state.value
+    names = state.board.names
+    out = []
+    for s in range(state.board.size):
+        if not (state.die_mask[p] >> s) & 1:
+            continue
+        for i in range(state.n):
+            j = s * SPACES + i
+            if owner[j] == p and value[j] < 6:
+                out.append(A.make(A.RaiseDie, names[s], i + 1, value[j]))
+    return out
+
+
+def settle_raise(state, top) -> bool:
+    if top[1] > 0 and _raisable(state, state.player):
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_raise(state, top, seat):
+    out = _raisable(state, seat)
+    if top[2]:
+        out.append(STOP_RAISING)
+    return out
+
+
+def apply_raise(state, action, seat):
+    top = state.stack[-1]
+    if top[1] > 1:
+        state.stack[-1] = (D_RAISE, top[1] - 1, top[2])
+    else:
+        state.stack.pop()
+    state.raise_die(state.board.index[action.sanctuary], action.space - 1)
+
+
+def _herbs_in(state, p, wanted):
+    hs = state.herb_state
+    return [h for h in range(NH) if hs[NH * p + h] == wanted]
+
+
+def settle_flip(state, top) -> bool:
+    if _herbs_in(state, state.player, INACTIVE):
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_flip(state, top, seat):
+    return [FLIP[h] for h in _herbs_in(state, seat, INACTIVE)]
+
+
+def apply_flip(state, action, seat):
+    state.stack.pop()
+    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
+
+
+def settle_take_herb(state, top) -> bool:
+    if top[1] > 0 and _herbs_in(state, state.player, ON_BOARD):
+        return True
+    state.stack.pop()
+    return False
+
+
+def legal_take_herb(state, top, seat):
+    return [TAKE_HERB[h] for h in _herbs_in(state, seat, ON_BOARD)]
+
+
+def apply_take_herb(state, action, seat):
+    top = state.stack[-1]
+    if top[1] > 1:
+        state.stack[-1] = (D_TAKE_HERB, top[1] - 1, 0)
+    else:
+        state.stack.pop()
+    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
+
+
+def legal_release(state, top, seat):
+    k = top[1]
+    h1, h2 = state.herb_at[NH * seat + 2 * k], state.herb_at[NH * seat + 2 * k + 1]
+    return [ACTIVATE[h1][h2], ACTIVATE[h2][h1]]
+
+
+def apply_activate(state, action, seat):
+    state.stack.pop()
+    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
+    state.herb_state[NH * seat + HERB_INDEX[action.other]] = INACTIVE
+
+
+# ----- automatic steps ----------------------------------------------------------------------------
+
+def work_compete(state, top):
+    state.competition(top[1])
+
+
+def work_action(state, top):
+    state.do_action(state.player, top[1], top[2])
+
+
+def work_fire(state, top):
+    state.close_fire_pits(state.player, top[1])
+
+
+def work_dolmen(state, top):
+    state.link_dolmens(state.player)
+
+
+def work_herbs(state, top):
+    state.release_herbs(state.player)
+
+
+def work_end_turn(state, top):
+    state.end_turn()
+
+
+def work_begin(state, top):
+    state.player = state.start_player
+    state.begin_turn()
+
+
+LEGAL = {
+    D_START: legal_start, D_DRAFT: legal_draft, D_ARRANGE: legal_arrange,
+    D_TURN: lambda st, top, seat: st._legal_turn(top, seat),
+    D_PLACE: lambda st, top, seat: st._legal_place(top, seat),
+    D_FOOD: lambda st, top, seat: [FOOD_PROVISIONS, FOOD_DICE],
+    D_TAKE_DIE: legal_take_die, D_TABLET: legal_tablet, D_BREW: legal_brew, D_GEM: legal_gem,
+    D_STONE: legal_stone, D_STAND_AGAIN: legal_repeat_mask, D_RUNE: legal_rune,
+    D_FIRE_AGAIN: legal_fire_again, D_RAISE: legal_raise, D_FLIP: legal_flip,
+    D_TAKE_HERB: legal_take_herb, D_RELEASE: legal_release,
+}
+LEGAL = [LEGAL.get(k) for k in range(max(LEGAL) + 1)]
+
+SETTLE = {
+    D_START: _always, D_DRAFT: settle_draft, D_ARRANGE: settle_arrange, D_TURN: _always,
+    D_PLACE: _always, D_FOOD: _always, D_TAKE_DIE: settle_take_die, D_TABLET: settle_tablet,
+    D_BREW: settle_brew, D_GEM: settle_gem, D_STONE: settle_stone, D_STAND_AGAIN: settle_stand_again,
+    D_RUNE: settle_rune, D_FIRE_AGAIN: settle_fire_again, D_RAISE: settle_raise, D_FLIP: settle_flip,
+    D_TAKE_HERB: settle_take_herb, D_RELEASE: _always,
+}
+SETTLE = [SETTLE.get(k) for k in range(max(SETTLE) + 1)]
+
+APPLY = {
+    A.StartSpace: apply_start, A.KeepTablet: apply_keep_tablet, A.ArrangeHerb: apply_arrange,
+    A.Move: apply_move, A.ForestLeap: apply_leap, A.Emergency: apply_emergency,
+    A.PlaceDie: apply_place, A.FoodChoice: apply_food, A.TakeDie: apply_take_die,
+    A.TakeTablet: apply_take_tablet, A.Brew: apply_brew, A.Stop: apply_stop, A.TakeGem: apply_gem,
+    A.StandingStone: apply_standing_stone, A.RuneStone: apply_rune, A.RepeatReward: apply_repeat,
+    A.RaiseDie: apply_raise, A.FlipHerb: apply_flip, A.TakeHerb: apply_take_herb,
+    A.ActivateHerb: apply_activate,
+}
+
+WORK = {W_COMPETE: work_compete, W_ACTION: work_action, W_FIRE: work_fire, W_DOLMEN: work_dolmen,
+        W_HERBS: work_herbs, W_END_TURN: work_end_turn, W_BEGIN: work_begin}

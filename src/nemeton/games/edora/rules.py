@@ -1,0 +1,660 @@
+"""The Druids of Edora: state, setup and the turn (edora-spec.md §2-§3, rulings E1-E4).
+
+A turn runs as a small stack of steps (``self.stack``). Automatic steps (competition,
+action, fire pits, dolmens, herb release, end of turn) run as soon as they reach the top;
+a decision (where to go, which die on which space, which tablet, gem, stone, potion,
+herb or repeated reward) waits on top until its player chooses. The legal actions are
+exactly the choices of the decision on top. Sanctuary actions live in :mod:`.actions_rules`
+style helpers below, potions in :mod:`.potions`, tablets and final scoring in
+:mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...engine.state import TERMINAL, State, clone_rng, rng_from_json, rng_to_json
+from . import actions as A
+from .board import (A_AM, A_FD, A_KN, A_MI, A_RS, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST,
+                    REWARDS, SICKLE, VP, Board, check_dolmen_separation, load_board)
+from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_FOOD,
+                         H_KNOW, H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
+                         HERBS, INACTIVE, ON_BOARD, POTION_COST, POTIONS, TABLET_COPIES, TABLETS)
+from .options import EdoraOptions
+
+# ----- stack steps ----------------------------------------------------------------------------
+# decisions (wait for a player)
+D_START, D_DRAFT, D_ARRANGE, D_TURN, D_PLACE, D_FOOD, D_TAKE_DIE, D_TABLET, D_BREW, D_GEM, \
+    D_STONE, D_STAND_AGAIN, D_RUNE, D_FIRE_AGAIN, D_RAISE, D_FLIP, D_TAKE_HERB, D_RELEASE = range(18)
+# automatic steps
+W_COMPETE, W_ACTION, W_FIRE, W_DOLMEN, W_HERBS, W_END_TURN, W_BEGIN = range(100, 107)
+STEP_NAMES = {
+    D_START: "choose a start space", D_DRAFT: "keep a tablet", D_ARRANGE: "arrange herbs",
+    D_TURN: "move (or emergency turn)", D_PLACE: "place a die", D_FOOD: "provisions or dice",
+    D_TAKE_DIE: "take a die from the overview board", D_TABLET: "take a tablet",
+    D_BREW: "brew a potion", D_GEM: "take a gem", D_STONE: "place a standing stone",
+    D_STAND_AGAIN: "repeat a standing-stone reward", D_RUNE: "place a rune stone",
+    D_FIRE_AGAIN: "repeat a fire-pit reward", D_RAISE: "set a die to 6",
+    D_FLIP: "turn a herb face up", D_TAKE_HERB: "take a herb", D_RELEASE: "activate a released herb",
+}
+
+SPACES = 4          # stride of the flat per-sanctuary space arrays
+NH = 12             # herbs per player
+
+
+class EdoraState(State):
+    game_name = "edora"
+
+    __slots__ = (
+        "board", "n", "stack", "player", "start_player", "round_no", "ending", "over",
+        "quiet_rounds", "die_this_round", "kcounter", "links", "closures",
+        # per player
+        "prov", "mist", "prestige", "kpos", "kstamp", "sickle", "figure", "start_at",
+        "reserve", "overview", "placed", "die_mask", "standing", "runes", "herb_at",
+        "herb_state", "pairs_done", "arranged", "amulet", "gem_mask", "tablets", "dolmens", "beige",
+        # shared
+        "owner", "value", "used", "standing_at", "rune_at", "pit_closed", "ring_colours",
+        "colour_ends", "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks",
+        "draft_hand", "gems_left", "potion_owner", "final",
+    )
+
+    # ----- construction ----------------------------------------------------------------------
+    def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None,
+                 *, empty: bool = False):
+        super().__init__(options, seed, rng if rng is not None else random.Random(seed))
+        self.board: Board = load_board(options.board)
+        build_tables(self.board)
+        self.n = options.players
+        if not empty:
+            self._setup()
+
+    def _setup(self) -> None:
+        """§2: board, oracle site, dolmens, dice, start player, tablets, herbs, knowledge stack."""
+        b, n, rng, opts = self.board, self.n, self.rng, self.options
+        ns = b.size
+        self.stack = []
+        self.player = 0
+        self.round_no = 1
+        self.ending = False
+        self.over = False
+        self.quiet_rounds = 0
+        self.die_this_round = False
+        self.links = 0
+        self.closures = 0
+        self.owner = [-1] * (ns * SPACES)
+        self.value = [0] * (ns * SPACES)
+        self.used = [0] * ns
+        self.standing_at = [0] * ns
+        self.rune_at = [0] * ns
+        self.pit_closed = [-1] * len(b.pit_names)
+        # tablets: shuffled deck, 2 face up beside each side of the hexagon; oracle stones
+        deck = [t for t in range(len(TABLETS)) for _ in range(TABLET_COPIES)]
+        rng.shuffle(deck)
+        self.deck = deck                       # the top of the deck is the end of the list
+        self.deck_marks = [-1] * len(deck)     # who knows that card (V1: put under the deck)
+        self.oracle_slots = [deck.pop() for _ in range(12)]
+        del self.deck_marks[len(deck):]
+        stones = list(b.oracle_stones)
+        rng.shuffle(stones)
+        self.oracle_stones = stones
+        self.ring_colours = random_dolmen_ring(len(b.ring), rng)
+        self._index_colours()
+        self.dolmen_owner = [-1] * (len(b.ring) // 2)
+        self.gems_left = [4] * 6
+        self.potion_owner = [-1] * len(POTIONS)
+        self.final = None
+        # per player
+        self.prov = [b.start_provisions] * n
+        self.mist = [0] * n
+        self.prestige = [0] * n
+        self.kpos = [0] * n
+        self.kstamp = [0] * n
+        self.sickle = [0] * n
+        self.figure = [-1] * n
+        self.start_at = [-1] * n
+        self.placed = [0] * n
+        self.die_mask = [0] * n
+        self.standing = [0] * n
+        self.runes = [0] * n
+        self.pairs_done = [0] * n
+        self.arranged = [NH] * n
+        self.amulet = [-1] * (6 * n)
+        self.gem_mask = [0] * n
+        self.tablets = [[] for _ in range(n)]
+        self.dolmens = [0] * n
+        self.beige = [0] * n
+        self.draft_hand = []
+        # dice: 4 rolled to the reserve, 9 to the overview board (public, never re-rolled)
+        self.reserve = [0] * (7 * n)
+        self.overview = [0] * (7 * n)
+        nine = []
+        for p in range(n):
+            for _ in range(4):
+                self.reserve[7 * p + rng.randint(1, 6)] += 1
+            nine.append([rng.randint(1, 6) for _ in range(9)])
+        sums = [sum(v * self.reserve[7 * p + v] for v in range(1, 7)) for p in range(n)]
+        best = max(sums)
+        tied = [p for p in range(n) if sums[p] == best]
+        sp = tied[0] if len(tied) == 1 else rng.choice(tied)
+        self.start_player = sp
+        for p in range(n):
+            for v in (nine[sp] if opts.shared_dice else nine[p]):
+                self.overview[7 * p + v] += 1
+        # herbs: shuffled face down, then laid face up in the 12 circles of the sickle track
+        self.herb_at = [-1] * (NH * n)
+        self.herb_state = [ON_BOARD] * (NH * n)
+        layouts = []
+        for p in range(n):
+            perm = list(range(NH))
+            rng.shuffle(perm)
+            layouts.append(perm)
+        for p in range(n):
+            if opts.arranged_herbs:
+                self.arranged[p] = 0
+            else:
+                self.herb_at[NH * p:NH * p + NH] = layouts[sp] if opts.shared_herbs else layouts[p]
+        # knowledge stack: start player at the bottom, the others clockwise on top
+        for k in range(n):
+            self.kstamp[(sp + k) % n] = k
+        self.kcounter = n
+        order = [(sp + k) % n for k in range(n)]
+        # the setup decisions, last pushed = first taken
+        self.stack.append((W_BEGIN, 0, 0))
+        # start spaces: from the start player's right, counter-clockwise; start player last
+        for p in reversed([(sp - 1 - j) % n for j in range(n)]):
+            self.stack.append((D_START, p, 0))
+        if opts.arranged_herbs:
+            self.stack.append((D_ARRANGE, 0, 0))
+        if opts.tablet_draft:
+            for p in reversed(order):
+                self.stack.append((D_DRAFT, p, 0))
+        else:
+            for p in order:
+                self.tablets[p].append(self.deck.pop())
+                self.deck_marks.pop()
+        self._advance()
+
+    def _index_colours(self) -> None:
+        ring = self.board.ring
+        ends: dict[str, list[int]] = {}
+        for k, c in enumerate(self.ring_colours):
+            ends.setdefault(c, []).append(ring[k])
+        self.colour_ends = [tuple(ends[c]) for c in sorted(ends)]
+
+    # ----- protocol: who acts -----------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        top = self.stack[-1]
+        k = top[0]
+        if k == D_START or k == D_DRAFT:
+            return top[1]
+        if k == D_ARRANGE:
+            return min(self._arranging())
+        return self.player
+
+    def acting(self) -> tuple[int, ...]:
+        if self.over:
+            return ()
+        if self.stack[-1][0] == D_ARRANGE:
+            return self._arranging()
+        return (self.current_player,)
+
+    def _arranging(self) -> tuple[int, ...]:
+        return tuple(p for p in range(self.n) if self.arranged[p] < NH)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    @property
+    def round(self) -> int:
+        return self.round_no
+
+    def herb_active(self, p: int, h: int) -> bool:
+        return self.herb_state[NH * p + h] == ACTIVE
+
+    def ahead(self, p: int) -> tuple[int, int]:
+        """§5: position on the knowledge track, then height in that position's stack."""
+        return (self.kpos[p], self.kstamp[p])
+
+    # ----- protocol: legal actions ------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        if self.over:
+            return []
+        top = self.stack[-1]
+        if seat is not None and seat != self.current_player:
+            if top[0] != D_ARRANGE or seat not in self._arranging():
+                return []
+        if seat is None:
+            seat = self.current_player
+        return _LEGAL[top[0]](self, top, seat)
+
+    def _legal_turn(self, top, p) -> list:
+        b = self.board
+        res = self.reserve
+        base = 7 * p
+        minv = 0
+        for v in range(1, 7):
+            if res[base + v]:
+                minv = v
+                break
+        if not minv:
+            return [A.EMERGENCY]
+        if self.herb_state[NH * p + H_DIE] == ACTIVE:
+            minv = max(1, minv - 2)
+        budget = self.prov[p] - minv
+        out = []
+        if budget >= 1:
+            cur = self.figure[p]
+            dist = b.dist[cur]
+            mask = 0 if self.options.revisit_sanctuaries else self.die_mask[p]
+            used, n = self.used, self.n
+            table = _MOVES[id(b)]
+            for d in range(b.size):
+                c = dist[d]
+                if c <= budget and d != cur and not (mask >> d) & 1 and used[d] < n:
+                    out.append(table[d][c])
+            if self.herb_state[NH * p + H_LEAP] == ACTIVE:
+                leaps = _LEAPS[id(b)]
+                for d in b.glade_members[b.glade_of[cur]]:
+                    if d != cur and dist[d] > 1 and not (mask >> d) & 1 and used[d] < n:
+                        out.append(leaps[d])
+        if self.figure[p] >= 0:
+            out.append(A.EMERGENCY)
+        return out
+
+    def _legal_place(self, top, p) -> list:
+        s = self.figure[p]
+        budget = self.prov[p]
+        res = self.reserve
+        base = 7 * p
+        herb = self.herb_state[NH * p + H_DIE] == ACTIVE
+        table = _PLACES[id(self.board)][s]
+        owner = self.owner
+        out = []
+        for i in range(self.n):
+            if owner[s * SPACES + i] >= 0:
+                continue
+            ti = table[i]
+            for v in range(1, 7):
+                if not res[base + v]:
+                    continue
+                if herb:
+                    for w in range(max(1, v - 2), min(6, v + 2) + 1):
+                        if w <= budget:
+                            out.append(ti[v][w])
+                elif v <= budget:
+                    out.append(ti[v][v])
+        return out
+
+    # ----- protocol: apply --------------------------------------------------------------------
+    def _apply(self, action, seat: int) -> None:
+        _APPLY[type(action)](self, action, seat)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run automatic steps until a decision with a real choice is on top (or the game ends)."""
+        stack = self.stack
+        while stack:
+            top = stack[-1]
+            k = top[0]
+            if k >= 100:
+                stack.pop()
+                _WORK[k](self, top)
+            elif _SETTLE[k](self, top):
+                return
+
+    # ----- rewards ----------------------------------------------------------------------------
+    def vp3(self, p: int, times: int = 1) -> None:
+        """Awards of exactly 3 prestige (5 with the prestige herb, Q7)."""
+        self.prestige[p] += (5 if self.herb_state[NH * p + H_VP] == ACTIVE else 3) * times
+
+    def gain(self, p: int, reward: int, times: int = 1) -> None:
+        """A basic reward (§4.1), ``times`` separate awards; no action herbs apply here."""
+        if times <= 0:
+            return
+        if reward == VP:
+            self.vp3(p, times)
+        elif reward == KNOW:
+            self.advance_knowledge(p, times)
+        elif reward == FOOD:
+            self.prov[p] += 3 * times
+        elif reward == DIE:
+            self.take_dice(p, times)
+        elif reward == MIST:
+            self.mist[p] += times
+        else:
+            self.advance_sickle(p, times)
+
+    def advance_knowledge(self, p: int, steps: int) -> None:
+        if steps <= 0:
+            return
+        end = self.board.knowledge_end
+        new = self.kpos[p] + steps
+        if new > end:
+            self.prestige[p] += (new - end) * self.board.overflow_prestige
+            new = end
+        if new != self.kpos[p]:
+            self.kpos[p] = new
+            self.kstamp[p] = self.kcounter     # lands on top of that position's stack
+            self.kcounter += 1
+
+    def advance_sickle(self, p: int, steps: int) -> None:
+        end = self.board.sickle_end
+        new = self.sickle[p] + steps
+        if new > end:
+            self.prestige[p] += (new - end) * self.board.overflow_prestige
+            new = end
+        self.sickle[p] = new
+
+    def take_dice(self, p: int, count: int) -> None:
+        """Dice from the overview board (the player picks which); none left -> +2 prestige each."""
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top[0] == D_TAKE_DIE:
+            self.stack[-1] = (D_TAKE_DIE, top[1] + count, 0)
+        else:
+            self.stack.append((D_TAKE_DIE, count, 0))
+
+    # ----- turn flow --------------------------------------------------------------------------
+    def begin_turn(self) -> None:
+        p = self.player
+        self.stack.append((W_END_TURN, 0, 0))
+        if self.figure[p] < 0:      # first turn: free step onto the start sanctuary
+            self.figure[p] = self.start_at[p]
+            self.stack.append((D_PLACE, 0, 0))
+        else:
+            self.stack.append((D_TURN, 0, 0))
+
+    def end_turn(self) -> None:
+        """After a turn: next player; at the end of a round, the game end (§6) and safety valve (E4)."""
+        n = self.n
+        p = self.player
+        if p == (self.start_player - 1) % n:
+            self.quiet_rounds = 0 if self.die_this_round else self.quiet_rounds + 1
+            self.die_this_round = False
+            valve = self.options.safety_valve and (self.quiet_rounds >= 3 or self.round_no >= 40)
+            if self.ending or valve:
+                from .scoring import final_scoring
+                self.final = final_scoring(self)
+                self.over = True
+                self.stack.clear()
+                return
+            self.round_no += 1
+        self.player = (p + 1) % n
+        self.begin_turn()
+
+    def place_die(self, p: int, s: int, i: int, die: int, value: int) -> None:
+        """Step 2: the die goes on space i of sanctuary s; pay its (possibly turned) value."""
+        self.prov[p] -= value
+        self.reserve[7 * p + die] -= 1
+        self.owner[s * SPACES + i] = p
+        self.value[s * SPACES + i] = value
+        self.used[s] += 1
+        self.die_mask[p] |= 1 << s
+        self.placed[p] += 1
+        self.die_this_round = True
+        if self.placed[p] >= 13:
+            self.ending = True
+        st = self.stack
+        st.append((W_HERBS, 0, 0))
+        st.append((W_DOLMEN, 0, 0))
+        st.append((W_FIRE, s, 0))
+        st.append((W_ACTION, s, i))
+        st.append((W_COMPETE, s, 0))
+
+    def highest_die(self, s: int) -> tuple[int, int]:
+        """(owner, space) of the highest die on s, ties by §5; (-1, -1) if empty."""
+        owner, value, kpos, kstamp = self.owner, self.value, self.kpos, self.kstamp
+        best, best_key, best_i = -1, None, -1
+        base = s * SPACES
+        for i in range(self.n):
+            o = owner[base + i]
+            if o < 0:
+                continue
+            key = (value[base + i], kpos[o], kstamp[o])
+            if best_key is None or key > best_key:
+                best, best_key, best_i = o, key, i
+        return best, best_i
+
+    def competition(self, s: int) -> None:
+        """Step 3: with >= 2 dice here, the owner of the highest die gains 2 prestige."""
+        if self.used[s] >= 2:
+            winner, _ = self.highest_die(s)
+            self.prestige[winner] += 2
+
+    def do_action(self, p: int, s: int, i: int) -> None:
+        """Step 4: the placed space's action (§4.2)."""
+        kind, a, b = self.board.space_actions[s][i]
+        hs = self.herb_state
+        if kind == A_FD:
+            self.stack.append((D_FOOD, 0, 0))
+        elif kind == A_KN:
+            self.advance_knowledge(p, a + (2 if hs[NH * p + H_KNOW] == ACTIVE else 0))
+        elif kind == A_SI:
+            self.advance_sickle(p, a + (2 if hs[NH * p + H_SICKLE] == ACTIVE else 0))
+        elif kind == A_TB:
+            self.stack.append((D_TABLET, 1, 0))
+        elif kind == A_MI:
+            self.mist[p] += a
+            if hs[NH * p + H_MIST] == ACTIVE:
+                self.mist[p] += 1
+                self.vp3(p)
+            self.stack.append((D_BREW, b, 0))
+        elif kind == A_AM:
+            self.stack.append((D_GEM, a, b + (1 if hs[NH * p + H_AMULET] == ACTIVE else 0)))
+        elif kind == A_SS:
+            self.stack.append((D_STONE, 0, 0))
+        else:
+            v = self.value[s * SPACES + i] + (2 if hs[NH * p + H_RUNE] == ACTIVE else 0)
+            self.stack.append((D_RUNE, v, 0))
+
+    def close_fire_pits(self, p: int, s: int) -> None:
+        """Step 5: every open pit around s whose bordering sanctuaries all hold your dice."""
+        b = self.board
+        mask = self.die_mask[p]
+        summary = self.options.fire_pit_scoring == "summary"
+        for k in b.pits_of[s]:
+            pm = b.pit_masks[k]
+            if self.pit_closed[k] >= 0 or mask & pm != pm:
+                continue
+            self.pit_closed[k] = p
+            for r in b.pit_rewards[k]:
+                self.gain(p, r)
+            if summary:   # E2: the summary's 2 per enclosing die and 8/6/4 for the first three
+                self.prestige[p] += 2 * len(b.pit_around[k])
+                if self.closures < 3:
+                    self.prestige[p] += BEIGE_BONUS[self.closures]
+            self.closures += 1
+            if self.herb_state[NH * p + H_FIRE] == ACTIVE:
+                self.stack.append((D_FIRE_AGAIN, k, 0))
+
+    def link_dolmens(self, p: int) -> None:
+        """Step 6: each colour whose two sanctuaries your dice join along a path."""
+        mask = self.die_mask[p]
+        for c, (a, z) in enumerate(self.colour_ends):
+            if self.dolmen_owner[c] >= 0 or not (mask >> a) & 1 or not (mask >> z) & 1:
+                continue
+            length = self._path_length(a, z, mask)
+            if not length:
+                continue
+            self.dolmen_owner[c] = p
+            self.dolmens[p] += 2
+            self.prestige[p] += 2 * length
+            if self.links < len(BEIGE_BONUS):
+                self.beige[p] += 1
+                self.prestige[p] += BEIGE_BONUS[self.links]
+            self.links += 1
+
+    def _path_length(self, a: int, z: int, mask: int) -> int:
+        """Sanctuaries on the shortest path a..z inside ``mask`` (both ends counted), 0 if none."""
+        nb = self.board.neighbours
+        seen = 1 << a
+        frontier = [a]
+        length = 1
+        while frontier:
+            if z in frontier:
+                return length
+            nxt = []
+            for u in frontier:
+                for v in nb[u]:
+                    bit = 1 << v
+                    if mask & bit and not seen & bit:
+                        seen |= bit
+                        nxt.append(v)
+            frontier = nxt
+            length += 1
+        return 0
+
+    def release_herbs(self, p: int) -> None:
+        """Step 7: each herb pair the sickle reached or passed: one face up, one face down (Q9)."""
+        pairs = self.board.herb_pairs_at
+        hs, at = self.herb_state, self.herb_at
+        while self.pairs_done[p] < len(pairs) and pairs[self.pairs_done[p]] <= self.sickle[p]:
+            k = self.pairs_done[p]
+            self.pairs_done[p] += 1
+            h1, h2 = at[NH * p + 2 * k], at[NH * p + 2 * k + 1]
+            left = [h for h in (h1, h2) if hs[NH * p + h] == ON_BOARD]
+            if len(left) == 2:
+                self.stack.append((D_RELEASE, k, 0))
+            elif left:
+                hs[NH * p + left[0]] = ACTIVE
+
+    # ----- standing and rune stones -----------------------------------------------------------
+    def place_standing_stone(self, p: int, k: int) -> None:
+        """§4.2 SS: the stone's reward, then every uncovered reward of the row once more."""
+        b = self.board
+        self.standing[p] |= 1 << k
+        self.standing_at[self.figure[p]] += 1
+        row = b.standing_row
+        gained = 1 << row[k]
+        self.gain(p, row[k])
+        for j in range(len(row)):
+            if (self.standing[p] >> j) & 1:
+                self.gain(p, row[j])
+                gained |= 1 << row[j]
+        if self.herb_state[NH * p + H_STAND] == ACTIVE:
+            self.stack.append((D_STAND_AGAIN, gained, 0))
+
+    def place_rune_stone(self, p: int, k: int, v: int) -> None:
+        """§4.2 RS: the stone's reward times a number given by the die value v."""
+        stone = self.board.rune_stones[k]
+        self.runes[p] |= 1 << k
+        self.rune_at[self.figure[p]] += 1
+        amount = stone.amount(v)
+        unit = stone.unit
+        if unit == "MIST":
+            self.mist[p] += amount
+        elif unit == "DIE":
+            if amount:
+                self.take_dice(p, amount)
+        elif unit == "KNOW":
+            self.advance_knowledge(p, amount)
+        elif unit == "SICKLE_STEP":
+            self.advance_sickle(p, amount)
+        elif unit == "PRESTIGE_POINT":
+            self.prestige[p] += amount
+        else:
+            self.prov[p] += amount
+
+    def take_tablet(self, p: int, slot: int) -> None:
+        """§4.2 TB: take it, gain the two oracle stones of its side, refill from the deck."""
+        t = self.oracle_slots[slot]
+        self.tablets[p].append(t)
+        if self.deck:
+            self.oracle_slots[slot] = self.deck.pop()
+            self.deck_marks.pop()
+        else:
+            self.oracle_slots[slot] = -1
+        side = slot // 2
+        times = 2 if self.herb_state[NH * p + H_TABLET] == ACTIVE else 1
+        self.gain(p, self.oracle_stones[side], times)
+        self.gain(p, self.oracle_stones[(side + 1) % 6], times)
+
+    def raise_die(self, s: int, i: int) -> None:
+        """P1c/P6a: the die becomes a 6; with other dice there, a new competition."""
+        self.value[s * SPACES + i] = 6
+        self.competition(s)
+
+    # ----- outcome ----------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        if self.final is not None:
+            return [float(f["total"]) for f in self.final]
+        return [float(x) for x in self.prestige]
+
+    def ranking_key(self, seat: int) -> tuple:
+        """Highest total; ties: the player behind on knowledge, then lower in the stack (§5, Q15)."""
+        return (self.scores()[seat], -self.kpos[seat], -self.kstamp[seat])
+
+    # ----- copies -----------------------------------------------------------------------------
+    def clone(self) -> "EdoraState":
+        c = EdoraState.__new__(EdoraState)
+        c.options, c.seed, c.rng, c.history = self.options, self.seed, clone_rng(self.rng), self.history[:]
+        c.board, c.n = self.board, self.n
+        c.stack = self.stack[:]
+        c.player, c.start_player, c.round_no = self.player, self.start_player, self.round_no
+        c.ending, c.over, c.quiet_rounds = self.ending, self.over, self.quiet_rounds
+        c.die_this_round, c.kcounter, c.links, c.closures = (self.die_this_round, self.kcounter,
+                                                             self.links, self.closures)
+        for name in _LIST_FIELDS:
+            setattr(c, name, getattr(self, name)[:])
+        c.tablets = [t[:] for t in self.tablets]
+        c.colour_ends = self.colour_ends
+        c.final = self.final
+        return c
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .view import state_view
+        return state_view(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        from .view import state_to_json
+        return state_to_json(self)
+
+
+_LIST_FIELDS = ("prov", "mist", "prestige", "kpos", "kstamp", "sickle", "figure", "start_at",
+                "reserve", "overview", "placed", "die_mask", "standing", "runes", "herb_at",
+                "herb_state", "pairs_done", "arranged", "amulet", "gem_mask", "dolmens", "beige",
+                "owner", "value", "used", "standing_at", "rune_at", "pit_closed", "ring_colours",
+                "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks", "draft_hand",
+                "gems_left", "potion_owner")
+
+
+def random_dolmen_ring(size: int, rng: random.Random) -> list[str]:
+    """Setup step 6: a random colour layout with >= 2 other dolmens between each pair."""
+    colours = [c for c in DOLMEN_COLOURS[:size // 2] for _ in range(2)]
+    while True:
+        rng.shuffle(colours)
+        try:
+            check_dolmen_separation(colours)
+            return colours[:]
+        except Exception:
+            continue
+
+
+# ----- action tables (interned, per board) ------------------------------------------------------
+_MOVES: dict[int, list] = {}
+_LEAPS: dict[int, list] = {}
+_PLACES: dict[int, list] = {}
+
+
+def build_tables(board: Board) -> None:
+    key = id(board)
+    if key in _MOVES:
+        return
+    names = board.names
+    _MOVES[key] = [[A.make(A.Move, names[d], c) for c in range(max(max(r) for r in board.dist) + 1)]
+                   for d in range(board.size)]
+    _LEAPS[key] = [A.make(A.ForestLeap, names[d]) for d in range(board.size)]
+    _PLACES[key] = [[[[A.make(A.PlaceDie, names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
+                       for w in range(7)] for v in range(7)]
+                     for i in range(len(board.spaces[s]))] for s in range(board.size)]
+
+
+from . import decisions as _decisions  # noqa: E402  (the decision handlers need the class above)
+
+_LEGAL = _decisions.LEGAL
+_SETTLE = _decisions.SETTLE
+_APPLY = _decisions.APPLY
+_WORK = _decisions.WORK
