@@ -67,7 +67,8 @@ def render(view: Mapping[str, Any]) -> str:
         else:
             label += f": potion points so far {view['potion_points'][s]}"
             if s != seat and view["known_hands"][s]:
-                label += f"; known in hand: {', '.join(view['known_hands'][s])}"
+                when = " before placing" if phase == "placement" else ""
+                label += f"; known in hand{when}: {', '.join(view['known_hands'][s])}"
         out.append("")
         out.append(label)
         mine = {tuple(p) for p in view.get("my_placements", [])} if s == seat else set()
