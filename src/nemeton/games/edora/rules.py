@@ -4,9 +4,9 @@ A turn runs as a small stack of steps (``self.stack``). Automatic steps (competi
 action, fire pits, dolmens, herb release, end of turn) run as soon as they reach the top;
 a decision (where to go, which die on which space, which tablet, gem, stone, potion,
 herb or repeated reward) waits on top until its player chooses. The legal actions are
-exactly the choices of the decision on top. Sanctuary actions live in :mod:`.actions_rules`
-style helpers below, potions in :mod:`.potions`, tablets and final scoring in
-:mod:`.scoring`.
+exactly the choices of the decision on top (:mod:`.decisions`). Sanctuary actions, fire
+pits, dolmens and herb release are methods below; potions are in :mod:`.potions`, tablet
+conditions and the final scoring in :mod:`.scoring`.
 """
 
 from __future__ import annotations

@@ -100,6 +100,7 @@ def state_to_json(st) -> dict[str, Any]:
 
 
 def state_view(st, seat: int | None) -> dict[str, Any]:
+    from .rules import D_DRAFT
     data = public_json(st)
     arranging = data.pop("_arranging")
     if arranging:          # V3: layouts stay face down until everybody is done
@@ -109,7 +110,7 @@ def state_view(st, seat: int | None) -> dict[str, Any]:
     data["deck_known"] = ([[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
                           if seat is not None else [])
     data["draft_hand"] = ([TABLETS[t] for t in st.draft_hand]
-                          if seat is not None and st.stack and st.stack[-1][0] == 1 and st.stack[-1][1] == seat
+                          if seat is not None and st.stack and st.stack[-1][0] == D_DRAFT and st.stack[-1][1] == seat
                           else None)
     data["seat"] = seat
     data["acting"] = list(st.acting())
