@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from nemeton.games.alarun.square import MagicSquare, cell_index
+from hypothesis import given, settings, strategies
+
+from nemeton.games.alarun.square import CELL_XY, MagicSquare, cell_index
 
 from alarun_helpers import act, card, new, pass_round
 
@@ -91,3 +93,20 @@ def test_other_players_placements_are_hidden_until_everyone_has_placed():
         st.apply(st.legal_actions(seat)[0], seat)
     assert st.phase == 0 and st.round_no == 2
     assert [len(sq) for sq in st.view(2)["squares"]] == [3, 3, 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(strategies.data())
+def test_any_sequence_of_open_cells_keeps_the_square_connected_and_within_5x5(data):
+    sq = MagicSquare()
+    placed = {(0, 0)}
+    for _ in range(24):
+        cell = data.draw(strategies.sampled_from(sq.open_cells()))
+        x, y = CELL_XY[cell]
+        assert (x, y) not in placed
+        assert any((x + dx, y + dy) in placed for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        placed.add((x, y))
+        xs, ys = [p[0] for p in placed], [p[1] for p in placed]
+        assert max(xs) - min(xs) <= 4 and max(ys) - min(ys) <= 4
+        sq.place(card("MY-g"), cell)
+    assert sq.open_cells() == ()
