@@ -78,6 +78,8 @@ def _with_cell(r, c, value):
     ({**LAUREN, "secret_colour": "purple"}, "secret_colour: unknown colour"),
     ({**LAUREN, "secret_color": "red"}, "unknown key 'secret_color'"),
     ({**LAUREN, "druid": "dragon_eggs:navy"}, "druid: unknown colour 'navy'"),
+    ({**LAUREN, "druid": "centum_auri"}, "druid: 'centum_auri' is not an ingredient card"),
+    (_with_cell(4, 2, "phoenix"), "row 4, column 2: 'phoenix' is not a card"),
 ])
 def test_a_malformed_file_says_which_part_is_wrong_and_exits_2(tmp_path, data, message):
     result = run(tmp_path, data, "--json")

@@ -38,6 +38,9 @@ def _ingredient_card(text: str, where: str) -> int:
     """An ingredient card from '<ingredient>:<colour>'."""
     ingredient, sep, colour = text.partition(":")
     if not sep:
+        if where == "druid":
+            raise InputError(f"druid: {text!r} is not an ingredient card; the druid counts as "
+                             f"'<ingredient>:<colour>', e.g. 'dragon_eggs:blue'")
         raise InputError(f"{where}: {text!r} is not a card; a cell is {_CARD_FORM}")
     if ingredient not in INGREDIENTS:
         raise InputError(f"{where}: unknown ingredient {ingredient!r}; ingredients: {', '.join(INGREDIENTS)}")
