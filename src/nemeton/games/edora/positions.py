@@ -12,7 +12,7 @@ from typing import Iterable
 
 from .board import REWARDS
 from .components import ACTIVE, HERB_INDEX, INACTIVE, ON_BOARD
-from .rules import D_TURN, NH, SPACES, W_END_TURN, EdoraState
+from .rules import D_PLACE, D_TURN, NH, SPACES, W_END_TURN, EdoraState
 
 LETTERS = "ABCD"
 
@@ -36,10 +36,14 @@ def fresh(players: int = 2, seed: int = 0, **options) -> EdoraState:
     return st
 
 
-def start_turn(st: EdoraState, p: int) -> None:
-    """Make it p's normal turn (step 1: move or emergency)."""
+def start_turn(st: EdoraState, p: int, place_at: str | None = None) -> None:
+    """Make it p's normal turn (step 1: move or emergency); with ``place_at``, p has just
+    arrived there for free and is at step 2 (place a die)."""
     st.player = p
     st.stack = [(W_END_TURN, 0, 0), (D_TURN, 0, 0)]
+    if place_at is not None:
+        st.figure[p] = st.board.index[place_at]
+        st.stack[-1] = (D_PLACE, 0, 0)
 
 
 def set_player(st: EdoraState, p: int, *, at: str | None = None, provisions: int | None = None,

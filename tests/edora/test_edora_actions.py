@@ -1,0 +1,201 @@
+"""Every sanctuary action (§4.2), the basic rewards (§4.1) and track overflow."""
+
+import pytest
+
+from nemeton.games.edora.positions import (fresh, legal_texts, play, put_dice, set_oracle,
+                                           set_player, start_turn)
+from nemeton.games.edora.components import TABLETS
+
+
+def _at(st, sanct, **kw):
+    start_turn(st, 0, place_at=sanct)
+    set_player(st, 0, **kw)
+
+
+# ----- FD -------------------------------------------------------------------------------------
+
+def test_provisions_space_gives_12_provisions():
+    st = fresh(2)
+    _at(st, "S01", provisions=10, reserve=[2])
+    play(st, "place die 2 on S01 space 1 (FD)")
+    assert legal_texts(st) == ["take 12 provisions", "take 3 dice from the overview board"]
+    play(st, "take 12 provisions")
+    assert st.prov[0] == 10 - 2 + 12
+
+
+def test_provisions_space_can_take_3_overview_dice_of_the_players_choice():
+    st = fresh(2)
+    _at(st, "S01", provisions=10, reserve=[2], overview=[1, 5, 6, 6])
+    play(st, "place die 2 on S01 space 1 (FD)", "take 3 dice from the overview board",
+         "take die 6 from the overview board", "take die 5 from the overview board",
+         "take die 6 from the overview board")
+    assert st.reserve[0:7] == [0, 0, 0, 0, 0, 1, 2] and st.overview[0:7] == [0, 1, 0, 0, 0, 0, 0]
+
+
+def test_each_die_missing_from_the_overview_board_gives_2_prestige():
+    st = fresh(2)
+    _at(st, "S01", provisions=10, reserve=[2], overview=[4])
+    play(st, "place die 2 on S01 space 1 (FD)", "take 3 dice from the overview board")
+    assert st.reserve[4] == 1 and st.prestige[0] == 4
+
+
+# ----- KN / SI --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sanct,space,steps", [("S01", "place die 2 on S01 space 2 (KN2)", 2),
+                                               ("S09", "place die 2 on S09 space 1 (KN3)", 3)])
+def test_knowledge_spaces_advance_the_marker(sanct, space, steps):
+    st = fresh(2)
+    _at(st, sanct, reserve=[2])
+    play(st, space)
+    assert st.kpos[0] == steps
+
+
+def test_sickle_spaces_advance_the_sickle_and_release_herbs_at_the_end_of_the_turn():
+    st = fresh(2)
+    _at(st, "S12", reserve=[2])
+    play(st, "place die 2 on S12 space 1 (SI3)")
+    assert st.sickle[0] == 3
+    texts = legal_texts(st)         # step 7: the pair at position 2 is released
+    assert len(texts) == 2 and all(t.startswith("activate") for t in texts)
+
+
+def test_knowledge_overflow_gives_2_prestige_per_step_and_tops_the_stack():
+    st = fresh(2)
+    _at(st, "S09", reserve=[2], knowledge=13)
+    set_player(st, 1, knowledge=14)
+    play(st, "place die 2 on S09 space 1 (KN3)")
+    assert st.kpos[0] == 14 and st.prestige[0] == 4
+    assert st.ahead(0) > st.ahead(1)
+
+
+def test_sickle_overflow_gives_2_prestige_per_step():
+    st = fresh(2)
+    _at(st, "S12", reserve=[2], sickle=17)
+    play(st, "place die 2 on S12 space 1 (SI3)")
+    assert st.sickle[0] == 18 and st.prestige[0] == 4
+
+
+# ----- TB -------------------------------------------------------------------------------------
+
+def test_tablet_space_takes_a_tablet_gains_its_sides_two_oracle_stones_and_refills():
+    st = fresh(2)
+    set_oracle(st, ["VP", "KNOW", "FOOD", "DIE", "MIST", "SICKLE"],
+               ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "T12"])
+    top = st.deck[-1]
+    _at(st, "S02", reserve=[2], provisions=10)
+    play(st, "place die 2 on S02 space 1 (TB)")
+    assert len(legal_texts(st)) == 12
+    play(st, "take tablet T4 (oracle side 1, slot 3)")      # side 1: corners KNOW and FOOD
+    assert TABLETS[st.tablets[0][-1]] == "T4"
+    assert st.kpos[0] == 1 and st.prov[0] == 8 + 3
+    assert st.oracle_slots[3] == top
+
+
+def test_tablet_slot_stays_empty_when_the_deck_is_empty():
+    st = fresh(2)
+    st.deck, st.deck_marks = [], []
+    _at(st, "S02", reserve=[2])
+    play(st, "place die 2 on S02 space 1 (TB)")
+    play(st, legal_texts(st)[0])
+    assert st.oracle_slots[0] == -1
+
+
+# ----- MI -------------------------------------------------------------------------------------
+
+def test_mistletoe_space_gives_mistletoe_then_up_to_n_potions_and_keeps_the_rest():
+    st = fresh(4)
+    _at(st, "S01", reserve=[2], mistletoe=2)
+    play(st, "place die 2 on S01 space 4 (MI2P2)")
+    assert st.mist[0] == 4
+    assert "brew P4a" in legal_texts(st) and "brew P5a" not in legal_texts(st)
+    play(st, "brew P1b", "brew P2c")
+    assert st.mist[0] == 1 and st.sickle[0] == 3
+    assert st.potion_owner[1] == 0 and st.potion_owner[5] == 0
+    assert legal_texts(st)[0].startswith("activate")     # the sickle released a pair
+
+
+def test_mistletoe_space_with_one_brew_stops_after_one_potion():
+    st = fresh(2)
+    _at(st, "S04", reserve=[2], mistletoe=5)
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P6c")
+    assert st.prestige[0] == 25 and st.mist[0] == 1 and st.current_player == 1
+
+
+def test_a_brewed_potion_is_gone_for_everybody():
+    st = fresh(2)
+    st.potion_owner[0] = 1
+    _at(st, "S04", reserve=[2])
+    play(st, "place die 2 on S04 space 2 (MI2P1)")
+    assert "brew P1a" not in legal_texts(st) and "brew P1b" in legal_texts(st)
+
+
+# ----- AM -------------------------------------------------------------------------------------
+
+def test_amulet_gem_goes_left_then_right_and_pays_its_reward_k_times():
+    st = fresh(2)
+    _at(st, "S05", reserve=[2], provisions=10)
+    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)")
+    assert len(legal_texts(st)) == 6
+    play(st, "put gem FOOD on the SUN row")
+    assert st.amulet[0] == 2 and st.prov[0] == 8 + 6
+    start_turn(st, 0, place_at="S20")
+    set_player(st, 0, reserve=[2])
+    play(st, "place die 2 on S20 space 1 (AM-SUN-x2)")
+    assert "put gem FOOD on the SUN row" not in legal_texts(st)      # one gem per type
+    play(st, "put gem VP on the SUN row")
+    assert st.amulet[0:2] == [2, 0] and st.prestige[0] == 6
+
+
+def test_amulet_space_on_a_full_row_does_nothing():
+    st = fresh(2)
+    st.amulet[0:2] = [0, 1]
+    st.gem_mask[0] = 0b11
+    _at(st, "S05", reserve=[2])
+    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)")
+    assert st.current_player == 1 and st.prestige[0] == 0
+
+
+# ----- SS -------------------------------------------------------------------------------------
+
+def test_standing_stone_rulebook_example_food_after_vp_die_mist():
+    st = fresh(2)
+    st.standing[0] = 0b011001          # VP, DIE, MIST already off the row
+    _at(st, "S03", reserve=[2], provisions=10, overview=[5])
+    play(st, "place die 2 on S03 space 1 (SS)")
+    assert legal_texts(st) == ["place standing stone KNOW", "place standing stone FOOD",
+                               "place standing stone SICKLE"]
+    play(st, "place standing stone FOOD")
+    # FOOD, then VP, FOOD, DIE, MIST
+    assert st.prov[0] == 8 + 6 and st.prestige[0] == 3 and st.mist[0] == 1 and st.reserve[5] == 1
+    assert st.standing_at[st.board.index["S03"]] == 1
+
+
+def test_the_nth_standing_stone_yields_n_plus_1_rewards():
+    st = fresh(2)
+    _at(st, "S03", reserve=[2])
+    play(st, "place die 2 on S03 space 1 (SS)", "place standing stone VP")
+    assert st.prestige[0] == 6
+
+
+# ----- RS -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stone,check", [
+    ("MIST", lambda st: st.mist[0] == 4),                     # [R] v=5 -> 4 mistletoe
+    ("PRESTIGE_POINT", lambda st: st.prestige[0] == 10),      # [R] v=5 -> 10 prestige
+    ("KNOW", lambda st: st.kpos[0] == 4),
+    ("SICKLE_STEP", lambda st: st.sickle[0] == 5),
+    ("PROVISION", lambda st: st.prov[0] == 20 - 5 + 15),
+])
+def test_rune_stone_reward_depends_on_the_die_value(stone, check):
+    st = fresh(2)
+    _at(st, "S05", reserve=[5], provisions=20)
+    play(st, "place die 5 on S05 space 2 (RS)", f"place rune stone {stone}")
+    assert check(st)
+    assert st.rune_at[st.board.index["S05"]] == 1
+
+
+def test_rune_stone_die_gives_v_minus_1_dice():
+    st = fresh(2)
+    _at(st, "S05", reserve=[3], overview=[6, 6, 6])
+    play(st, "place die 3 on S05 space 2 (RS)", "place rune stone DIE")
+    assert st.reserve[6] == 2
