@@ -182,6 +182,12 @@ def test_views_leak_nothing_and_determinizer_is_consistent(name, cfg):
                 if json.dumps(sample.to_json(), sort_keys=True) != full:
                     varied["hidden"] = True
                 assert json.dumps(st.to_json(), sort_keys=True) == full, "determinize must not touch the state"
+        # the search fast path (if any) samples states consistent with the view too
+        sampler = spec.sampler(_roundtrip(st.view(seat)))
+        for k in range(2):
+            fast = sampler(random.Random(step + k))
+            assert fast.view(seat) == st.view(seat)
+            assert fast.legal_actions(seat) == st.legal_actions(seat)
         # a sample is a full, playable state
         sample = spec.determinize(st.view(seat), random.Random(step))
         random_playout(sample, random.Random(step))

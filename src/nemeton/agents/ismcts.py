@@ -89,7 +89,7 @@ class ISMCTSAgent(Agent):
 
     def search(self, view: Mapping[str, Any]) -> Node:
         """Build the search tree for ``view``; returns its root."""
-        determinize = self.game.determinize
+        sample = self.game.sampler(view)
         rng = self.rng
         root = Node(None, None, self.seat)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
@@ -100,7 +100,7 @@ class ISMCTSAgent(Agent):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            state = determinize(view, rng)
+            state = sample(rng)
             self._iterate(root, state)
             done += 1
         self.last_iterations = done

@@ -40,6 +40,9 @@ class GameSpec:
     bot_defaults: Mapping[str, Any] = field(default_factory=dict)
     # Extra option sets the conformance suite must cover besides each player count.
     conformance_variants: tuple[Mapping[str, Any], ...] = ()
+    # Optional fast path for search: read a view once, then sample many states from it.
+    # ``prepare_sampler(view)(rng)`` must be distributed like ``determinize(view, rng)``.
+    prepare_sampler: Callable[[Mapping[str, Any]], Callable[[random.Random], State]] | None = None
 
     def options(self, players: int | None = None, **raw: Any) -> GameOptions:
         if players is not None:
@@ -54,6 +57,13 @@ class GameSpec:
         if seed is None:
             seed = secrets.randbelow(2**31)
         return self.new_state(opts, int(seed))
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """A function rng -> determinized state for one fixed view (search calls it per iteration)."""
+        if self.prepare_sampler is not None:
+            return self.prepare_sampler(view)
+        determinize = self.determinize
+        return lambda rng: determinize(view, rng)
 
     def action_from_json(self, data: Any) -> Action:
         return self.action_codec.from_json(data)
