@@ -1,0 +1,111 @@
+"""Views, the determinizer, the rulebook variants V1-V4 (§7), options and the renderer."""
+
+import json
+import random
+
+import pytest
+
+from nemeton.engine import InvalidOptionsError, get_game, make
+from nemeton.games.edora.positions import fresh, legal_texts, play
+from nemeton.games.edora.rules import D_ARRANGE, D_DRAFT, D_START
+
+SPEC = get_game("edora")
+
+
+def test_views_show_the_table_but_not_the_deck_order():
+    st = make("edora", players=3, seed=4)
+    view = st.view(1)
+    assert "deck" not in view and view["deck_size"] == len(st.deck)
+    assert view["seat"] == 1 and view["acting"] == [st.current_player]
+    assert view["players"][0]["overview"] and view["players"][2]["herbs"][0] is not None
+    json.dumps(view)
+
+
+def test_determinizer_reshuffles_the_deck_and_keeps_the_view():
+    st = fresh(2)
+    view = st.view(0)
+    decks = set()
+    for k in range(5):
+        sample = SPEC.determinize(json.loads(json.dumps(view)), random.Random(k))
+        assert sample.view(0) == view
+        decks.add(tuple(sample.deck))
+        assert sorted(sample.deck) == sorted(st.deck)
+    assert len(decks) > 1
+
+
+def test_legal_actions_from_the_view_match_the_state():
+    st = fresh(2)
+    assert SPEC.legal_actions_from_view(st.view(0)) == st.legal_actions(0)
+
+
+def test_v1_tablet_draft_keeps_one_of_three_and_puts_two_under_the_deck():
+    st = make("edora", players=2, seed=2, tablet_draft=True)
+    assert st.stack[-1][0] == D_DRAFT and all(not t for t in st.tablets)
+    p = st.current_player
+    hand = list(st.draft_hand)
+    assert len(hand) == 3
+    assert st.view(p)["draft_hand"] is not None and st.view(1 - p)["draft_hand"] is None
+    other_view = st.view(1 - p)
+    sample = SPEC.determinize(other_view, random.Random(1))
+    assert sample.view(1 - p) == other_view
+    a = st.legal_actions()[0]
+    st.apply(a)
+    assert len(st.tablets[p]) == 1
+    kept = hand.index(st.tablets[p][0])
+    rest = hand[:kept] + hand[kept + 1:]
+    assert sorted(st.deck[:2]) == sorted(rest) and st.deck_marks[:2] == [p, p]
+    known = st.view(p)["deck_known"]
+    assert [k for k, _ in known] == [0, 1]
+    assert st.view(1 - p)["deck_known"] == []
+
+
+def test_v2_everybody_copies_the_start_players_herb_layout():
+    st = make("edora", players=3, seed=5, shared_herbs=True)
+    layouts = {tuple(st.herb_at[12 * p:12 * p + 12]) for p in range(3)}
+    assert len(layouts) == 1
+
+
+def test_v3_players_arrange_their_herbs_simultaneously_face_down():
+    st = make("edora", players=2, seed=6, arranged_herbs=True)
+    assert st.stack[-1][0] == D_ARRANGE and st.acting() == (0, 1)
+    st.apply(st.legal_actions(1)[3], seat=1)
+    assert st.view(0)["players"][1]["herbs"] == [None] * 12
+    assert st.view(1)["players"][1]["herbs"][0] is not None
+    sample = SPEC.determinize(st.view(0), random.Random(3))
+    assert sample.view(0) == st.view(0)
+    for seat in (0, 1):
+        while seat in st.acting():
+            st.apply(st.legal_actions(seat)[-1], seat=seat)
+    assert st.stack[-1][0] == D_START
+    assert sorted(st.herb_at[12:24]) == list(range(12))
+    assert st.view(0)["players"][1]["herbs"][0] is not None
+
+
+def test_v4_everybody_copies_the_start_players_nine_overview_dice():
+    st = make("edora", players=4, seed=8, shared_dice=True)
+    assert len({tuple(st.overview[7 * p:7 * p + 7]) for p in range(4)}) == 1
+
+
+def test_v2_and_v3_exclude_each_other():
+    with pytest.raises(InvalidOptionsError, match="shared_herbs .* arranged_herbs"):
+        make("edora", players=2, shared_herbs=True, arranged_herbs=True)
+
+
+def test_fire_pit_scoring_names_its_allowed_values():
+    with pytest.raises(InvalidOptionsError, match="rulebook, summary"):
+        make("edora", players=2, fire_pit_scoring="house")
+
+
+def test_renderer_shows_the_map_and_every_players_boards():
+    st = fresh(3)
+    text = SPEC.render(st.view(0))
+    for word in ("S01", "F16", "P0 [A] (you)", "P2 [C]", "reserve", "amulet", "herbs", "oracle"):
+        assert word in text
+    assert "*A" in text
+
+
+def test_actions_read_as_sentences():
+    st = fresh(2)
+    assert "move to S02 (cost 1)" in legal_texts(st)
+    play(st, "move to S02 (cost 1)")
+    assert "place die 4 on S02 space 2 (FD)" in legal_texts(st)
