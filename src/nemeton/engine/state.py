@@ -45,6 +45,7 @@ def rng_from_json(data: Sequence) -> random.Random:
 class State(ABC):
     """One game in progress. Subclasses add their own fields (use ``__slots__``)."""
 
+    __slots__ = ("options", "seed", "rng", "history")
     game_name: str = "game"
 
     def __init__(self, options: GameOptions, seed: int | None, rng: random.Random):
