@@ -1,0 +1,186 @@
+"""The Druids of Edora's rule-of-thumb player.
+
+Edora is almost fully public (only the tablet deck's order is hidden), so the policy works on
+a state: from a view it first builds one (the determinizer re-deals the unseen tablets).
+
+- **Estimate** of each player's final score (:func:`estimates`): prestige so far; the
+  sanctuaries they would collect now (highest dice + the stones there) times their knowledge
+  multiplier, plus a little per knowledge step for what the multiplier will still reach; the
+  sickle's band plus active herbs; met tablets (10) and a hope for the others; amulet points
+  and gems; and the economy: provisions, mistletoe, reserve and overview dice, each worth
+  less as the game nears its end (then only the leftovers count).
+- **Choice**: every legal action is tried on a copy; a move is worth its best die placement
+  at the destination; after that the rest of the turn's small decisions are taken by quick
+  rules (best reward, best herb, the dearest useful potion). The action whose outcome has
+  the best estimate for the seat, against a share of the strongest opponent, wins. An
+  emergency turn is only taken when it is the best of all (or forced).
+
+``evaluate`` turns the estimates into a soft share of the win (winners share 1).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Mapping, Sequence
+
+from ...engine import Action, State, get_game
+from ...games.edora.board import DIE, FOOD, KNOW, MIST, SICKLE, VP
+from ...games.edora.components import (ACTIVE, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
+                                       H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
+                                       HERB_INDEX, POTION_INDEX, TABLET_INDEX)
+from ...games.edora.rules import (D_BREW, D_FOOD, D_PLACE, D_TURN, EdoraState)
+from ...games.edora.scoring import amulet_points, sanctuary_collections, tablet_met
+from ...games.edora import actions as A
+from ..base import GameHeuristic, register_heuristic
+
+NH = 12
+OPPONENT_SHARE = 0.5
+TEMPERATURE = 12.0
+HERB_VALUE = {H_VP: 9, H_DIE: 5, H_KNOW: 6, H_AMULET: 4, H_FOOD: 4, H_MIST: 3, H_SICKLE: 4,
+              H_STAND: 3, H_TABLET: 4, H_FIRE: 3, H_RUNE: 3, H_LEAP: 2}
+REWARD_VALUE = {VP: 3.0, KNOW: 2.5, FOOD: 1.8, DIE: 3.0, MIST: 1.5, SICKLE: 1.5}
+POTION_VALUE = {"P6c": 25, "P3a": 10, "P4b": 14, "P5b": 13, "P5a": 14, "P6b": 12, "P5c": 12,
+                "P4a": 9, "P2b": 7, "P2c": 5, "P3c": 6, "P3b": 6, "P4c": 10, "P2a": 5,
+                "P1a": 5, "P1b": 3, "P1c": 3, "P6a": 8}
+
+
+def estimates(st: EdoraState) -> list[float]:
+    """Each player's estimated final score (see the module docstring)."""
+    b = st.board
+    n = st.n
+    progress = min(1.0, max(st.placed) / 13.0)
+    late = progress * progress
+    w_prov = 0.45 * (1 - late) + late / 6
+    w_mist = 1.4 * (1 - late) + late
+    w_res = 3.5 * (1 - late) + late
+    w_ov = 2.0 * (1 - late)
+    collected = sanctuary_collections(st)
+    out = []
+    for p in range(n):
+        e = float(st.prestige[p])
+        kpos = st.kpos[p]
+        mult = b.knowledge_multiplier[kpos]
+        e += collected[p] * mult + (1 - late) * 1.2 * kpos
+        e += b.sickle_score[st.sickle[p]] + 0.6 * (1 - late) * st.sickle[p]
+        hs = st.herb_state
+        e += (1 - late) * sum(HERB_VALUE[h] * 0.6 for h in range(NH) if hs[NH * p + h] == ACTIVE)
+        for t in st.tablets[p]:
+            e += 10 if tablet_met(st, p, t) else 2.5 * (1 - late)
+        e += amulet_points(st, p) + 2.0 * bin(st.gem_mask[p]).count("1")
+        e += w_prov * min(st.prov[p], 30) + w_mist * st.mist[p]
+        base = 7 * p
+        e += w_res * sum(st.reserve[base + 1:base + 7]) + w_ov * sum(st.overview[base + 1:base + 7])
+        out.append(e)
+    return out
+
+
+def _objective(st: EdoraState, seat: int) -> float:
+    if st.is_terminal():
+        scores = st.scores()
+        return scores[seat] - OPPONENT_SHARE * max(s for q, s in enumerate(scores) if q != seat)
+    est = estimates(st)
+    return est[seat] - OPPONENT_SHARE * max(e for q, e in enumerate(est) if q != seat)
+
+
+# ----- quick rules for the small decisions inside a lookahead ----------------------------------
+
+def _reward_value(st, p, name: str) -> float:
+    from ...games.edora.board import REWARDS
+    r = REWARDS.index(name)
+    if r == VP and st.herb_state[NH * p + H_VP] == ACTIVE:
+        return 5.0
+    return REWARD_VALUE[r]
+
+
+def _quick_key(st: EdoraState, p: int, a: Action) -> float:
+    if isinstance(a, A.FoodChoice):
+        ov = sum(st.overview[7 * p + 1:7 * p + 7])
+        dice_worth = min(ov, 3) * 3.0 + (3 - min(ov, 3)) * 2.0
+        prov_worth = 12 * (0.5 if st.prov[p] < 15 else 0.25) + (9 if st.herb_state[NH * p + H_FOOD] == ACTIVE else 0)
+        return prov_worth if a.take == "provisions" else dice_worth
+    if isinstance(a, A.TakeDie):
+        return a.value if st.prov[p] > 12 else -abs(a.value - 3.5)
+    if isinstance(a, A.Brew):
+        return POTION_VALUE.get(a.potion, 3)
+    if isinstance(a, A.Stop):
+        return 0.0
+    if isinstance(a, (A.TakeGem,)):
+        return _reward_value(st, p, a.gem) + (1 if a.row == st.board.amulet_rows[0] else 0)
+    if isinstance(a, A.StandingStone):
+        return _reward_value(st, p, a.stone)
+    if isinstance(a, A.RepeatReward):
+        return _reward_value(st, p, a.reward)
+    if isinstance(a, A.RuneStone):
+        return {"PRESTIGE_POINT": 6, "PROVISION": 5, "KNOW": 5, "DIE": 4, "SICKLE_STEP": 3, "MIST": 3}[a.stone]
+    if isinstance(a, (A.FlipHerb, A.TakeHerb, A.ActivateHerb)):
+        return HERB_VALUE[HERB_INDEX[a.herb]]
+    if isinstance(a, A.TakeTablet):
+        t = TABLET_INDEX[a.tablet]
+        side = a.slot // 2
+        stones = st.oracle_stones
+        v = REWARD_VALUE[stones[side]] + REWARD_VALUE[stones[(side + 1) % 6]]
+        return v + (8 if tablet_met(st, p, t) else 0)
+    if isinstance(a, A.RaiseDie):
+        return 6 - a.value
+    return 0.0
+
+
+def _quick_complete(st: EdoraState, seat: int) -> None:
+    """Finish seat's turn with the quick rules (stops at a new turn or the end)."""
+    for _ in range(40):
+        if st.over or st.current_player != seat:
+            return
+        k = st.stack[-1][0]
+        if k == D_TURN or k == D_PLACE:
+            return
+        legal = st.legal_actions(seat)
+        best = max(legal, key=lambda a: _quick_key(st, seat, a))
+        st.apply_unchecked(best, seat)
+
+
+def _value_after(st: EdoraState, seat: int, action: Action) -> float:
+    c = st.clone()
+    c.history = []
+    c.apply_unchecked(action, seat)
+    if not c.over and c.current_player == seat and c.stack[-1][0] == D_PLACE:
+        return max(_value_after(c, seat, a) for a in c.legal_actions(seat))
+    _quick_complete(c, seat)
+    return _objective(c, seat)
+
+
+class EdoraHeuristic(GameHeuristic):
+    """Greedy one-turn lookahead on an estimate of the final scores."""
+
+    def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        state = get_game("edora").determinize(view, rng)
+        seat = view["seat"] if view.get("seat") is not None else state.current_player
+        return self.choose_in_state(state, seat, legal, rng)
+
+    def choose_in_state(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        st: EdoraState = state  # type: ignore[assignment]
+        top = st.stack[-1][0]
+        if top not in (D_TURN, D_PLACE, D_FOOD, D_BREW) and len(legal) > 8:
+            return max(legal, key=lambda a: _quick_key(st, seat, a))
+        best, best_value = None, -math.inf
+        for a in legal:
+            v = _value_after(st, seat, a) + rng.random() * 1e-6
+            if v > best_value:
+                best, best_value = a, v
+        return best  # type: ignore[return-value]
+
+    def evaluate(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        est = estimates(state)  # type: ignore[arg-type]
+        top = max(est)
+        weights = [math.exp((e - top) / TEMPERATURE) for e in est]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+HEURISTIC = register_heuristic("edora", EdoraHeuristic())
