@@ -251,13 +251,13 @@ class EdoraState(State):
             dist = b.dist[cur]
             mask = 0 if self.options.revisit_sanctuaries else self.die_mask[p]
             used, n = self.used, self.n
-            table = _MOVES[id(b)]
+            table = _MOVES[b]
             for d in range(b.size):
                 c = dist[d]
                 if c <= budget and d != cur and not (mask >> d) & 1 and used[d] < n:
                     out.append(table[d][c])
             if self.herb_state[NH * p + H_LEAP] == ACTIVE:
-                leaps = _LEAPS[id(b)]
+                leaps = _LEAPS[b]
                 for d in b.glade_members[b.glade_of[cur]]:
                     if d != cur and dist[d] > 1 and not (mask >> d) & 1 and used[d] < n:
                         out.append(leaps[d])
@@ -271,7 +271,7 @@ class EdoraState(State):
         res = self.reserve
         base = 7 * p
         herb = self.herb_state[NH * p + H_DIE] == ACTIVE
-        table = _PLACES[id(self.board)][s]
+        table = _PLACES[self.board][s]
         owner = self.owner
         out = []
         for i in range(self.n):
@@ -634,13 +634,14 @@ def random_dolmen_ring(size: int, rng: random.Random) -> list[str]:
 
 
 # ----- action tables (interned, per board) ------------------------------------------------------
-_MOVES: dict[int, list] = {}
-_LEAPS: dict[int, list] = {}
-_PLACES: dict[int, list] = {}
+# keyed by the Board object itself (identity), which also keeps every board in use alive
+_MOVES: dict[Board, list] = {}
+_LEAPS: dict[Board, list] = {}
+_PLACES: dict[Board, list] = {}
 
 
 def build_tables(board: Board) -> None:
-    key = id(board)
+    key = board
     if key in _MOVES:
         return
     names = board.names
