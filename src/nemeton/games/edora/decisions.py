@@ -9,6 +9,8 @@ an action; ``WORK[kind]`` runs an automatic step.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import actions as A
 from .board import REWARDS
 from .components import ACTIVE, H_FOOD, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, POTION_INDEX, \
@@ -32,6 +34,13 @@ ACTIVATE = [[A.make(A.ActivateHerb, HERBS[a], HERBS[b]) for b in range(NH)] for 
 ARRANGE = [[A.make(A.ArrangeHerb, h, c) for c in range(NH)] for h in HERBS]
 KEEP = [A.make(A.KeepTablet, t) for t in TABLETS]
 TABLET_ACTIONS = [[A.make(A.TakeTablet, slot, t) for t in TABLETS] for slot in range(12)]
+STANDING = [A.make(A.StandingStone, r) for r in REWARDS]
+
+
+@lru_cache(maxsize=None)
+def _cached(cls, *fields):
+    """The interned action, looked up without building a new instance each time."""
+    return A.make(cls, *fields)
 
 
 def _always(state, top) -> bool:
@@ -241,7 +250,7 @@ def _gem_choices(state, top, p):
     gm = state.gem_mask[p]
     gems = [g for g in range(6) if not (gm >> g) & 1 and state.gems_left[g] > 0]
     row_names = state.board.amulet_rows
-    return [A.make(A.TakeGem, REWARDS[g], row_names[r]) for r in open_rows for g in gems]
+    return [_cached(A.TakeGem, REWARDS[g], row_names[r]) for r in open_rows for g in gems]
 
 
 def settle_gem(state, top) -> bool:
@@ -284,7 +293,7 @@ def legal_stone(state, top, seat):
     for k in range(len(row)):
         if not (mask >> k) & 1 and row[k] not in seen:
             seen.add(row[k])
-            out.append(A.make(A.StandingStone, REWARDS[row[k]]))
+            out.append(STANDING[row[k]])
     return out
 
 
@@ -346,7 +355,7 @@ def settle_rune(state, top) -> bool:
 def legal_rune(state, top, seat):
     stones = state.board.rune_stones
     mask = state.runes[seat]
-    return [A.make(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
+    return [_cached(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
 
 
 def apply_rune(state, action, seat):
@@ -369,7 +378,7 @@ def _raisable(state, p):
         for i in range(state.n):
             j = s * SPACES + i
             if owner[j] == p and value[j] < 6:
-                out.append(A.make(A.RaiseDie, names[s], i + 1, value[j]))
+                out.append(_cached(A.RaiseDie, names[s], i + 1, value[j]))
     return out
 
 
