@@ -91,6 +91,25 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     return []
 
 
+def unseen_pool(view: Mapping[str, Any]) -> list[int]:
+    """The cards the view does not show (the stack, the face-down cards, the unseen hand
+    cards and the other seats' hidden placements), ascending."""
+    seat = view["seat"]
+    unseen = Counter(full_deck())
+    unseen.subtract(card_id(c) for c in view["centre"])
+    unseen.subtract(card_id(c) for c in view["discard"])
+    for sq in view["squares"]:
+        unseen.subtract(card_id(c) for _, _, c in sq)
+    if seat is not None:
+        unseen.subtract(card_id(c) for c in view["hand"])
+    for s, k in enumerate(view["known_hands"]):
+        if s != seat:
+            unseen.subtract(card_id(c) for c in k)
+    if any(k < 0 for k in unseen.values()):
+        raise ValueError("inconsistent view: more copies of a card are visible than exist")
+    return [c for c, k in sorted(unseen.items()) for _ in range(k)]
+
+
 def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     """A full state consistent with ``view``: the stack order, the face-down cards, the unseen
     hand cards, the other secret colours and the other seats' hidden placements of this round
@@ -116,21 +135,8 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     state.known = [sorted(card_id(c) for c in k) for k in view["known_hands"]]
     placed = [[(cell_index(x, y), card_id(c)) for x, y, c in sq] for sq in view["squares"]]
 
-    # The unseen cards: everything the view does not show.
-    unseen = Counter(full_deck())
-    unseen.subtract(state.centre)
-    unseen.subtract(state.discard)
-    for cells in placed:
-        unseen.subtract(c for _, c in cells)
-    if seat is not None:
-        own_hand = [card_id(c) for c in view["hand"]]
-        unseen.subtract(own_hand)
-    for s in range(n):
-        if s != seat:
-            unseen.subtract(state.known[s])
-    pool = [c for c, k in sorted(unseen.items()) for _ in range(k)]
-    if any(k < 0 for k in unseen.values()):
-        raise ValueError("inconsistent view: more copies of a card are visible than exist")
+    pool = unseen_pool(view)
+    own_hand = [card_id(c) for c in view["hand"]] if seat is not None else []
     rng.shuffle(pool)
 
     hands: list[list[int]] = []
