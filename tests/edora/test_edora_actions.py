@@ -2,8 +2,7 @@
 
 import pytest
 
-from nemeton.games.edora.positions import (fresh, legal_texts, play, put_dice, set_oracle,
-                                           set_player, start_turn)
+from nemeton.games.edora.positions import fresh, legal_texts, play, set_oracle, set_player, start_turn
 from nemeton.games.edora.components import TABLETS
 
 

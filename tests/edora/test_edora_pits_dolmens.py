@@ -2,7 +2,7 @@
 
 import pytest
 
-from nemeton.games.edora.positions import fresh, legal_texts, play, put_dice, set_player, start_turn
+from nemeton.games.edora.positions import fresh, play, put_dice, set_player, start_turn
 
 REFERENCE = ["A", "B", "C", "A", "D", "E", "B", "F", "C", "D", "F", "E"]
 

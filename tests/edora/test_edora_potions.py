@@ -1,8 +1,6 @@
 """The 18 potions (§4.6; Q1 cost of P3a, Q2 own dice only, Q3 rune potions, Q11)."""
 
-import pytest
-
-from nemeton.games.edora.components import ACTIVE, HERB_INDEX, POTION_COST, POTIONS
+from nemeton.games.edora.components import HERB_INDEX, POTION_COST, POTIONS
 from nemeton.games.edora.positions import (fresh, layout_herbs, legal_texts, play, put_dice,
                                            set_oracle, set_player, start_turn)
 

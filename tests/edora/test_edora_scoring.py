@@ -3,7 +3,7 @@
 import pytest
 
 from nemeton.games.edora.components import ACTIVE, TABLETS
-from nemeton.games.edora.positions import fresh, play, put_dice, put_stones, set_player, start_turn
+from nemeton.games.edora.positions import fresh, put_dice, put_stones, set_player
 from nemeton.games.edora.scoring import amulet_points, final_scoring, tablet_met
 
 

@@ -109,3 +109,10 @@ def test_actions_read_as_sentences():
     assert "move to S02 (cost 1)" in legal_texts(st)
     play(st, "move to S02 (cost 1)")
     assert "place die 4 on S02 space 2 (FD)" in legal_texts(st)
+
+
+def test_defaults_follow_the_rulebook_e1():
+    opts = SPEC.options(players=3)
+    assert (opts.revisit_sanctuaries, opts.fire_pit_scoring, opts.tablet_draft, opts.shared_herbs,
+            opts.arranged_herbs, opts.shared_dice, opts.board, opts.safety_valve) == \
+        (False, "rulebook", False, False, False, False, None, False)

@@ -28,7 +28,7 @@ from ...engine import Action, State, get_game
 from ...games.edora.board import DIE, FOOD, KNOW, MIST, SICKLE, VP
 from ...games.edora.components import (ACTIVE, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
                                        H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
-                                       HERB_INDEX, POTION_INDEX, TABLET_INDEX)
+                                       HERB_INDEX, TABLET_INDEX)
 from ...games.edora.rules import (D_BREW, D_FOOD, D_PLACE, D_TURN, EdoraState)
 from ...games.edora.scoring import amulet_points, sanctuary_collections, tablet_met
 from ...games.edora import actions as A

@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...engine.state import TERMINAL, State, clone_rng, rng_from_json, rng_to_json
+from ...engine.state import TERMINAL, State, clone_rng
 from . import actions as A
-from .board import (A_AM, A_FD, A_KN, A_MI, A_RS, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST,
-                    REWARDS, SICKLE, VP, Board, check_dolmen_separation, load_board)
-from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_FOOD,
-                         H_KNOW, H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
-                         HERBS, INACTIVE, ON_BOARD, POTION_COST, POTIONS, TABLET_COPIES, TABLETS)
+from .board import (A_AM, A_FD, A_KN, A_MI, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST, VP, Board,
+                    check_dolmen_separation, load_board)
+from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_KNOW,
+                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, ON_BOARD,
+                         POTIONS, TABLET_COPIES, TABLETS)
 from .options import EdoraOptions
 
 # ----- stack steps ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from ...engine.state import rng_from_json, rng_to_json
 from .board import REWARDS, load_board
-from .components import HERB_INDEX, HERB_STATES, HERBS, POTIONS, TABLET_COPIES, TABLETS
+from .components import HERB_STATES, HERBS, POTIONS, TABLET_COPIES, TABLETS
 from .options import EdoraOptions
 
 NH = 12
