@@ -162,7 +162,7 @@ def test_standing_stone_rulebook_example_food_after_vp_die_mist():
     _at(st, "S03", reserve=[2], provisions=10, overview=[5])
     play(st, "place die 2 on S03 space 1 (SS)")
     assert legal_texts(st) == ["place standing stone KNOW", "place standing stone FOOD",
-                               "place standing stone SICKLE"]
+                               "place standing stone SICKLE", "skip the standing-stone action"]
     play(st, "place standing stone FOOD")
     # FOOD, then VP, FOOD, DIE, MIST
     assert st.prov[0] == 8 + 6 and st.prestige[0] == 3 and st.mist[0] == 1 and st.reserve[5] == 1
@@ -191,6 +191,25 @@ def test_rune_stone_reward_depends_on_the_die_value(stone, check):
     play(st, "place die 5 on S05 space 2 (RS)", f"place rune stone {stone}")
     assert check(st)
     assert st.rune_at[st.board.index["S05"]] == 1
+
+
+def test_stone_actions_may_be_left_unused_but_the_die_is_paid():
+    st = fresh(2)
+    _at(st, "S05", reserve=[5], provisions=20)
+    play(st, "place die 5 on S05 space 2 (RS)", "skip the rune-stone action")
+    assert st.runes[0] == 0 and st.prov[0] == 15 and st.current_player == 1
+    st = fresh(2)
+    _at(st, "S03", reserve=[2])
+    play(st, "place die 2 on S03 space 1 (SS)", "skip the standing-stone action")
+    assert st.standing[0] == 0 and st.standing_at[st.board.index["S03"]] == 0
+
+
+def test_potion_stone_actions_offer_no_skip():
+    st = fresh(2)
+    start_turn(st, 0, place_at="S04")
+    set_player(st, 0, reserve=[2], mistletoe=3)
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P5b")
+    assert "skip the rune-stone action" not in legal_texts(st)
 
 
 def test_rune_stone_die_gives_v_minus_1_dice():

@@ -105,6 +105,8 @@ def _quick_key(st: EdoraState, p: int, a: Action) -> float:
         return POTION_VALUE.get(a.potion, 3)
     if isinstance(a, A.Stop):
         return 0.0
+    if isinstance(a, A.Skip):
+        return -1.0
     if isinstance(a, (A.TakeGem,)):
         return _reward_value(st, p, a.gem) + (1 if a.row == st.board.amulet_rows[0] else 0)
     if isinstance(a, A.StandingStone):

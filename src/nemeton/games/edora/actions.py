@@ -142,6 +142,16 @@ class Stop(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Skip(Action):
+    """Leave the placed space's stone action unused (the die stays, its cost is paid)."""
+    kind: ClassVar[str] = "skip"
+    what: str
+
+    def __str__(self) -> str:
+        return f"skip the {self.what} action"
+
+
+@dataclass(frozen=True, slots=True)
 class TakeGem(Action):
     kind: ClassVar[str] = "gem"
     gem: str
@@ -224,7 +234,7 @@ class ActivateHerb(Action):
 
 
 ACTION_CLASSES = (StartSpace, KeepTablet, ArrangeHerb, Move, ForestLeap, Emergency, PlaceDie,
-                  FoodChoice, TakeDie, TakeTablet, Brew, Stop, TakeGem, StandingStone, RuneStone,
+                  FoodChoice, TakeDie, TakeTablet, Brew, Stop, Skip, TakeGem, StandingStone, RuneStone,
                   RepeatReward, RaiseDie, FlipHerb, TakeHerb, ActivateHerb)
 
 _INTERNED: dict[Action, Action] = {}

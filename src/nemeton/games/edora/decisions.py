@@ -25,6 +25,8 @@ FOOD_PROVISIONS = A.make(A.FoodChoice, "provisions")
 FOOD_DICE = A.make(A.FoodChoice, "dice")
 STOP_BREWING = A.make(A.Stop, "potions")
 STOP_RAISING = A.make(A.Stop, "dice to raise")
+SKIP_STANDING = A.make(A.Skip, "standing-stone")
+SKIP_RUNE = A.make(A.Skip, "rune-stone")
 TAKE_DIE = [None] + [A.make(A.TakeDie, v) for v in range(1, 7)]
 BREW = [A.make(A.Brew, name) for name in POTIONS]
 REPEAT = [A.make(A.RepeatReward, r) for r in REWARDS]
@@ -294,6 +296,8 @@ def legal_stone(state, top, seat):
         if not (mask >> k) & 1 and row[k] not in seen:
             seen.add(row[k])
             out.append(STANDING[row[k]])
+    if top[1]:
+        out.append(SKIP_STANDING)
     return out
 
 
@@ -355,7 +359,10 @@ def settle_rune(state, top) -> bool:
 def legal_rune(state, top, seat):
     stones = state.board.rune_stones
     mask = state.runes[seat]
-    return [_cached(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
+    out = [_cached(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
+    if top[2]:
+        out.append(SKIP_RUNE)
+    return out
 
 
 def apply_rune(state, action, seat):
@@ -514,7 +521,7 @@ APPLY = {
     A.StartSpace: apply_start, A.KeepTablet: apply_keep_tablet, A.ArrangeHerb: apply_arrange,
     A.Move: apply_move, A.ForestLeap: apply_leap, A.Emergency: apply_emergency,
     A.PlaceDie: apply_place, A.FoodChoice: apply_food, A.TakeDie: apply_take_die,
-    A.TakeTablet: apply_take_tablet, A.Brew: apply_brew, A.Stop: apply_stop, A.TakeGem: apply_gem,
+    A.TakeTablet: apply_take_tablet, A.Brew: apply_brew, A.Stop: apply_stop, A.Skip: apply_stop, A.TakeGem: apply_gem,
     A.StandingStone: apply_standing_stone, A.RuneStone: apply_rune, A.RepeatReward: apply_repeat,
     A.RaiseDie: apply_raise, A.FlipHerb: apply_flip, A.TakeHerb: apply_take_herb,
     A.ActivateHerb: apply_activate,

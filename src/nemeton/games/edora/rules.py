@@ -444,11 +444,11 @@ class EdoraState(State):
             self.stack.append((D_BREW, b, 0))
         elif kind == A_AM:
             self.stack.append((D_GEM, a, b + (1 if hs[NH * p + H_AMULET] == ACTIVE else 0)))
-        elif kind == A_SS:
-            self.stack.append((D_STONE, 0, 0))
+        elif kind == A_SS:           # a sanctuary's stone action may be left unused (skip)
+            self.stack.append((D_STONE, 1, 0))
         else:
             v = self.value[s * SPACES + i] + (2 if hs[NH * p + H_RUNE] == ACTIVE else 0)
-            self.stack.append((D_RUNE, v, 0))
+            self.stack.append((D_RUNE, v, 1))
 
     def close_fire_pits(self, p: int, s: int) -> None:
         """Step 5: every open pit around s whose bordering sanctuaries all hold your dice."""
