@@ -60,14 +60,12 @@ class EdoraState(State):
     )
 
     # ----- construction ----------------------------------------------------------------------
-    def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None,
-                 *, empty: bool = False):
+    def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None):
         super().__init__(options, seed, rng if rng is not None else random.Random(seed))
         self.board: Board = load_board(options.board)
         build_tables(self.board)
         self.n = options.players
-        if not empty:
-            self._setup()
+        self._setup()
 
     def _setup(self) -> None:
         """§2: board, oracle site, dolmens, dice, start player, tablets, herbs, knowledge stack."""
