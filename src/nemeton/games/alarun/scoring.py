@@ -106,28 +106,81 @@ def best_druid(grid: Sequence[int]) -> int | None:
     return druid_lines(grid[r * 5:r * 5 + 5], c, grid[c::5], r)[0]
 
 
+# CARDS_OF_COLOUR[c], CARDS_OF_INGREDIENT[i]: bit sets of the 49 coloured ingredient cards.
+CARDS_OF_COLOUR = tuple(sum(1 << (i * 7 + c) for i in range(7)) for c in range(7))
+CARDS_OF_INGREDIENT = tuple(sum(1 << (i * 7 + c) for c in range(7)) for i in range(7))
+ALL_CARDS = (1 << 49) - 1
+_BITS = tuple(tuple(b for b in range(7) if m >> b & 1) for m in range(128))
+
+
+def _cards_in(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def druid_lines(row: Sequence[int], in_row: int, column: Sequence[int], in_column: int) -> tuple[int, int]:
     """(best druid value, potion points of the druid's row and column) for a druid at
-    ``row[in_row]`` = ``column[in_column]`` (lines of any length, empty cells allowed)."""
+    ``row[in_row]`` = ``column[in_column]`` (lines of any length, empty cells allowed); the
+    first value in card order among equals.
+
+    The 49 values fall into classes: a value sharing neither its colour nor its ingredient
+    with a neighbouring stretch is a stretch of 1 in both lines (alone); one sharing only its
+    colour c scores by c's stretches, one more card unless it is already in them; likewise
+    for an ingredient; the few sharing both are tried one by one."""
     base_row = line_strength(row)        # the unassigned druid interrupts: stretches avoiding it
     base_column = line_strength(column)
     row_colour, row_ingredient = _stretches_through(row, in_row)
     col_colour, col_ingredient = _stretches_through(column, in_column)
-    # A druid sharing nothing with its neighbours is a stretch of 1 in both lines.
     alone = POINTS[max(base_row, 1)] + POINTS[max(base_column, 1)]
-    best, best_points = 0, -1
-    for d in range(49):
-        colour, ingredient = d % 7, d // 7
-        rc, ri, cc, ci = row_colour[colour], row_ingredient[ingredient], col_colour[colour], col_ingredient[ingredient]
-        if rc | ri | cc | ci:
+    colours = ingredients = 0
+    for c in range(7):
+        if row_colour[c] | col_colour[c]:
+            colours |= 1 << c
+        if row_ingredient[c] | col_ingredient[c]:
+            ingredients |= 1 << c
+    if not colours:  # no neighbour card: every value is alone; the first is card 0
+        return 0, alone
+    no_colour = no_ingredient = ALL_CARDS  # values sharing no colour (no ingredient)
+    for c in _BITS[colours]:
+        no_colour &= ~CARDS_OF_COLOUR[c]
+    for i in _BITS[ingredients]:
+        no_ingredient &= ~CARDS_OF_INGREDIENT[i]
+    best, best_points = 99, -1
+    lone = no_colour & no_ingredient
+    if lone:
+        best, best_points = (lone & -lone).bit_length() - 1, alone
+    # (stretch masks of the row, of the column, the values of the class): by colour, by ingredient
+    classes = [(row_colour[c], col_colour[c], CARDS_OF_COLOUR[c] & no_ingredient) for c in _BITS[colours]]
+    classes += [(row_ingredient[i], col_ingredient[i], CARDS_OF_INGREDIENT[i] & no_colour) for i in _BITS[ingredients]]
+    for r, k, members in classes:
+        if not members:
+            continue
+        inside = members & (r | k)
+        fresh = members ^ inside
+        if fresh:
+            d = (fresh & -fresh).bit_length() - 1
+            points = POINTS[max(base_row, r.bit_count() + 1)] + POINTS[max(base_column, k.bit_count() + 1)]
+            if points > best_points or (points == best_points and d < best):
+                best, best_points = d, points
+        for d in _cards_in(inside):
             bit = 1 << d
-            rs = max(base_row, (rc | bit).bit_count(), (ri | bit).bit_count())
-            cs = max(base_column, (cc | bit).bit_count(), (ci | bit).bit_count())
-            points = POINTS[rs] + POINTS[cs]
-        else:
-            points = alone
-        if points > best_points:
-            best, best_points = d, points
+            points = POINTS[max(base_row, (r | bit).bit_count())] + POINTS[max(base_column, (k | bit).bit_count())]
+            if points > best_points or (points == best_points and d < best):
+                best, best_points = d, points
+    for c in _BITS[colours]:  # values sharing both their colour and their ingredient
+        rc, cc = row_colour[c], col_colour[c]
+        for i in _BITS[ingredients]:
+            ri, ci = row_ingredient[i], col_ingredient[i]
+            d = i * 7 + c
+            bit = 1 << d
+            points = (POINTS[max(base_row, (rc | bit).bit_count(), (ri | bit).bit_count())]
+                      + POINTS[max(base_column, (cc | bit).bit_count(), (ci | bit).bit_count())])
+            if points > best_points or (points == best_points and d < best):
+                best, best_points = d, points
     return best, best_points
 
 
