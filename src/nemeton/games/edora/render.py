@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Mapping
 
 from .board import load_board
 
 LETTERS = "ABCD"
 CELL = 11
+WIDTH = 78
 
 
 def _stack_label(view: Mapping[str, Any]) -> str:
@@ -26,10 +28,10 @@ def _board_map(view: Mapping[str, Any], board) -> list[str]:
     for s, entry in enumerate(view["sanctuaries"]):
         name = entry["id"]
         top = name + (" *" + figures[name] if name in figures else "")
-        dice = " ".join(f"{d[1]}{LETTERS[d[0]]}" for d in entry["dice"] if d)
+        dice = "".join(f"{d[1]}{LETTERS[d[0]]}" for d in entry["dice"] if d)
         stones = entry["standing_stones"] + entry["rune_stones"]
         if stones:
-            dice += f" +{stones}st"
+            dice += f"^{stones}"
         cells[board.xy[s]] = (top, dice or "-")
     for k, pit in enumerate(board.pit_names):
         owner = view["fire_pits"][pit]
@@ -45,6 +47,43 @@ def _board_map(view: Mapping[str, Any], board) -> list[str]:
     return lines
 
 
+def _short(herb: str | None) -> str:
+    return "?" if herb is None else herb[2:]
+
+
+def _player(view, board, p: int, pl) -> list[str]:
+    you = " (you)" if view.get("seat") == p else ""
+    mult = board.knowledge_multiplier[pl["knowledge"]]
+    herbs = pl["herb_state"]
+    active = [_short(h) for h, s in herbs.items() if s == "active"]
+    down = [_short(h) for h, s in herbs.items() if s == "inactive"]
+    circles = pl["herbs"]
+    pairs = []
+    for k, pos in enumerate(board.herb_pairs_at):
+        pair = [h for h in circles[2 * k:2 * k + 2] if h is None or herbs[h] == "board"]
+        if pair:
+            pairs.append(f"{pos}:{'+'.join(_short(h) for h in pair)}")
+    rows = board.amulet_rows
+    am = pl["amulet"]
+    amulet = " ".join(f"{rows[r]}[{am[2 * r] or '-'},{am[2 * r + 1] or '-'}]" for r in range(3))
+    lines = [
+        f"P{p} [{LETTERS[p]}]{you}: prestige {pl['prestige']} · provisions {pl['provisions']} · "
+        f"mistletoe {pl['mistletoe']} · knowledge {pl['knowledge']} (x{mult})",
+        f"   sickle {pl['sickle']}/{board.sickle_end} · reserve {' '.join(map(str, pl['reserve'])) or '-'} · "
+        f"overview {' '.join(map(str, pl['overview'])) or '-'} · placed {pl['placed']}/13",
+        f"   herbs active {' '.join(active) or '-'} · face down {' '.join(down) or '-'}",
+        f"   on the sickle {' '.join(pairs) or '-'}",
+        f"   amulet {amulet} · standing {' '.join(pl['standing_stones']) or '-'} · "
+        f"runes {' '.join(pl['rune_stones']) or '-'}",
+        f"   tablets {' '.join(pl['tablets']) or '-'} · potions {' '.join(pl['potions']) or '-'} · "
+        f"dolmens {pl['dolmens']} + beige {pl['beige_dolmens']}",
+    ]
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, WIDTH, subsequent_indent="      ")
+    return out
+
+
 def render(view: Mapping[str, Any]) -> str:
     board = load_board(view["options"].get("board"))
     out = []
@@ -52,42 +91,29 @@ def render(view: Mapping[str, Any]) -> str:
     out.append(f"The Druids of Edora · round {view['round']} · start player P{view['start_player']}"
                + (" · last round" if view["ending"] and not view["over"] else ""))
     out.append(f"to act: {acting or '-'} ({_stack_label(view)})")
-    out.append("")
+    out.append("dice: value + player letter; ^n = stones standing there; *X = druid figures")
     out += _board_map(view, board)
     out.append("")
-    ring = " ".join(f"{board.names[s]}:{c}" for s, c in zip(board.ring, view["dolmen_ring"]))
+    ring = " ".join(f"{board.names[s]}={c}" for s, c in zip(board.ring, view["dolmen_ring"]))
     owners = " ".join(f"{c}={'-' if o < 0 else LETTERS[o]}" for c, o in view["dolmen_owner"].items())
-    out.append(f"dolmens: {ring} | linked: {owners} | links so far {view['links']}")
+    out.append(f"dolmens {ring}")
+    out.append(f"dolmens linked: {owners} · links so far {view['links']}")
     sides = []
     stones = view["oracle_stones"]
     for side in range(6):
         tabs = [t or "--" for t in view["oracle_slots"][2 * side:2 * side + 2]]
         sides.append(f"{side}:{stones[side]}/{stones[(side + 1) % 6]}[{' '.join(tabs)}]")
-    out.append("oracle: " + " ".join(sides) + f" | deck {view['deck_size']}")
-    out.append("potions left: " + " ".join(view["potions_left"]))
+    out.append("oracle: " + " ".join(sides[:3]))
+    out.append("        " + " ".join(sides[3:]) + f" · deck {view['deck_size']}")
+    left = view["potions_left"]
+    out.append("potions left: " + " ".join(left[:12]))
+    if left[12:]:
+        out.append("              " + " ".join(left[12:]))
     if view.get("draft_hand"):
         out.append("your drawn tablets: " + " ".join(view["draft_hand"]))
     out.append("")
     for p, pl in enumerate(view["players"]):
-        you = " (you)" if view.get("seat") == p else ""
-        mult = board.knowledge_multiplier[pl["knowledge"]]
-        out.append(f"P{p} [{LETTERS[p]}]{you}: prestige {pl['prestige']} · provisions {pl['provisions']} · "
-                   f"mistletoe {pl['mistletoe']} · knowledge {pl['knowledge']}/{board.knowledge_end} (x{mult}) · "
-                   f"sickle {pl['sickle']}/{board.sickle_end}")
-        out.append(f"   dice: reserve {pl['reserve']} overview {pl['overview']} placed {pl['placed']}/13")
-        herbs = pl["herb_state"]
-        active = [h for h, s in herbs.items() if s == "active"]
-        inactive = [h for h, s in herbs.items() if s == "inactive"]
-        track = [h for h in pl["herbs"] if h and herbs[h] == "board"]
-        out.append(f"   herbs: active {' '.join(active) or '-'} · face down {' '.join(inactive) or '-'} · "
-                   f"on the sickle {' '.join(track) or '-'}")
-        rows = board.amulet_rows
-        am = pl["amulet"]
-        amulet = " ".join(f"{rows[r]}[{am[2 * r] or '-'},{am[2 * r + 1] or '-'}]" for r in range(3))
-        out.append(f"   amulet {amulet} · standing stones placed {' '.join(pl['standing_stones']) or '-'}"
-                   f" · runes placed {' '.join(pl['rune_stones']) or '-'}")
-        out.append(f"   tablets {' '.join(pl['tablets']) or '-'} · potions {' '.join(pl['potions']) or '-'}"
-                   f" · dolmens {pl['dolmens']} + beige {pl['beige_dolmens']}")
+        out += _player(view, board, p, pl)
     if view.get("final"):
         out.append("")
         out.append("final scoring (prestige + leftovers + sickle + tablets + amulet + sanctuaries = total):")
