@@ -116,7 +116,7 @@ def render(view: Mapping[str, Any]) -> str:
         out += _player(view, board, p, pl)
     if view.get("final"):
         out.append("")
-        out.append("final scoring (prestige + leftovers + sickle + tablets + amulet + sanctuaries = total):")
+        out.append("final: prestige + leftovers + sickle + tablets + amulet + sanctuaries = total")
         for p, f in enumerate(view["final"]):
             out.append(f"  P{p}: {f['prestige']} + {f['leftovers']} + {f['sickle']} + {f['tablets']} + "
                        f"{f['amulet']} + {f['sanctuaries']} ({f['collected']} x{f['multiplier']}) = {f['total']}")
