@@ -89,17 +89,21 @@ class SquareReader:
         return value
 
     def _arms(self, cell: int) -> tuple:
-        """Per line through ``cell`` (row, then column): for both sides, the cards in a row next
-        to it (up to an empty cell, the Centum auri or the edge) and whether the cell after them
-        is empty and allowed; then the strength of the strongest of those neighbouring stretches
+        """Per line through ``cell`` (row, then column): whether an empty side is open (the
+        cell after it empty and allowed), and for each side with cards (up to an empty cell,
+        the Centum auri or the edge): the first card's colour, the bit set of the cards from
+        it sharing that colour, whether that is the whole side and its end is open, and the
+        same by ingredient; then the strength of the strongest of those neighbouring stretches
         and what the cell is worth to it (the points of its next step)."""
         arms = self.arms.get(cell)
         if arms is None:
             cells = self.cells
+            allowed = self.allowed
             x0, y0 = CELL_XY[cell]
             out = []
             for sides in (((1, 0), (-1, 0)), ((0, 1), (0, -1))):
-                line = []
+                empty_open = False
+                runs = []
                 neighbour = 0
                 for dx, dy in sides:
                     run = []
@@ -109,18 +113,34 @@ class SquareReader:
                         i = (y + REACH) * SIDE + x + REACH
                         card = cells[i]
                         if card == EMPTY:
-                            open_end = bool(self.allowed >> i & 1)
+                            open_end = bool(allowed >> i & 1)
                             break
                         if card >= CENTUM_AURI:
                             break
                         run.append(card)
                         x += dx
                         y += dy
-                    line.append((run, open_end))
-                    if run:
-                        neighbour = max(neighbour, _run_strength(run))
+                    if not run:
+                        if open_end:
+                            empty_open = True
+                        continue
+                    side = []
+                    strength = 1
+                    for attr in (_COLOUR, _INGREDIENT):
+                        want = attr[run[0]]
+                        mask = 0
+                        whole = True
+                        for c in run:
+                            if attr[c] != want:
+                                whole = False
+                                break
+                            mask |= 1 << c
+                        side += (want, mask, whole and open_end)
+                        strength = max(strength, mask.bit_count())
+                    runs.append(tuple(side))
+                    neighbour = max(neighbour, strength)
                 worth = POINTS[neighbour + 1] - POINTS[neighbour] if 0 < neighbour < 5 else 0
-                out.append((line, neighbour, worth))
+                out.append((empty_open, tuple(runs), neighbour, worth))
             arms = tuple(out)
             self.arms[cell] = arms
         return arms
@@ -129,36 +149,44 @@ class SquareReader:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
         growth, blocking = self.growth, self.blocking
         x, y = CELL_XY[cell]
+        arms = self.arms.get(cell) or self._arms(cell)
         immediate = potential = 0.0
-        for axis, (sides, neighbour, worth) in enumerate(self._arms(cell)):
-            if card == CENTUM_AURI:
+        if card == CENTUM_AURI:
+            for _, _, _, worth in arms:
                 potential -= blocking * worth
-                continue
-            best_k, best_open = 1, False
-            for attr in (_COLOUR, _INGREDIENT):
-                want = attr[card]
-                mask = 1 << card
-                is_open = False
-                for run, open_end in sides:
-                    whole = True
-                    for c in run:
-                        if attr[c] != want:
-                            whole = False
-                            break
-                        mask |= 1 << c
-                    if whole and open_end:
-                        is_open = True
-                k = mask.bit_count()
-                if k > best_k or (k == best_k and is_open):
-                    best_k, best_open = k, is_open
-            index = y if axis == 0 else x
-            if index != 0:  # not the druid's line (that one is counted exactly below)
-                base = self._line_strength(axis, index)
-                immediate += POINTS[max(base, best_k)] - POINTS[base]
-            if best_open and best_k < 5:
-                potential += growth * (POINTS[best_k + 1] - POINTS[best_k])
-            if best_k <= neighbour:  # it does not extend the stretch beside it: blocks it
-                potential -= blocking * worth
+        else:
+            colour = _COLOUR[card]
+            ingredient = _INGREDIENT[card]
+            bit = 1 << card
+            axis = 0
+            for empty_open, runs, neighbour, worth in arms:
+                # the stretch through the cell by colour, then by ingredient: the longer (or
+                # as long with an open end) counts
+                mask = mask_i = bit
+                best_open = open_i = empty_open
+                for c0, cm, c_open, i0, im, i_open in runs:
+                    if c0 == colour:
+                        mask |= cm
+                        if c_open:
+                            best_open = True
+                    if i0 == ingredient:
+                        mask_i |= im
+                        if i_open:
+                            open_i = True
+                best_k = mask.bit_count()
+                k = mask_i.bit_count()
+                if k > best_k or (k == best_k and open_i):
+                    best_k, best_open = k, open_i
+                index = y if axis == 0 else x
+                if index != 0:  # not the druid's line (that one is counted exactly below)
+                    base = self._line_strength(axis, index)
+                    if best_k > base:
+                        immediate += POINTS[best_k] - POINTS[base]
+                if best_open and best_k < 5:
+                    potential += growth * (POINTS[best_k + 1] - POINTS[best_k])
+                if best_k <= neighbour:  # it does not extend the stretch beside it: blocks it
+                    potential -= blocking * worth
+                axis = 1
         if x == 0 or y == 0:
             immediate += self._druid_lines_gain(card, cell)
         return immediate + potential
@@ -204,22 +232,6 @@ def _druid_lines(row: list[int], column: list[int]) -> tuple[int, int]:
             _DRUID_LINES.clear()
         hit = _DRUID_LINES[key] = druid_lines(row, REACH, column, REACH)
     return hit
-
-
-def _run_strength(run: list[int]) -> int:
-    """Strength of the stretch formed by the first cards of ``run`` sharing the first card's
-    colour or ingredient."""
-    first = run[0]
-    best = 1
-    for attr in (_COLOUR, _INGREDIENT):
-        want = attr[first]
-        mask = 0
-        for c in run:
-            if attr[c] != want:
-                break
-            mask |= 1 << c
-        best = max(best, mask.bit_count())
-    return best
 
 
 def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre: list[int],
