@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...engine import Action, ActionCodec
+from ...engine import Action, ActionCodec, RecordError
 from .cards import Deck
 
 
@@ -137,4 +137,19 @@ def tables_for(deck: Deck) -> ActionTables:
     return tables
 
 
-ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=lambda a: _CANON.get(a, a))
+def _read(action: Action) -> Action:
+    """The canonical instance of an action read from JSON, after checking that its seat,
+    slot and card fields could exist at all (legality is checked when it is applied)."""
+    seat = getattr(action, "seat", 0)
+    slot = getattr(action, "slot", 0)
+    card = getattr(action, "card", "")
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < MAX_PLAYERS):
+        raise RecordError(f"{action.kind}: seat must be 0..{MAX_PLAYERS - 1}, got {seat!r}")
+    if not (isinstance(slot, int) and not isinstance(slot, bool) and slot in (0, 1)):
+        raise RecordError(f"{action.kind}: hand slot must be 0 or 1, got {slot!r}")
+    if not isinstance(card, str):
+        raise RecordError(f"{action.kind}: card must be a card id, got {card!r}")
+    return _CANON.get(action, action)
+
+
+ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=_read)
