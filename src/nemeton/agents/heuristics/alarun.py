@@ -19,7 +19,10 @@ secret colour and the round (from a view, or the same fields of a determinized s
 - **Placement**: the (card, cell) with the largest placement gain.
 
 ``evaluate`` turns provisional scores (potions so far, Centum auri, colour bonus) plus an
-allowance for the cards still to come into a soft share of the win (winners share 1).
+allowance for the cards still to come into a soft share of the win (winners share 1). It is
+called once per search iteration, so its hand values are the quick kind: a card joining the
+druid's row or column is counted with the druid keeping its present value (the policy's
+choices count the druid's best new value exactly).
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from ...engine import Action, State
 from ...games.alarun.actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
 from ...games.alarun.cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
 from ...games.alarun.rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
-from ...games.alarun.scoring import POINTS, druid_lines, line_strength, score_grid
+from ...games.alarun.scoring import (CENTUM_AURI_POINTS, COLOUR_BONUS_POINTS, POINTS, druid_lines, line_strength,
+                                     score_grid)
 from ...games.alarun.square import (CELL_XY, COLUMNS_BETWEEN, ORIGIN, REACH, ROWS_BETWEEN, SIDE,
                                     MagicSquare, cell_index)
 from ..base import GameHeuristic, register_heuristic
@@ -51,17 +55,42 @@ class Weights:
 
 
 _COLOUR = tuple(c % 7 for c in range(49))
+
+
+def _rays(cell: int) -> tuple:
+    """The cells from ``cell`` outwards to the board's edge: (right, left), then (down, up)."""
+    x0, y0 = CELL_XY[cell]
+    out = []
+    for sides in (((1, 0), (-1, 0)), ((0, 1), (0, -1))):
+        pair = []
+        for dx, dy in sides:
+            ray = []
+            x, y = x0 + dx, y0 + dy
+            while -REACH <= x <= REACH and -REACH <= y <= REACH:
+                ray.append(cell_index(x, y))
+                x += dx
+                y += dy
+            pair.append(tuple(ray))
+        out.append(tuple(pair))
+    return tuple(out)
+
+
+RAYS = tuple(_rays(i) for i in range(SIDE * SIDE))
+DRUID_LINE_CELLS = frozenset(i for i in range(SIDE * SIDE) if 0 in CELL_XY[i])  # the druid's row and column
 _INGREDIENT = tuple(c // 7 for c in range(49))
 
 
 class SquareReader:
     """One seat's square prepared for many placement-gain questions (one decision)."""
 
-    __slots__ = ("square", "cells", "allowed", "base", "arms", "open_cells", "growth", "blocking",
-                 "druid_points")
+    __slots__ = ("square", "cells", "allowed", "base", "arms", "open_cells", "growth", "blocking", "exact_druid",
+                 "druid_points", "druid_cells")
 
-    def __init__(self, square: MagicSquare, weights: Weights = Weights()):
+    def __init__(self, square: MagicSquare, weights: Weights = Weights(), exact_druid: bool = True):
+        """``exact_druid=False`` (quick estimates): the druid keeps its present value when a
+        card joins its row or column, instead of taking its best value again."""
         self.square = square
+        self.exact_druid = exact_druid
         self.growth = weights.growth
         self.blocking = weights.blocking
         cells = square.cells[:]
@@ -71,6 +100,7 @@ class SquareReader:
         self.allowed = (COLUMNS_BETWEEN[square.max_x - 4 + REACH][square.min_x + 4 + REACH]
                         & ROWS_BETWEEN[square.max_y - 4 + REACH][square.min_y + 4 + REACH])
         self.open_cells = square.open_cells()
+        self.druid_cells = DRUID_LINE_CELLS
         self.base: dict[tuple[int, int], int] = {}
         self.arms: dict[int, tuple] = {}
 
@@ -93,24 +123,22 @@ class SquareReader:
         cell after it empty and allowed), and for each side with cards (up to an empty cell,
         the Centum auri or the edge): the first card's colour, the bit set of the cards from
         it sharing that colour, whether that is the whole side and its end is open, and the
-        same by ingredient; then the strength of the strongest of those neighbouring stretches
-        and what the cell is worth to it (the points of its next step)."""
+        same by ingredient; then the strength of the strongest of those neighbouring stretches,
+        what the cell is worth to it (the points of its next step) and the line's strength."""
         arms = self.arms.get(cell)
         if arms is None:
             cells = self.cells
             allowed = self.allowed
             x0, y0 = CELL_XY[cell]
             out = []
-            for sides in (((1, 0), (-1, 0)), ((0, 1), (0, -1))):
+            for rays in RAYS[cell]:
                 empty_open = False
                 runs = []
                 neighbour = 0
-                for dx, dy in sides:
+                for ray in rays:
                     run = []
-                    x, y = x0 + dx, y0 + dy
                     open_end = False
-                    while -REACH <= x <= REACH and -REACH <= y <= REACH:
-                        i = (y + REACH) * SIDE + x + REACH
+                    for i in ray:
                         card = cells[i]
                         if card == EMPTY:
                             open_end = bool(allowed >> i & 1)
@@ -118,78 +146,43 @@ class SquareReader:
                         if card >= CENTUM_AURI:
                             break
                         run.append(card)
-                        x += dx
-                        y += dy
                     if not run:
                         if open_end:
                             empty_open = True
                         continue
-                    side = []
-                    strength = 1
-                    for attr in (_COLOUR, _INGREDIENT):
-                        want = attr[run[0]]
-                        mask = 0
-                        whole = True
-                        for c in run:
-                            if attr[c] != want:
-                                whole = False
-                                break
-                            mask |= 1 << c
-                        side += (want, mask, whole and open_end)
-                        strength = max(strength, mask.bit_count())
-                    runs.append(tuple(side))
-                    neighbour = max(neighbour, strength)
+                    first = run[0]
+                    colour = _COLOUR[first]
+                    ingredient = _INGREDIENT[first]
+                    by_colour = by_ingredient = 0
+                    whole_colour = whole_ingredient = True
+                    for c in run:
+                        if _COLOUR[c] == colour and whole_colour:
+                            by_colour |= 1 << c
+                        else:
+                            whole_colour = False
+                        if _INGREDIENT[c] == ingredient and whole_ingredient:
+                            by_ingredient |= 1 << c
+                        else:
+                            whole_ingredient = False
+                    runs.append((colour, by_colour, whole_colour and open_end,
+                                 ingredient, by_ingredient, whole_ingredient and open_end))
+                    strength = max(by_colour.bit_count(), by_ingredient.bit_count())
+                    if strength > neighbour:
+                        neighbour = strength
                 worth = POINTS[neighbour + 1] - POINTS[neighbour] if 0 < neighbour < 5 else 0
-                out.append((empty_open, tuple(runs), neighbour, worth))
+                axis = len(out)
+                index = y0 if axis == 0 else x0
+                # the line's strength now; the druid's lines are counted exactly apart (99: skip)
+                base = self._line_strength(axis, index) if index != 0 or not self.exact_druid else 99
+                out.append((empty_open, tuple(runs), neighbour, worth, base))
             arms = tuple(out)
             self.arms[cell] = arms
         return arms
 
     def gain(self, card: int, cell: int) -> float:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
-        growth, blocking = self.growth, self.blocking
-        x, y = CELL_XY[cell]
-        arms = self.arms.get(cell) or self._arms(cell)
-        immediate = potential = 0.0
-        if card == CENTUM_AURI:
-            for _, _, _, worth in arms:
-                potential -= blocking * worth
-        else:
-            colour = _COLOUR[card]
-            ingredient = _INGREDIENT[card]
-            bit = 1 << card
-            axis = 0
-            for empty_open, runs, neighbour, worth in arms:
-                # the stretch through the cell by colour, then by ingredient: the longer (or
-                # as long with an open end) counts
-                mask = mask_i = bit
-                best_open = open_i = empty_open
-                for c0, cm, c_open, i0, im, i_open in runs:
-                    if c0 == colour:
-                        mask |= cm
-                        if c_open:
-                            best_open = True
-                    if i0 == ingredient:
-                        mask_i |= im
-                        if i_open:
-                            open_i = True
-                best_k = mask.bit_count()
-                k = mask_i.bit_count()
-                if k > best_k or (k == best_k and open_i):
-                    best_k, best_open = k, open_i
-                index = y if axis == 0 else x
-                if index != 0:  # not the druid's line (that one is counted exactly below)
-                    base = self._line_strength(axis, index)
-                    if best_k > base:
-                        immediate += POINTS[best_k] - POINTS[base]
-                if best_open and best_k < 5:
-                    potential += growth * (POINTS[best_k + 1] - POINTS[best_k])
-                if best_k <= neighbour:  # it does not extend the stretch beside it: blocks it
-                    potential -= blocking * worth
-                axis = 1
-        if x == 0 or y == 0:
-            immediate += self._druid_lines_gain(card, cell)
-        return immediate + potential
+        druid = self._druid_lines_gain(card, cell) if self.exact_druid and cell in self.druid_cells else 0
+        return _lines_gain(self.arms.get(cell) or self._arms(cell), card, self.growth, self.blocking, druid)
 
     def _druid_lines_gain(self, card: int, cell: int) -> int:
         """The points ``card`` on ``cell`` adds to the druid's row and column: the druid may
@@ -212,11 +205,80 @@ class SquareReader:
 
     def card_value(self, card: int, secret: int) -> float:
         """What a hand card is worth to this square: its best placement plus the bonuses."""
+        get = self.arms.get
+        growth, blocking = self.growth, self.blocking
+        druid_cells = self.druid_cells if self.exact_druid else ()
+        best = -math.inf
+        for cell in self.open_cells:
+            druid = self._druid_lines_gain(card, cell) if cell in druid_cells else 0
+            g = _lines_gain(get(cell) or self._arms(cell), card, growth, blocking, druid)
+            if g > best:
+                best = g
+        if best == -math.inf:
+            best = 0.0
         if card == CENTUM_AURI:
-            best = max((self.gain(card, c) for c in self.open_cells), default=0.0)
             return CENTUM_AURI_VALUE + best
-        best = max((self.gain(card, c) for c in self.open_cells), default=0.0)
         return best + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
+
+    def potions(self) -> int:
+        """The potion points of the square now (the druid at its best)."""
+        square = self.square
+        total = self.druid_points
+        for y in range(square.min_y, square.min_y + 5):
+            if y:
+                total += POINTS[self._line_strength(0, y)]
+        for x in range(square.min_x, square.min_x + 5):
+            if x:
+                total += POINTS[self._line_strength(1, x)]
+        return total
+
+
+def _bonuses(square: MagicSquare, secret: int) -> int:
+    """The Centum auri's points and the secret colour's bonus of the cards placed."""
+    total = CENTUM_AURI_POINTS if CENTUM_AURI in square.cells else 0
+    for card in square.cells:
+        if 0 <= card < CENTUM_AURI and _COLOUR[card] == secret:
+            total += COLOUR_BONUS_POINTS
+    return total
+
+
+def _lines_gain(arms: tuple, card: int, growth: float, blocking: float, druid: int) -> float:
+    """The placement gain of ``card`` on a cell along its row and column (``SquareReader._arms``);
+    ``druid``: the points it adds to the druid's lines when those are counted apart."""
+    immediate = float(druid)
+    potential = 0.0
+    if card == CENTUM_AURI:
+        for _, _, _, worth, _ in arms:
+            potential -= blocking * worth
+        return potential
+    colour = _COLOUR[card]
+    ingredient = _INGREDIENT[card]
+    bit = 1 << card
+    for empty_open, runs, neighbour, worth, base in arms:
+        # the stretch through the cell by colour, then by ingredient: the longer (or as long
+        # with an open end) counts
+        mask = mask_i = bit
+        best_open = open_i = empty_open
+        for c0, cm, c_open, i0, im, i_open in runs:
+            if c0 == colour:
+                mask |= cm
+                if c_open:
+                    best_open = True
+            if i0 == ingredient:
+                mask_i |= im
+                if i_open:
+                    open_i = True
+        best_k = mask.bit_count()
+        k = mask_i.bit_count()
+        if k > best_k or (k == best_k and open_i):
+            best_k, best_open = k, open_i
+        if best_k > base:
+            immediate += POINTS[best_k] - POINTS[base]
+        if best_open and best_k < 5:
+            potential += growth * (POINTS[best_k + 1] - POINTS[best_k])
+        if best_k <= neighbour:  # it does not extend the stretch beside it: blocks it
+            potential -= blocking * worth
+    return immediate + potential
 
 
 _DRUID_LINES: dict[tuple, tuple[int, int]] = {}
@@ -298,18 +360,20 @@ class AlarunHeuristic(GameHeuristic):
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's estimated share of the win: a softmax of provisional scores (plus the
-        value of the hand still to be placed), flatter the more rounds remain."""
+        quick value of the hand still to be placed), flatter the more rounds remain."""
         assert isinstance(state, AlarunState)
         if state.is_terminal():
             return state.returns()
         n = state.n
         estimates = []
+        hands = state.hands if state.phase in (ACTIONS, PLACEMENT) else [[]] * n
         for s in range(n):
-            b = score_grid(state.squares[s].grid(), state.secret[s])
-            estimate = b.total
-            if state.phase in (ACTIONS, PLACEMENT) and state.hands[s]:
-                reader = SquareReader(state.squares[s], self.weights)
-                estimate += sum(reader.card_value(c, state.secret[s]) for c in state.hands[s])
+            square = state.squares[s]
+            secret = state.secret[s]
+            reader = SquareReader(square, self.weights, exact_druid=False)
+            estimate = reader.potions() + _bonuses(square, secret)
+            for card in hands[s]:
+                estimate += reader.card_value(card, secret)
             estimates.append(estimate)
         rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)
         temperature = 3.0 + 2.5 * rounds_left
