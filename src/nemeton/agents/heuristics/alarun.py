@@ -55,6 +55,7 @@ class Weights:
 
 
 _COLOUR = tuple(c % 7 for c in range(49))
+_INGREDIENT = tuple(c // 7 for c in range(49))
 
 
 def _rays(cell: int) -> tuple:
@@ -77,7 +78,6 @@ def _rays(cell: int) -> tuple:
 
 RAYS = tuple(_rays(i) for i in range(SIDE * SIDE))
 DRUID_LINE_CELLS = frozenset(i for i in range(SIDE * SIDE) if 0 in CELL_XY[i])  # the druid's row and column
-_INGREDIENT = tuple(c // 7 for c in range(49))
 
 
 class SquareReader:
@@ -101,22 +101,20 @@ class SquareReader:
                         & ROWS_BETWEEN[square.max_y - 4 + REACH][square.min_y + 4 + REACH])
         self.open_cells = square.open_cells()
         self.druid_cells = DRUID_LINE_CELLS
-        self.base: dict[tuple[int, int], int] = {}
+        # the strength of every row (axis 0) and column (axis 1), by index + REACH; no card: 0
+        rows = [0] * SIDE
+        for y in range(square.min_y, square.max_y + 1):
+            start = (y + REACH) * SIDE
+            rows[y + REACH] = line_strength(cells[start:start + SIDE])
+        columns = [0] * SIDE
+        for x in range(square.min_x, square.max_x + 1):
+            columns[x + REACH] = line_strength(cells[x + REACH::SIDE])
+        self.base = (rows, columns)
         self.arms: dict[int, tuple] = {}
 
     def _line_strength(self, axis: int, index: int) -> int:
         """Strength of the best stretch on row ``index`` (axis 0) or column ``index`` (axis 1)."""
-        key = (axis, index)
-        value = self.base.get(key)
-        if value is None:
-            if axis == 0:
-                start = (index + REACH) * SIDE
-                line = self.cells[start:start + SIDE]
-            else:
-                line = self.cells[index + REACH::SIDE]
-            value = line_strength(line)
-            self.base[key] = value
-        return value
+        return self.base[axis][index + REACH]
 
     def _arms(self, cell: int) -> tuple:
         """Per line through ``cell`` (row, then column): whether an empty side is open (the
@@ -214,11 +212,27 @@ class SquareReader:
             g = _lines_gain(get(cell) or self._arms(cell), card, growth, blocking, druid)
             if g > best:
                 best = g
-        if best == -math.inf:
-            best = 0.0
-        if card == CENTUM_AURI:
-            return CENTUM_AURI_VALUE + best
-        return best + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
+        return _with_bonuses(card, best, secret)
+
+    def hand_value(self, hand: Sequence[int], secret: int) -> float:
+        """The sum of the hand's card values (cell by cell: each cell read once)."""
+        if not hand:
+            return 0.0
+        get = self.arms.get
+        growth, blocking = self.growth, self.blocking
+        druid_cells = self.druid_cells if self.exact_druid else ()
+        best = [-math.inf] * len(hand)
+        for cell in self.open_cells:
+            arms = get(cell) or self._arms(cell)
+            exact = cell in druid_cells
+            for k, card in enumerate(hand):
+                g = _lines_gain(arms, card, growth, blocking, self._druid_lines_gain(card, cell) if exact else 0)
+                if g > best[k]:
+                    best[k] = g
+        total = 0.0
+        for k, card in enumerate(hand):
+            total += _with_bonuses(card, best[k], secret)
+        return total
 
     def potions(self) -> int:
         """The potion points of the square now (the druid at its best)."""
@@ -231,6 +245,14 @@ class SquareReader:
             if x:
                 total += POINTS[self._line_strength(1, x)]
         return total
+
+
+def _with_bonuses(card: int, best_gain: float, secret: int) -> float:
+    if best_gain == -math.inf:  # no open cell
+        best_gain = 0.0
+    if card == CENTUM_AURI:
+        return CENTUM_AURI_VALUE + best_gain
+    return best_gain + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
 
 
 def _bonuses(square: MagicSquare, secret: int) -> int:
@@ -371,10 +393,7 @@ class AlarunHeuristic(GameHeuristic):
             square = state.squares[s]
             secret = state.secret[s]
             reader = SquareReader(square, self.weights, exact_druid=False)
-            estimate = reader.potions() + _bonuses(square, secret)
-            for card in hands[s]:
-                estimate += reader.card_value(card, secret)
-            estimates.append(estimate)
+            estimates.append(reader.potions() + _bonuses(square, secret) + reader.hand_value(hands[s], secret))
         rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)
         temperature = 3.0 + 2.5 * rounds_left
         top = max(estimates)
