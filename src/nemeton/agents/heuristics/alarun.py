@@ -54,8 +54,12 @@ class Weights:
     weak_card: float = 1.5     # a hand card worth less than this invites a 2-player flip
 
 
-_COLOUR = tuple(c % 7 for c in range(49))
-_INGREDIENT = tuple(c // 7 for c in range(49))
+_COLOUR = tuple(c % 7 for c in range(49)) + (-1, -1, -1)
+_INGREDIENT = tuple(c // 7 for c in range(49)) + (-1, -1, -1)
+_PLAIN = 51  # a pseudo card sharing nothing with any card (see ``SquareReader._arms``)
+# _TRAITS[card]: bit set of the card's colour (bits 0-6) and ingredient (bits 7-13); the
+# Centum auri (-1) has its own gain: never the plain one
+_TRAITS = tuple((1 << (c % 7)) | (1 << (7 + c // 7)) for c in range(49)) + (-1,)
 
 
 def _rays(cell: int) -> tuple:
@@ -122,13 +126,16 @@ class SquareReader:
         the Centum auri or the edge): the first card's colour, the bit set of the cards from
         it sharing that colour, whether that is the whole side and its end is open, and the
         same by ingredient; then the strength of the strongest of those neighbouring stretches,
-        what the cell is worth to it (the points of its next step) and the line's strength."""
+        what the cell is worth to it (the points of its next step) and the line's strength.
+        Also the colours and ingredients those stretches start with (``_TRAITS`` bits) and the
+        gain of a card sharing none of them (the same for all such cards)."""
         arms = self.arms.get(cell)
         if arms is None:
             cells = self.cells
             allowed = self.allowed
             x0, y0 = CELL_XY[cell]
             out = []
+            traits = 0
             for rays in RAYS[cell]:
                 empty_open = False
                 runs = []
@@ -164,6 +171,7 @@ class SquareReader:
                             whole_ingredient = False
                     runs.append((colour, by_colour, whole_colour and open_end,
                                  ingredient, by_ingredient, whole_ingredient and open_end))
+                    traits |= _TRAITS[first]
                     strength = max(by_colour.bit_count(), by_ingredient.bit_count())
                     if strength > neighbour:
                         neighbour = strength
@@ -173,14 +181,15 @@ class SquareReader:
                 # the line's strength now; the druid's lines are counted exactly apart (99: skip)
                 base = self._line_strength(axis, index) if index != 0 or not self.exact_druid else 99
                 out.append((empty_open, tuple(runs), neighbour, worth, base))
-            arms = tuple(out)
+            lines = tuple(out)
+            arms = (lines, traits, _lines_gain(lines, _PLAIN, self.growth, self.blocking, 0))
             self.arms[cell] = arms
         return arms
 
     def gain(self, card: int, cell: int) -> float:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
         druid = self._druid_lines_gain(card, cell) if self.exact_druid and cell in self.druid_cells else 0
-        return _lines_gain(self.arms.get(cell) or self._arms(cell), card, self.growth, self.blocking, druid)
+        return _lines_gain((self.arms.get(cell) or self._arms(cell))[0], card, self.growth, self.blocking, druid)
 
     def _druid_lines_gain(self, card: int, cell: int) -> int:
         """The points ``card`` on ``cell`` adds to the druid's row and column: the druid may
@@ -207,9 +216,15 @@ class SquareReader:
         growth, blocking = self.growth, self.blocking
         druid_cells = self.druid_cells if self.exact_druid else ()
         best = -math.inf
+        traits = _TRAITS[card]
         for cell in self.open_cells:
-            druid = self._druid_lines_gain(card, cell) if cell in druid_cells else 0
-            g = _lines_gain(get(cell) or self._arms(cell), card, growth, blocking, druid)
+            lines, shared, plain = get(cell) or self._arms(cell)
+            if cell in druid_cells:
+                g = _lines_gain(lines, card, growth, blocking, self._druid_lines_gain(card, cell))
+            elif traits < 0 or shared & traits:
+                g = _lines_gain(lines, card, growth, blocking, 0)
+            else:
+                g = plain
             if g > best:
                 best = g
         return _with_bonuses(card, best, secret)
@@ -222,11 +237,17 @@ class SquareReader:
         growth, blocking = self.growth, self.blocking
         druid_cells = self.druid_cells if self.exact_druid else ()
         best = [-math.inf] * len(hand)
+        traits = [_TRAITS[card] for card in hand]
         for cell in self.open_cells:
-            arms = get(cell) or self._arms(cell)
+            lines, shared, plain = get(cell) or self._arms(cell)
             exact = cell in druid_cells
             for k, card in enumerate(hand):
-                g = _lines_gain(arms, card, growth, blocking, self._druid_lines_gain(card, cell) if exact else 0)
+                if exact:
+                    g = _lines_gain(lines, card, growth, blocking, self._druid_lines_gain(card, cell))
+                elif traits[k] < 0 or shared & traits[k]:
+                    g = _lines_gain(lines, card, growth, blocking, 0)
+                else:
+                    g = plain
                 if g > best[k]:
                     best[k] = g
         total = 0.0
