@@ -54,9 +54,8 @@ class Weights:
     weak_card: float = 1.5     # a hand card worth less than this invites a 2-player flip
 
 
-_COLOUR = tuple(c % 7 for c in range(49)) + (-1, -1, -1)
-_INGREDIENT = tuple(c // 7 for c in range(49)) + (-1, -1, -1)
-_PLAIN = 51  # a pseudo card sharing nothing with any card (see ``SquareReader._arms``)
+_COLOUR = tuple(c % 7 for c in range(49))
+_INGREDIENT = tuple(c // 7 for c in range(49))
 # _TRAITS[card]: bit set of the card's colour (bits 0-6) and ingredient (bits 7-13); the
 # Centum auri (-1) has its own gain: never the plain one
 _TRAITS = tuple((1 << (c % 7)) | (1 << (7 + c // 7)) for c in range(49)) + (-1,)
@@ -141,8 +140,8 @@ class SquareReader:
                 runs = []
                 neighbour = 0
                 for ray in rays:
-                    run = []
                     open_end = False
+                    first = -1
                     for i in ray:
                         card = cells[i]
                         if card == EMPTY:
@@ -150,25 +149,27 @@ class SquareReader:
                             break
                         if card >= CENTUM_AURI:
                             break
-                        run.append(card)
-                    if not run:
+                        if first < 0:
+                            first = card
+                            colour = _COLOUR[card]
+                            ingredient = _INGREDIENT[card]
+                            by_colour = by_ingredient = 1 << card
+                            whole_colour = whole_ingredient = True
+                            continue
+                        if whole_colour:
+                            if _COLOUR[card] == colour:
+                                by_colour |= 1 << card
+                            else:
+                                whole_colour = False
+                        if whole_ingredient:
+                            if _INGREDIENT[card] == ingredient:
+                                by_ingredient |= 1 << card
+                            else:
+                                whole_ingredient = False
+                    if first < 0:
                         if open_end:
                             empty_open = True
                         continue
-                    first = run[0]
-                    colour = _COLOUR[first]
-                    ingredient = _INGREDIENT[first]
-                    by_colour = by_ingredient = 0
-                    whole_colour = whole_ingredient = True
-                    for c in run:
-                        if _COLOUR[c] == colour and whole_colour:
-                            by_colour |= 1 << c
-                        else:
-                            whole_colour = False
-                        if _INGREDIENT[c] == ingredient and whole_ingredient:
-                            by_ingredient |= 1 << c
-                        else:
-                            whole_ingredient = False
                     runs.append((colour, by_colour, whole_colour and open_end,
                                  ingredient, by_ingredient, whole_ingredient and open_end))
                     traits |= _TRAITS[first]
@@ -182,7 +183,7 @@ class SquareReader:
                 base = self._line_strength(axis, index) if index != 0 or not self.exact_druid else 99
                 out.append((empty_open, tuple(runs), neighbour, worth, base))
             lines = tuple(out)
-            arms = (lines, traits, _lines_gain(lines, _PLAIN, self.growth, self.blocking, 0))
+            arms = (lines, traits, _plain_gain(lines, self.growth, self.blocking))
             self.arms[cell] = arms
         return arms
 
@@ -283,6 +284,21 @@ def _bonuses(square: MagicSquare, secret: int) -> int:
         if 0 <= card < CENTUM_AURI and _COLOUR[card] == secret:
             total += COLOUR_BONUS_POINTS
     return total
+
+
+def _plain_gain(lines: tuple, growth: float, blocking: float) -> float:
+    """``_lines_gain`` of a card sharing neither colour nor ingredient with the stretches
+    beside the cell: a stretch of 1 on both lines (the same operations, the same value)."""
+    immediate = 0.0
+    potential = 0.0
+    for empty_open, _, neighbour, worth, base in lines:
+        if base == 0:
+            immediate += POINTS[1]
+        if empty_open:
+            potential += growth * (POINTS[2] - POINTS[1])
+        if neighbour >= 1:
+            potential -= blocking * worth
+    return immediate + potential
 
 
 def _lines_gain(arms: tuple, card: int, growth: float, blocking: float, druid: int) -> float:
