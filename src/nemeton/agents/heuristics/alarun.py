@@ -87,7 +87,7 @@ class SquareReader:
     """One seat's square prepared for many placement-gain questions (one decision)."""
 
     __slots__ = ("square", "cells", "allowed", "base", "arms", "open_cells", "growth", "blocking", "exact_druid",
-                 "druid_points", "druid_cells")
+                 "druid_points", "druid_cells", "best_gains")
 
     def __init__(self, square: MagicSquare, weights: Weights = Weights(), exact_druid: bool = True):
         """``exact_druid=False`` (quick estimates): the druid keeps its present value when a
@@ -114,6 +114,20 @@ class SquareReader:
             columns[x + REACH] = line_strength(cells[x + REACH::SIDE])
         self.base = (rows, columns)
         self.arms: dict[int, tuple] = {}
+        self.best_gains: dict[int, float] = {}  # card -> its best placement gain (card_value)
+
+    @classmethod
+    def shared(cls, square: MagicSquare, weights: Weights = Weights()) -> "SquareReader":
+        """The (exact) reader of a square with these cards, shared by every decision about
+        such a square (a square does not change during a round's action phase, and search
+        samples keep the public squares): what it has computed is reused."""
+        key = (weights, tuple(square.cells))
+        reader = _SHARED_READERS.get(key)
+        if reader is None:
+            if len(_SHARED_READERS) >= 512:
+                _SHARED_READERS.clear()
+            reader = _SHARED_READERS[key] = cls(square.copy(), weights)
+        return reader
 
     def _line_strength(self, axis: int, index: int) -> int:
         """Strength of the best stretch on row ``index`` (axis 0) or column ``index`` (axis 1)."""
@@ -213,6 +227,12 @@ class SquareReader:
 
     def card_value(self, card: int, secret: int) -> float:
         """What a hand card is worth to this square: its best placement plus the bonuses."""
+        best = self.best_gains.get(card)
+        if best is None:
+            best = self.best_gains[card] = self._best_gain(card)
+        return _with_bonuses(card, best, secret)
+
+    def _best_gain(self, card: int) -> float:
         get = self.arms.get
         growth, blocking = self.growth, self.blocking
         druid_cells = self.druid_cells if self.exact_druid else ()
@@ -228,7 +248,7 @@ class SquareReader:
                 g = plain
             if g > best:
                 best = g
-        return _with_bonuses(card, best, secret)
+        return best
 
     def hand_value(self, hand: Sequence[int], secret: int) -> float:
         """The sum of the hand's card values (cell by cell: each cell read once)."""
@@ -341,6 +361,7 @@ def _lines_gain(arms: tuple, card: int, growth: float, blocking: float, druid: i
 
 
 _DRUID_LINES: dict[tuple, tuple[int, int]] = {}
+_SHARED_READERS: dict[tuple, SquareReader] = {}
 
 
 def _druid_lines(row: list[int], column: list[int]) -> tuple[int, int]:
@@ -361,7 +382,7 @@ def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
-    reader = SquareReader(square, weights)
+    reader = SquareReader.shared(square, weights)
     if first.__class__ is Place:
         best, best_gain = first, -math.inf
         for action in legal:
