@@ -40,3 +40,19 @@ def test_head_to_head_rotates_seats_and_is_reproducible(kuhn):
 def test_ismcts_beats_random_at_kuhn_poker(kuhn):
     res = head_to_head("kuhn", 2, "ismcts:iterations=100", "random", 60, seed=1)
     assert res.share.mean > 0.55
+
+
+def test_in_team_games_the_focal_agent_plays_every_seat_of_its_team(monkeypatch):
+    from nemeton.arena import pairing
+    seen = []
+    real = pairing._play_one
+
+    def spy(job):
+        seen.append(job[2])
+        return real(job)
+
+    monkeypatch.setattr(pairing, "_play_one", spy)
+    res = pairing.head_to_head("amarok", 4, "heuristic", "random", 4, seed=1, options={"teams": True})
+    assert seen[0] == ["heuristic", "random", "heuristic", "random"]
+    assert seen[1] == ["random", "heuristic", "random", "heuristic"]
+    assert res.fair_share == 0.5

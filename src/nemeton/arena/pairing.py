@@ -1,8 +1,8 @@
 """Head-to-head pairings with seats rotated, on one or several local processes.
 
 ``head_to_head(game, players, a, b, games)`` plays ``games`` games in which one seat is
-agent ``a`` and every other seat agent ``b``; the focal seat rotates over all seats so seat
-advantage cancels out. The focal agent's result per game is its return (1 for a sole win,
+agent ``a`` and every other seat agent ``b`` (in team games, the focal seat's whole team is
+agent ``a``); the focal seat rotates over all seats so seat advantage cancels out. The focal agent's result per game is its return (1 for a sole win,
 1/k for a k-way shared win, a team's share in team games), so its mean is directly
 comparable with 1/N.
 """
@@ -30,6 +30,12 @@ class PairingResult:
     returns: list[float]
     focal_seats: list[int]
     steps: int
+    teams: int = 0
+
+    @property
+    def fair_share(self) -> float:
+        """The focal side's expected share among equals: 1 / number of teams (seats)."""
+        return 1 / (self.teams or self.players)
 
     @property
     def share(self) -> Estimate:
@@ -37,7 +43,7 @@ class PairingResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "focal": self.focal, "others": self.others,
-                "games": len(self.returns), "share": self.share.to_json(), "fair_share": 1 / self.players}
+                "games": len(self.returns), "share": self.share.to_json(), "fair_share": self.fair_share}
 
 
 def _play_one(args: tuple) -> tuple[int, float, int]:
@@ -55,10 +61,12 @@ def head_to_head(game: str, players: int, focal: str, others: str, games: int, s
     opts = {**spec.bot_defaults, **(options or {}), "players": players}
     spec.options(**opts)
     master = random.Random(seed)
+    probe = spec.make(seed=0, **opts)
     jobs = []
     for g in range(games):
         focal_seat = g % players
-        specs = [focal if s == focal_seat else others for s in range(players)]
+        team = probe.team_of(focal_seat)
+        specs = [focal if probe.team_of(s) == team else others for s in range(players)]
         jobs.append((game, opts, specs, focal_seat, master.randrange(2**31),
                      [master.randrange(2**31) for _ in range(players)]))
     out: list[tuple[int, float, int]] = []
@@ -73,5 +81,6 @@ def head_to_head(game: str, players: int, focal: str, others: str, games: int, s
                 out.append(item)
                 if progress:
                     progress(len(out))
+    teams = len({probe.team_of(s) for s in range(players)})
     return PairingResult(game, players, focal, others, [r for _, r, _ in out], [s for s, _, _ in out],
-                         sum(st for _, _, st in out))
+                         sum(st for _, _, st in out), teams)
