@@ -23,6 +23,8 @@ from .view import unseen_pool
 
 
 def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], AlarunState]:
+    """A function ``rng -> state`` drawing states consistent with ``view`` (like the
+    determinizer); the view is read once, here. ValueError if the view is inconsistent."""
     n = view["players"]
     seat = view["seat"]
     phase = PHASE_NAMES.index(view["phase"])
@@ -70,7 +72,6 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
         other_colours = [c for c in range(len(COLOURS)) if c != own_colour]
     secret_draws = n - (seat is not None)
     new = AlarunState.__new__
-    shuffle_template = pool
 
     def sample(rng: random.Random) -> AlarunState:
         st = new(AlarunState)
@@ -88,7 +89,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
         st.centre = centre[:]
         st.discard = discard[:]
         st.known = [k[:] for k in known]
-        cards = shuffle_template[:]
+        cards = pool[:]
         rng.shuffle(cards)
         hands = [own_hand[:] if s == seat else None for s in range(n)]
         sqs = [sq.copy() for sq in squares]
