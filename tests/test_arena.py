@@ -56,3 +56,11 @@ def test_in_team_games_the_focal_agent_plays_every_seat_of_its_team(monkeypatch)
     assert seen[0] == ["heuristic", "random", "heuristic", "random"]
     assert seen[1] == ["random", "heuristic", "random", "heuristic"]
     assert res.fair_share == 0.5
+
+
+def test_share_interval_stays_inside_zero_one_at_the_extremes():
+    from nemeton.arena.stats import share_interval
+    perfect = share_interval([1.0] * 200)
+    assert perfect.mean == 1.0 and perfect.high == 1.0 and 0.98 < perfect.low < 1.0
+    split = share_interval([0.5] * 10)
+    assert split.low < 0.5 < split.high

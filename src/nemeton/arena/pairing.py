@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from ..agents.base import make_agent
 from ..engine import get_game
 from .match import play_match
-from .stats import Estimate, mean_interval
+from .stats import Estimate, share_interval
 
 
 @dataclass
@@ -39,7 +39,7 @@ class PairingResult:
 
     @property
     def share(self) -> Estimate:
-        return mean_interval(self.returns)
+        return share_interval(self.returns)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "focal": self.focal, "others": self.others,

@@ -45,3 +45,9 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Estimate:
     var = sum((v - m) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return Estimate(m, m - half, m + half, n)
+
+
+def share_interval(shares: Sequence[float], z: float = Z95) -> Estimate:
+    """Interval for a mean share in [0, 1] (1 = sole win, 1/k = k-way shared win): the Wilson
+    interval on the summed shares, which stays inside [0, 1] even at 0% or 100%."""
+    return wilson(sum(shares), len(shares), z)
