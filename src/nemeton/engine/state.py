@@ -114,7 +114,9 @@ class State(ABC):
     # ----- outcome ----------------------------------------------------------------------
     @abstractmethod
     def scores(self) -> list[float]:
-        """Each seat's score (final once terminal)."""
+        """Each seat's score: final once terminal. Before the end a game may return a
+        provisional score computed from the whole state (hidden parts included), so it is for
+        search and statistics only; what a seat may see of scores travels in its view."""
 
     def ranking_key(self, seat: int) -> tuple:
         """Larger is better; equal keys share a rank. Default: the score."""
