@@ -70,3 +70,19 @@ def test_play_prompts_until_a_valid_choice_and_finishes(kuhn):
     assert "'9' is not one of the 2 legal actions" in result.output
     assert "'foo' is not one of the 2 legal actions" in result.output
     assert "Game over" in result.output
+
+
+def test_deck_and_board_files_can_be_given_by_flag(tmp_path):
+    from importlib.resources import files
+    deck = files("nemeton.games.amarok") / "data" / "default_deck.toml"
+    board = files("nemeton.games.edora") / "data" / "board.yaml"
+    ok = runner.invoke(app, ["simulate", "amarok", "-p", "3", "-n", "3", "--deck", str(deck), "--json"])
+    assert ok.exit_code == 0, ok.output
+    ok = runner.invoke(app, ["simulate", "edora", "-p", "2", "-n", "1", "--board", str(board), "--json"])
+    assert ok.exit_code == 0, ok.output
+    bad = tmp_path / "deck.toml"
+    bad.write_text('[[card]]\nid = "X"\n')
+    result = runner.invoke(app, ["simulate", "amarok", "-p", "3", "-n", "3", "--deck", str(bad)])
+    assert result.exit_code == 2 and "unknown top-level key" in result.output
+    result = runner.invoke(app, ["simulate", "alarun", "-p", "3", "-n", "3", "--deck", str(bad)])
+    assert result.exit_code == 2 and "unknown option deck" in result.output

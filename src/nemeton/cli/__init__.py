@@ -32,8 +32,9 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def parse_option_pairs(pairs: List[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def parse_option_pairs(pairs: List[str], **files: Optional[str]) -> dict[str, Any]:
+    """``key=value`` strings (and the --deck/--board shortcuts) as raw game options."""
+    out: dict[str, Any] = {name: path for name, path in files.items() if path is not None}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -77,6 +78,8 @@ def simulate_command(
                                help="Agent specs per seat, comma-separated (one spec = all seats), "
                                     "e.g. ismcts:iterations=500,heuristic,random."),
     option: List[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
+    board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play many games between agents and report wins, scores and speed."""
@@ -85,7 +88,7 @@ def simulate_command(
         specs = [a for a in agents.split(",") if a.strip()]
         for a in specs:
             parse_agent_spec(a)
-        opts = parse_option_pairs(option)
+        opts = parse_option_pairs(option, deck=deck, board=board)
         spec.options(**{**spec.bot_defaults, **opts, "players": players})
     except NemetonError as exc:
         _fail(str(exc))
@@ -142,11 +145,13 @@ def play_command(
                                     "with 'human' at yours."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed (random if omitted)."),
     option: List[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
+    board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
 ) -> None:
     """Play a game in the terminal against AI seats, seeing only your own view."""
     try:
         spec = get_game(game)
-        opts = parse_option_pairs(option)
+        opts = parse_option_pairs(option, deck=deck, board=board)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         state = spec.make(players=players, seed=seed, **opts)
