@@ -30,7 +30,7 @@ def _choice(*allowed: str):
 
 
 class Node:
-    __slots__ = ("parent", "action", "player", "children", "visits", "avail", "reward")
+    __slots__ = ("parent", "action", "player", "children", "visits", "avail", "reward", "hint")
 
     def __init__(self, parent: "Node | None", action: Action | None, player: int):
         self.parent = parent
@@ -40,6 +40,7 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
+        self.hint: Action | None = None  # the heuristic's choice here (progressive bias)
 
 
 class ISMCTSAgent(Agent):
@@ -47,32 +48,50 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
     params = {"iterations": int, "seconds": float, "c": float,
-              "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round")}
+              "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
+              "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float}
+    defaults = {"c": 0.7, "rollout": "random", "cutoff": "none", "epsilon": 0.0, "prior": "none", "bias": 1.0}
 
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 0.7, rollout: str = "random", cutoff: str = "none"):
+                 c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
+                 epsilon: float | None = None, prior: str | None = None, bias: float | None = None):
         super().__init__(game, seat, rng)
+        d = self.defaults
+        c = d["c"] if c is None else c
+        rollout = d["rollout"] if rollout is None else rollout
+        cutoff = d["cutoff"] if cutoff is None else cutoff
+        epsilon = d["epsilon"] if epsilon is None else epsilon
+        prior = d["prior"] if prior is None else prior
+        bias = d["bias"] if bias is None else bias
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
             raise AgentSpecError("ismcts: iterations must be at least 1")
         if seconds is not None and seconds <= 0:
             raise AgentSpecError("ismcts: seconds must be positive")
+        if c < 0:
+            raise AgentSpecError("ismcts: c must be 0 or more")
+        if not 0.0 <= epsilon <= 1.0:
+            raise AgentSpecError("ismcts: epsilon must be between 0 and 1")
+        if bias < 0:
+            raise AgentSpecError("ismcts: bias must be 0 or more")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
         self.rollout = rollout
         self.cutoff = cutoff
-        self.heuristic = get_heuristic(game.name) if (rollout == "heuristic" or cutoff == "round") else None
+        self.epsilon = epsilon
+        self.prior = prior
+        self.bias = bias
+        uses_heuristic = rollout == "heuristic" or cutoff != "none" or prior == "heuristic"
+        self.heuristic = get_heuristic(game.name) if uses_heuristic else None
         self.last_iterations = 0
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
-        if c != 0.7:
-            parts.append(f"c={c}")
-        if rollout != "random":
-            parts.append(f"rollout={rollout}")
-        if cutoff != "none":
-            parts.append(f"cutoff={cutoff}")
+        for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
+                           ("prior", prior), ("bias", bias)):
+            if value != d[key] and not (key == "bias" and prior == "none"):
+                parts.append(f"{key}={value}")
         self._label = ":".join(["ismcts", *parts])
 
     def __str__(self) -> str:
@@ -107,14 +126,29 @@ class ISMCTSAgent(Agent):
         self.last_root = root
         return root
 
+    def _expand_choice(self, node: Node, state: State, player: int, untried: list[Action], fresh: bool) -> Action:
+        """Which untried action to add. With ``prior=heuristic`` a node's first child is the
+        heuristic's choice (remembered as the node's hint for progressive bias); the others
+        come in random order."""
+        if len(untried) == 1:
+            action = untried[0]
+        elif fresh and self.prior == "heuristic":
+            action = self.heuristic.choose_in_state(state, player, untried, self.rng)
+        else:
+            return self.rng.choice(untried)
+        if fresh:
+            node.hint = action
+        return action
+
     def _iterate(self, root: Node, state: State) -> None:
-        rng = self.rng
         c = self.c
+        bias = self.bias if self.prior == "heuristic" else 0.0
         log = math.log
         sqrt = math.sqrt
         node = root
         player = self.seat  # the root decision is ours even where several seats act at once
         start_round = state.round
+        expanded = False
         while not state.is_terminal():
             legal = state.legal_actions(player)
             children = node.children
@@ -126,23 +160,31 @@ class ISMCTSAgent(Agent):
                 else:
                     child.avail += 1
             if untried:
-                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                action = self._expand_choice(node, state, player, untried, not children)
                 child = Node(node, action, player)
                 children[action] = child
                 state.apply_unchecked(action, player)
                 node = child
+                expanded = True
                 break
             best = None
             best_value = -1.0
+            hint = node.hint
             for a in legal:
                 ch = children[a]
-                value = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                v = ch.visits
+                value = ch.reward / v + c * sqrt(log(ch.avail) / v)
+                if hint is not None and a == hint:
+                    value += bias / (v + 1)
                 if value > best_value:
                     best, best_value = ch, value
             state.apply_unchecked(best.action, player)
             node = best
             player = state.current_player
-        values = self._playout(state, start_round)
+        if expanded and self.cutoff == "leaf" and not state.is_terminal():
+            values = self.heuristic.evaluate(state)
+        else:
+            values = self._playout(state, start_round)
         while node is not root:
             node.visits += 1
             node.reward += values[node.player]
@@ -152,14 +194,21 @@ class ISMCTSAgent(Agent):
     def _playout(self, state: State, start_round: int) -> list[float]:
         rng = self.rng
         heuristic = self.heuristic
-        cut = self.cutoff == "round"
+        cut = self.cutoff != "none"
         if self.rollout == "heuristic":
             choose = heuristic.choose_in_state
+            epsilon = self.epsilon
+            rand = rng.random
+            choice = rng.choice
             while not state.is_terminal():
                 if cut and state.round != start_round:
                     return heuristic.evaluate(state)
                 p = state.current_player
-                state.apply_unchecked(choose(state, p, state.legal_actions(p), rng), p)
+                legal = state.legal_actions(p)
+                if epsilon and rand() < epsilon:
+                    state.apply_unchecked(choice(legal), p)
+                else:
+                    state.apply_unchecked(choose(state, p, legal, rng), p)
         else:
             choice = rng.choice
             while not state.is_terminal():

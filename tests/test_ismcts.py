@@ -1,0 +1,138 @@
+"""ISMCTS search options: spec parsing, the heuristic prior (first expansion and progressive
+bias), epsilon-greedy rollouts, leaf evaluation, and decisions that never read hidden state."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from nemeton.agents.base import AgentSpecError, make_agent, parse_agent_spec
+from nemeton.agents.ismcts import ISMCTSAgent
+from nemeton.engine import get_game
+
+HEURISTIC_GAMES = [("alarun", 2), ("amarok", 3), ("edora", 2)]
+
+
+def _midgame(name, players, seed, steps):
+    spec = get_game(name)
+    state = spec.make(seed=seed, **{**spec.bot_defaults, "players": players})
+    rng = random.Random(seed)
+    for _ in range(steps):
+        p = state.current_player
+        legal = state.legal_actions(p)
+        if len(legal) > 1 and _ > steps // 2:
+            break
+        state.apply(rng.choice(legal), p)
+    assert not state.is_terminal()
+    return spec, state
+
+
+def _decision_with_choices(name, players):
+    """A mid-game position where the seat to move has at least two legal actions."""
+    spec, state = _midgame(name, players, seed=11, steps=12)
+    seat = state.current_player
+    while len(state.legal_actions(seat)) < 2:
+        state.apply(state.legal_actions(seat)[0], seat)
+        seat = state.current_player
+    return spec, state, seat
+
+
+class LastActionPrior:
+    """A stand-in heuristic that always prefers the last legal action and counts its calls."""
+
+    def __init__(self, real):
+        self.real = real
+        self.calls = 0
+
+    def choose_in_state(self, state, seat, legal, rng):
+        self.calls += 1
+        return legal[-1]
+
+    def evaluate(self, state):
+        return self.real.evaluate(state)
+
+
+def test_new_parameters_parse_and_name_the_agent():
+    cls, params = parse_agent_spec("ismcts:iterations=50:prior=heuristic:bias=2.5:epsilon=0.1:cutoff=leaf:c=0.4")
+    assert cls is ISMCTSAgent
+    assert params == {"iterations": 50, "prior": "heuristic", "bias": 2.5, "epsilon": 0.1, "cutoff": "leaf", "c": 0.4}
+    agent = make_agent("ismcts:iterations=50:prior=heuristic:bias=2.5", get_game("alarun"), 0, seed=1)
+    assert "prior=heuristic" in str(agent) and "bias=2.5" in str(agent)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:prior=always", "ismcts:cutoff=game", "ismcts:epsilon=1.5",
+                                  "ismcts:bias=-1", "ismcts:c=-0.1", "ismcts:epsilon=lots"])
+def test_bad_search_parameters_are_refused_with_a_message(spec):
+    with pytest.raises(AgentSpecError, match="ismcts"):
+        make_agent(spec, get_game("alarun"), 0, seed=1)
+
+
+@pytest.mark.parametrize("name,players", HEURISTIC_GAMES)
+def test_prior_makes_the_heuristics_choice_the_first_child_of_every_new_node(name, players):
+    spec, state, seat = _decision_with_choices(name, players)
+    agent = make_agent("ismcts:iterations=1:prior=heuristic:cutoff=leaf", spec, seat, seed=3)
+    agent.heuristic = LastActionPrior(agent.heuristic)
+    root = agent.search(state.view(seat))
+    legal = state.legal_actions(seat)
+    assert list(root.children) == [legal[-1]]
+    assert root.hint == legal[-1]
+    assert agent.heuristic.calls == 1
+
+
+@pytest.mark.parametrize("name,players", HEURISTIC_GAMES)
+def test_progressive_bias_steers_visits_to_the_heuristics_choice(name, players):
+    spec, state, seat = _decision_with_choices(name, players)
+    legal = state.legal_actions(seat)
+    visits = {}
+    for bias in (0.0, 50.0):
+        agent = make_agent(f"ismcts:iterations=150:prior=heuristic:bias={bias}:cutoff=leaf", spec, seat, seed=3)
+        agent.heuristic = LastActionPrior(agent.heuristic)
+        root = agent.search(state.view(seat))
+        visits[bias] = root.children[legal[-1]].visits
+    assert visits[50.0] > visits[0.0]
+    assert visits[50.0] >= 150 // 2
+
+
+def test_without_prior_the_heuristic_is_never_asked_to_choose():
+    spec, state, seat = _decision_with_choices("alarun", 2)
+    agent = make_agent("ismcts:iterations=30:cutoff=leaf", spec, seat, seed=3)
+    agent.heuristic = LastActionPrior(agent.heuristic)
+    agent.search(state.view(seat))
+    assert agent.heuristic.calls == 0
+
+
+def test_epsilon_one_makes_heuristic_rollouts_random():
+    spec, state, seat = _decision_with_choices("amarok", 3)
+    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=1", spec, seat, seed=3)
+    agent.heuristic = LastActionPrior(agent.heuristic)
+    agent.search(state.view(seat))
+    assert agent.heuristic.calls == 0
+    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=0", spec, seat, seed=3)
+    agent.heuristic = LastActionPrior(agent.heuristic)
+    agent.search(state.view(seat))
+    assert agent.heuristic.calls > 20
+
+
+def test_default_spec_uses_the_documented_defaults():
+    agent = make_agent("ismcts", get_game("alarun"), 0, seed=1)
+    for key, value in ISMCTSAgent.defaults.items():
+        assert getattr(agent, key) == value
+    assert str(agent).startswith("ismcts:")
+
+
+@pytest.mark.parametrize("name,players", HEURISTIC_GAMES)
+@pytest.mark.parametrize("agent_spec", ["ismcts:iterations=25:prior=heuristic:rollout=heuristic:cutoff=round:epsilon=0.2",
+                                        "ismcts:iterations=25:prior=heuristic:cutoff=leaf"])
+def test_decision_with_prior_does_not_depend_on_the_true_hidden_state(name, players, agent_spec):
+    spec, state = _midgame(name, players, seed=3, steps=17)
+    seat = state.current_player
+    view = json.loads(json.dumps(state.view(seat)))
+    decisions = set()
+    for k in range(3):
+        truth = spec.determinize(view, random.Random(100 + k))
+        assert truth.view(seat) == view
+        agent = make_agent(agent_spec, spec, seat, seed=77)
+        decisions.add(agent.act(truth.view(seat), truth.legal_actions(seat)))
+    assert len(decisions) == 1
