@@ -86,3 +86,38 @@ def test_deck_and_board_files_can_be_given_by_flag(tmp_path):
     assert result.exit_code == 2 and "unknown top-level key" in result.output
     result = runner.invoke(app, ["simulate", "alarun", "-p", "3", "-n", "3", "--deck", str(bad)])
     assert result.exit_code == 2 and "unknown option deck" in result.output
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["simulate", "kuhn", "-p", "2", "--agents", "ismcts:iterations=0"], "iterations must be at least 1"),
+    (["simulate", "kuhn", "-p", "2", "--agents", "random,"], "has an empty entry"),
+    (["simulate", "kuhn", "-p", "2", "--agents", "ismcts:foo=1"], "no parameter 'foo'"),
+    (["simulate", "kuhn", "-p", "2", "--option", "players=3"], "with --players"),
+    (["simulate", "kuhn", "-p", "2", "--agents", "human,random"], "'human' is for `nemeton play`"),
+    (["play", "kuhn", "-p", "2", "--agents", "heuristic,random"], "put 'human' there"),
+    (["play", "kuhn", "-p", "2", "--agents", "human,human"], "only one seat can be 'human'"),
+    (["play", "kuhn", "-p", "2", "--seat", "0", "--agents", "random,human"], "disagrees with 'human' at seat 1"),
+])
+def test_more_bad_input_exits_2_before_anything_runs(kuhn, args, fragment):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output
+
+
+def test_simulate_json_reports_validated_option_values():
+    result = runner.invoke(app, ["simulate", "alarun", "-p", "2", "-n", "2", "--option", "action_cap=5", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["options"] == {"action_cap": 5}
+
+
+def test_play_takes_the_human_seat_from_the_agent_list(kuhn):
+    result = runner.invoke(app, ["play", "kuhn", "-p", "2", "--seed", "1", "--agents", "random,human"],
+                           input="1\n" * 5)
+    assert result.exit_code == 0, result.output
+    assert "You are seat 1" in result.output
+
+
+def test_closing_the_input_abandons_the_game_with_a_message(kuhn):
+    result = runner.invoke(app, ["play", "kuhn", "-p", "2", "--seed", "1"], input="")
+    assert result.exit_code == 1
+    assert "Input closed: game abandoned." in result.output

@@ -131,8 +131,9 @@ def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep or key not in cls.params:
-            allowed = ", ".join(f"{k}=" for k in cls.params) or "none"
-            raise AgentSpecError(f"agent {name!r} has no parameter {part!r}; its parameters: {allowed}")
+            allowed = ", ".join(cls.params) or "none"
+            what = f"no parameter {key!r}" if sep else f"a parameter without a value: {part!r} (write name=value)"
+            raise AgentSpecError(f"agent {name!r} has {what}; its parameters: {allowed}")
         try:
             params[key] = cls.params[key](value)
         except ValueError:

@@ -48,7 +48,7 @@ class SimulationSummary:
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
             "agents": self.agents, "options": self.options, "wins": self.wins,
             "mean_scores": self.mean_scores, "mean_returns": self.mean_returns,
-            "mean_steps": self.mean_steps, "seconds": round(self.seconds, 4),
+            "mean_steps": round(self.mean_steps, 2), "seconds": round(self.seconds, 4),
             "games_per_second": round(self.games_per_second, 3),
             "steps_per_second": round(self.steps_per_second, 1),
         }
@@ -81,8 +81,7 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
         raise ValueError(f"give one agent spec per seat ({players}), or one for all; got {len(specs)}")
     for s in specs:
         parse_agent_spec(s)  # fail early with a clear message
-    opts = {**spec.bot_defaults, **(options or {}), "players": players}
-    spec.options(**opts)  # validate before playing
+    opts = spec.options(**{**spec.bot_defaults, **(options or {}), "players": players}).to_json()
     master = random.Random(seed)
     wins = [0] * players
     score_sums = [0.0] * players

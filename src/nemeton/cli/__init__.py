@@ -32,6 +32,31 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def split_agent_specs(text: str) -> list[str]:
+    """``"ismcts:seconds=1,heuristic"`` -> specs; an empty entry is an error."""
+    specs = [a.strip() for a in text.split(",")]
+    if any(not a for a in specs):
+        _fail(f"--agents {text!r} has an empty entry; give specs separated by single commas, "
+              "e.g. ismcts:seconds=1,heuristic")
+    return specs
+
+
+def check_agent_specs(specs: List[str], spec: Any) -> None:
+    """Build each agent once so that every bad name, parameter or value fails before play."""
+    for text in specs:
+        if text != "human":
+            make_agent(text, spec, 0, 0)
+
+
+def show(value: Any) -> str:
+    """An option value as a person types it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def parse_option_pairs(pairs: List[str], **files: Optional[str]) -> dict[str, Any]:
     """``key=value`` strings (and the --deck/--board shortcuts) as raw game options."""
     out: dict[str, Any] = {name: path for name, path in files.items() if path is not None}
@@ -39,6 +64,8 @@ def parse_option_pairs(pairs: List[str], **files: Optional[str]) -> dict[str, An
         key, sep, value = pair.partition("=")
         if not sep or not key:
             _fail(f"--option expects key=value, got {pair!r}")
+        if key.strip() == "players":
+            _fail("give the number of players with --players, not --option players=...")
         out[key.strip()] = value.strip()
     return out
 
@@ -50,7 +77,8 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
     if as_json:
         print(json.dumps([{
             "name": s.name, "title": s.title, "players": list(s.player_counts), "summary": s.summary,
-            "options": [{"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help}
+            "options": [{"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help,
+                         "bot_default": s.bot_defaults.get(o.name, o.default)}
                         for o in s.describe_options() if o.name != "players"],
         } for s in specs], indent=2))
         return
@@ -59,13 +87,17 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
                       title_justify="left", show_lines=False)
         table.add_column("option")
         table.add_column("default")
+        table.add_column("bots")
         table.add_column("allowed")
         table.add_column("meaning")
         for o in s.describe_options():
             if o.name != "players":
-                table.add_row(o.name, str(o.default), o.allowed, o.help)
+                table.add_row(o.name, show(o.default), show(s.bot_defaults.get(o.name, o.default)),
+                              o.allowed, o.help)
         console.print(table)
-        console.print(f"  {s.summary}\n", highlight=False)
+        console.print(f"  {s.summary}", highlight=False)
+        console.print("  ('bots' = the value simulations and AI games use unless you give --option)\n",
+                      style="dim", highlight=False)
 
 
 @app.command("simulate")
@@ -83,11 +115,12 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play many games between agents and report wins, scores and speed."""
+    specs = split_agent_specs(agents)
     try:
         spec = get_game(game)
-        specs = [a for a in agents.split(",") if a.strip()]
-        for a in specs:
-            parse_agent_spec(a)
+        check_agent_specs(specs, spec)
+        if "human" in specs:
+            _fail("'human' is for `nemeton play`; simulations need an agent in every seat")
         opts = parse_option_pairs(option, deck=deck, board=board)
         spec.options(**{**spec.bot_defaults, **opts, "players": players})
     except NemetonError as exc:
@@ -122,6 +155,7 @@ def _prompt_action(view: dict, legal: list, seat: int) -> Any:
         try:
             answer = input("Choose a number (or type the action, 'q' to quit): ").strip()
         except EOFError:
+            console.print("\nInput closed: game abandoned.")
             raise typer.Exit(1)
         if answer.lower() in ("q", "quit", "exit"):
             console.print("Game abandoned.")
@@ -139,10 +173,10 @@ def _prompt_action(view: dict, legal: list, seat: int) -> Any:
 def play_command(
     game: str = typer.Argument(..., help="Game name (see `nemeton games`)."),
     players: int = typer.Option(..., "--players", "-p", help="Number of players."),
-    seat: int = typer.Option(0, "--seat", help="Your seat (0 = first player)."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="Your seat (default 0 = the first player)."),
     agents: str = typer.Option("random", "--agents", "-a",
                                help="Agent spec for the other seats (one for all), or one spec per seat "
-                                    "with 'human' at yours."),
+                                    "with 'human' at yours, e.g. human,heuristic,ismcts:seconds=1."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed (random if omitted)."),
     option: List[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
@@ -157,20 +191,32 @@ def play_command(
         state = spec.make(players=players, seed=seed, **opts)
     except NemetonError as exc:
         _fail(str(exc))
-    if not 0 <= seat < players:
-        _fail(f"--seat must be between 0 and {players - 1}")
-    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    specs = split_agent_specs(agents)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         _fail(f"--agents needs one spec for all other seats or exactly {players} specs; got {len(specs)}")
+    humans = [s for s in range(players) if specs[s] == "human"]
+    if len(humans) > 1:
+        _fail("only one seat can be 'human' in terminal play (hotseat for several people comes with the web app)")
+    if len(humans) == 1:
+        if seat is not None and seat != humans[0]:
+            _fail(f"--seat {seat} disagrees with 'human' at seat {humans[0]} in --agents")
+        seat = humans[0]
+    seat = 0 if seat is None else seat
+    if not 0 <= seat < players:
+        _fail(f"--seat must be between 0 and {players - 1}")
+    if len(set(specs)) > 1 and specs[seat] != "human":
+        _fail(f"seat {seat} is yours: put 'human' there in --agents (got {specs[seat]!r})")
     bots = {}
     master = random.Random(seed)
     try:
         for s in range(players):
             if s != seat:
+                if specs[s] == "human":
+                    _fail("give an agent for every other seat (only one person plays in the terminal)")
                 bots[s] = make_agent(specs[s], spec, s, master.randrange(2**31))
-    except AgentSpecError as exc:
+    except NemetonError as exc:
         _fail(str(exc))
     console.print(f"[bold]{spec.title}[/], {players} players, seed {seed}. You are seat {seat}.")
     while not state.is_terminal():
@@ -184,6 +230,7 @@ def play_command(
             legal = state.legal_actions(seat)
             action = _prompt_action(view, legal, seat)
             state.apply(action, seat)
+            console.print(f"[dim]you: {action}[/]", highlight=False)
         else:
             bot = bots[current]
             legal = state.legal_actions(current)
