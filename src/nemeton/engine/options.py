@@ -73,7 +73,10 @@ def _describe(tp: Any, meta: typing.Mapping[str, Any]) -> tuple[str, str]:
         return "bool", "true, false"
     if base is int:
         lo, hi = meta.get("min"), meta.get("max")
-        rng = f"integer{'' if lo is None else f' >= {lo}'}{'' if hi is None else f' <= {hi}'}"
+        if lo is not None and hi is not None:
+            rng = f"integer {lo}..{hi}"
+        else:
+            rng = f"integer{'' if lo is None else f' >= {lo}'}{'' if hi is None else f' <= {hi}'}"
         return "int", rng + (" or none" if optional else "")
     if base is str:
         return "str", "text" + (" or none" if optional else "")
