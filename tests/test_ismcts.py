@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from nemeton.agents.base import AgentSpecError, make_agent, parse_agent_spec
+from nemeton.agents.base import AgentSpecError, get_heuristic, make_agent, parse_agent_spec
 from nemeton.agents.ismcts import ISMCTSAgent
 from nemeton.engine import get_game
 
@@ -58,8 +58,10 @@ def test_new_parameters_parse_and_name_the_agent():
     cls, params = parse_agent_spec("ismcts:iterations=50:prior=heuristic:bias=2.5:epsilon=0.1:cutoff=leaf:c=0.4")
     assert cls is ISMCTSAgent
     assert params == {"iterations": 50, "prior": "heuristic", "bias": 2.5, "epsilon": 0.1, "cutoff": "leaf", "c": 0.4}
-    agent = make_agent("ismcts:iterations=50:prior=heuristic:bias=2.5", get_game("alarun"), 0, seed=1)
-    assert "prior=heuristic" in str(agent) and "bias=2.5" in str(agent)
+    agent = make_agent("ismcts:iterations=50:bias=2.5:c=0.4", get_game("alarun"), 0, seed=1)
+    assert str(agent) == "ismcts:iterations=50:c=0.4:bias=2.5"
+    agent = make_agent("ismcts:iterations=50:prior=none:bias=2.5", get_game("alarun"), 0, seed=1)
+    assert str(agent) == "ismcts:iterations=50:prior=none"
 
 
 @pytest.mark.parametrize("spec", ["ismcts:prior=always", "ismcts:cutoff=game", "ismcts:epsilon=1.5",
@@ -97,7 +99,7 @@ def test_progressive_bias_steers_visits_to_the_heuristics_choice(name, players):
 
 def test_without_prior_the_heuristic_is_never_asked_to_choose():
     spec, state, seat = _decision_with_choices("alarun", 2)
-    agent = make_agent("ismcts:iterations=30:cutoff=leaf", spec, seat, seed=3)
+    agent = make_agent("ismcts:iterations=30:cutoff=leaf:prior=none", spec, seat, seed=3)
     agent.heuristic = LastActionPrior(agent.heuristic)
     agent.search(state.view(seat))
     assert agent.heuristic.calls == 0
@@ -105,21 +107,47 @@ def test_without_prior_the_heuristic_is_never_asked_to_choose():
 
 def test_epsilon_one_makes_heuristic_rollouts_random():
     spec, state, seat = _decision_with_choices("amarok", 3)
-    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=1", spec, seat, seed=3)
+    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=1:prior=none", spec, seat, seed=3)
     agent.heuristic = LastActionPrior(agent.heuristic)
     agent.search(state.view(seat))
     assert agent.heuristic.calls == 0
-    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=0", spec, seat, seed=3)
+    agent = make_agent("ismcts:iterations=20:rollout=heuristic:epsilon=0:prior=none", spec, seat, seed=3)
     agent.heuristic = LastActionPrior(agent.heuristic)
     agent.search(state.view(seat))
     assert agent.heuristic.calls > 20
 
 
-def test_default_spec_uses_the_documented_defaults():
-    agent = make_agent("ismcts", get_game("alarun"), 0, seed=1)
-    for key, value in ISMCTSAgent.defaults.items():
+@pytest.mark.parametrize("name,players", HEURISTIC_GAMES)
+def test_plain_spec_uses_the_games_search_defaults(name, players):
+    agent = make_agent("ismcts", get_game(name), 0, seed=1)
+    expected = ISMCTSAgent.resolved_defaults(get_heuristic(name))
+    for key, value in expected.items():
         assert getattr(agent, key) == value
-    assert str(agent).startswith("ismcts:")
+    assert str(agent) == "ismcts:iterations=1000"
+
+
+class SettingsOnly:
+    def __init__(self, settings):
+        self.settings = settings
+
+    def search_settings(self):
+        return self.settings
+
+
+def test_heuristic_search_settings_refine_the_defaults_and_unknown_keys_are_ignored():
+    d = ISMCTSAgent.resolved_defaults(SettingsOnly({"rollout": "heuristic", "c": 0.3, "colour": "red"}))
+    assert d["rollout"] == "heuristic" and d["c"] == 0.3 and "colour" not in d
+    assert d["cutoff"] == ISMCTSAgent.defaults["cutoff"]
+
+
+def test_without_a_heuristic_defaults_play_random_rollouts_to_the_end():
+    d = ISMCTSAgent.resolved_defaults(None)
+    assert (d["rollout"], d["cutoff"], d["prior"]) == ("random", "none", "none")
+
+
+def test_spec_parameters_override_the_games_defaults():
+    agent = make_agent("ismcts:iterations=10:rollout=random:cutoff=none:prior=none", get_game("amarok"), 0, seed=1)
+    assert (agent.rollout, agent.cutoff, agent.prior) == ("random", "none", "none")
 
 
 @pytest.mark.parametrize("name,players", HEURISTIC_GAMES)

@@ -63,6 +63,12 @@ class GameHeuristic(ABC):
     @abstractmethod
     def evaluate(self, state: State) -> list[float]: ...
 
+    def search_settings(self) -> Mapping[str, Any]:
+        """ISMCTS parameters that suit this heuristic (``{"rollout": "heuristic"}`` when its
+        policy is cheap and good enough to pay for itself in rollouts); search applies them
+        where an agent spec leaves a parameter unset. Default: none."""
+        return {}
+
 
 _HEURISTICS: dict[str, GameHeuristic] = {}
 _HEURISTIC_MODULES = {

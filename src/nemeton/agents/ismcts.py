@@ -50,19 +50,28 @@ class ISMCTSAgent(Agent):
     params = {"iterations": int, "seconds": float, "c": float,
               "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
               "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float}
-    defaults = {"c": 0.7, "rollout": "random", "cutoff": "none", "epsilon": 0.0, "prior": "none", "bias": 1.0}
+    # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
+    # per game) and where it has none (plain random rollouts to the end of the game).
+    defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "heuristic", "bias": 1.0}
+    defaults_without_heuristic = {**defaults, "cutoff": "none", "prior": "none"}
 
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
                  epsilon: float | None = None, prior: str | None = None, bias: float | None = None):
         super().__init__(game, seat, rng)
-        d = self.defaults
+        try:
+            heuristic = get_heuristic(game.name)
+        except AgentSpecError:
+            heuristic = None
+        d = self.resolved_defaults(heuristic)
         c = d["c"] if c is None else c
         rollout = d["rollout"] if rollout is None else rollout
         cutoff = d["cutoff"] if cutoff is None else cutoff
         epsilon = d["epsilon"] if epsilon is None else epsilon
         prior = d["prior"] if prior is None else prior
         bias = d["bias"] if bias is None else bias
+        if heuristic is None and (rollout == "heuristic" or cutoff != "none" or prior == "heuristic"):
+            get_heuristic(game.name)  # raises: no heuristic is written for this game
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -83,8 +92,7 @@ class ISMCTSAgent(Agent):
         self.epsilon = epsilon
         self.prior = prior
         self.bias = bias
-        uses_heuristic = rollout == "heuristic" or cutoff != "none" or prior == "heuristic"
-        self.heuristic = get_heuristic(game.name) if uses_heuristic else None
+        self.heuristic = heuristic
         self.last_iterations = 0
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
@@ -93,6 +101,15 @@ class ISMCTSAgent(Agent):
             if value != d[key] and not (key == "bias" and prior == "none"):
                 parts.append(f"{key}={value}")
         self._label = ":".join(["ismcts", *parts])
+
+    @classmethod
+    def resolved_defaults(cls, heuristic) -> dict[str, Any]:
+        """The parameter values used where a spec says nothing, for a game with ``heuristic``
+        (or None)."""
+        if heuristic is None:
+            return dict(cls.defaults_without_heuristic)
+        settings = {k: v for k, v in heuristic.search_settings().items() if k in cls.defaults}
+        return {**cls.defaults, **settings}
 
     def __str__(self) -> str:
         return self._label
