@@ -4,10 +4,36 @@ Cowling, Powley & Whitehouse (2012): each iteration samples one full state consi
 with the agent's view (the game's determinizer: the agent never sees the true state),
 descends one shared tree whose edges are actions, restricted to the actions legal in that
 sample, selects by UCT using *availability* counts (how often a child could have been
-chosen) in place of the parent's visits, expands one untried action, plays out (random or
-heuristic policy, optionally cut off at the end of the current round and scored by the
-game's heuristic evaluation) and backs up each seat's return (a team's share for both
-partners). The move played is the root's most visited action.
+chosen) in place of the parent's visits, expands one untried action, plays out and backs up
+each seat's return (a team's share for both partners). The move played is the root's most
+visited action.
+
+Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the defaults):
+
+``iterations=N`` / ``seconds=S``
+    Budget per decision: a fixed number of iterations (reproducible) or a time limit. With
+    neither, 1000 iterations. ``ismcts:seconds=1`` is the intended playing strength setting.
+``c`` (default 0.7)
+    UCT exploration constant; returns are shares of the win in [0, 1].
+``rollout=random|heuristic``
+    Playout policy: uniformly random, or the game heuristic's ``choose_in_state``.
+``epsilon`` (default 0)
+    With ``rollout=heuristic``, the chance of a random move instead of the heuristic's.
+``cutoff=none|round|leaf``
+    ``none`` plays out to the end of the game; ``round`` stops the playout when the round
+    changes and scores the state with the heuristic's ``evaluate``; ``leaf`` evaluates the
+    newly expanded node at once, without a playout.
+``prior=none|heuristic`` and ``bias`` (default 1)
+    With ``heuristic``, a node's first expansion is the heuristic's choice there (the rest
+    follow in random order) and that action keeps a progressive-bias bonus
+    ``bias / (visits + 1)`` in selection, so search starts from the heuristic's line and
+    leaves it only when the statistics say so.
+
+Defaults: in a game with a registered :class:`GameHeuristic`, ``cutoff=round`` and
+``prior=heuristic`` with random rollouts, refined per game by the heuristic's
+``search_settings()`` (e.g. heuristic rollouts where the policy is cheap enough to pay
+for itself at a 1 s budget); without a heuristic, random rollouts to the end of the game.
+``str(agent)`` names the parameters that differ from the game's defaults.
 """
 
 from __future__ import annotations
