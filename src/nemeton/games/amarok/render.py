@@ -1,5 +1,9 @@
 """Plain-text rendering of an Amarok view: a person sees exactly their view, including the
-cards on their own forehead that they cannot see (shown as ``[ ?? ]``)."""
+cards on their own forehead that they cannot see (shown as ``[ ?? ]``).
+
+The previous round's result comes first, as its own block, then the current round. A short
+key explains the card notation and, while a claw waits for its target, how targets are named.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,12 @@ from typing import Any, Mapping
 
 from .actions import ACTION_CODEC
 
-OBJECTIVE_TEXT = {"wolf_pack": "WOLF PACK (highest total wins)",
-                  "lone_wolf": "LONE WOLF (lowest total wins)"}
+OBJECTIVE_NAME = {"wolf_pack": "WOLF PACK", "lone_wolf": "LONE WOLF"}
+OBJECTIVE_RULE = {"wolf_pack": "highest total wins", "lone_wolf": "lowest total wins"}
+
+KEY = ("Cards: [R6 red 6 heart] = id, colour, value, symbol; ?? = a card you cannot see. "
+       "heart: two in front of one player win the round at once · claw: send any other card to "
+       "the bottom of the deck · season: flip the objective · trap: cannot win this round.")
 
 
 def card_text(card_id: str | None, cards: Mapping[str, Mapping[str, Any]]) -> str:
@@ -19,17 +27,70 @@ def card_text(card_id: str | None, cards: Mapping[str, Mapping[str, Any]]) -> st
     return f"[{card_id} {card['colour']} {card['value']}{symbol}]"
 
 
+def seats_text(seats: list[int]) -> str:
+    names = [f"seat {s}" for s in seats]
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else (names[0] if names else "nobody")
+
+
+def _wrap(text: str, width: int = 98, indent: str = "  ") -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width, subsequent_indent=indent)
+
+
+def round_result(done: Mapping[str, Any], teams: bool) -> list[str]:
+    """The block telling how the last finished round ended."""
+    objective = OBJECTIVE_NAME.get(done["objective"], done["objective"])
+    totals = "/".join(str(t) for t in done["totals"])
+    if done["reason"] == "mating":
+        why = f"mating: seat {done['mating_seat']} put a second heart in front"
+    elif done["winners"]:
+        why = objective
+    else:
+        why = "every player was trapped"
+    head = (f"Round {done['round']} won by {seats_text(done['winners'])} — {why}, "
+            f"{'team totals by seat' if teams else 'totals'} {totals}")
+    trapped = [p for p, t in enumerate(done["trapped"]) if t]
+    if trapped:
+        head += f"; trapped: {seats_text(trapped)}"
+    fronts = " · ".join(f"seat {p} " + (" ".join(c for c in front) or "--")
+                        for p, front in enumerate(done["fronts"]))
+    return _wrap(head) + _wrap(f"  cards in front at the end: {fronts}", indent="    ")
+
+
+def _hand(view, p: int, me, cards) -> str:
+    slots = []
+    for k, slot in enumerate(view["hands"][p]):
+        if slot is None:
+            slots.append(f"slot {k}: --")
+            continue
+        if me is None:
+            facing = "facing its owner" if slot["facing"] == "owner" else "facing the others"
+        elif (slot["facing"] == "owner") == (p == me):
+            facing = "facing you"
+        else:
+            facing = "facing its owner" if slot["facing"] == "owner" else "facing the others"
+        slots.append(f"slot {k}: {card_text(slot['card'], cards)} ({facing})")
+    return "  ".join(slots) or "--"
+
+
 def render(view: Mapping[str, Any]) -> str:
     cards = {c["id"]: c for c in view["cards"]}
     me = view["seat"]
     n = len(view["levels"])
     teams = view["teams"]
-    lines = [
-        f"Amarok - round {view['round']} - first to {view['rounds_to_win']} round wins",
-        f"Objective: {OBJECTIVE_TEXT[view['objective']]}, held by seat {view['objective_holder']}",
-    ]
+    lines: list[str] = []
+    done = view.get("last_round")
+    if done:
+        lines += round_result(done, bool(teams))
+        lines.append("-" * 60)
+    objective = view["objective"]
+    lines.append(f"Amarok - round {view['round']} - first to {view['rounds_to_win']} round wins"
+                 + (f" - you are seat {me}" if me is not None else ""))
+    lines.append(f"Objective: {OBJECTIVE_NAME[objective]} ({OBJECTIVE_RULE[objective]}); "
+                 f"the objective card is held by seat {view['objective_holder']}")
     if teams:
-        lines.append("Teams: " + ", ".join(" & ".join(f"seat {s}" for s in t) for t in teams))
+        lines.append("Teams (totals are the team's four cards): "
+                     + ", ".join(" & ".join(f"seat {s}" for s in t) for t in teams))
     lines.append("River: " + (" ".join(card_text(c, cards) for c in view["river"]) or "(empty)"))
     bottom = view["deck_bottom"]
     deck = f"Deck: {view['deck_size']} card(s)"
@@ -38,38 +99,26 @@ def render(view: Mapping[str, Any]) -> str:
     lines.append(deck)
     for p in range(n):
         who = f"seat {p}" + (" (you)" if p == me else "")
-        slots = []
-        for k, slot in enumerate(view["hands"][p]):
-            if slot is None:
-                slots.append(f"{k}: --")
-            else:
-                facing = "facing you" if (slot["facing"] == "owner") == (p == me) else \
-                    ("facing its owner" if slot["facing"] == "owner" else "facing the others")
-                if me is None:
-                    facing = "facing its owner" if slot["facing"] == "owner" else "facing the others"
-                slots.append(f"{k}: {card_text(slot['card'], cards)} ({facing})")
         front = " ".join(card_text(c, cards) for c in view["fronts"][p]) or "--"
         total = sum(cards[c]["value"] for c in view["fronts"][p])
-        lines.append(f"{who:>12}  wins {view['levels'][p]}  hand {'  '.join(slots) or '--'}")
+        lines.append(f"{who:>12}  wins {view['levels'][p]}  hand {_hand(view, p, me, cards)}")
         lines.append(f"{'':>12}  in front: {front}  (total {total})")
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
         lines.append(f"Last: seat {last['seat']}: {action} -> {card_text(last['card'], cards)}")
-    done = view.get("last_round")
-    if done:
-        if done["reason"] == "mating":
-            why = f"seat {done['mating_seat']} put a second heart in front"
-        elif done["winners"]:
-            why = f"{done['objective']} with totals {done['totals']}"
-        else:
-            why = "every player was trapped"
-        won = ", ".join(f"seat {s}" for s in done["winners"]) or "nobody"
-        lines.append(f"Round {done['round']} won by {won} ({why})")
+    lines += _wrap(KEY)
     if view["phase"] == "over":
-        lines.append("Game over. Winner(s): " + ", ".join(f"seat {s}" for s in view["winners"]))
+        lines.append("Game over. Winner(s): " + seats_text(view["winners"]))
+        return "\n".join(lines)
+    turn = view["current_player"]
+    if view["phase"] == "claw":
+        lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: choose the claw's target")
+        own = f"; your own hand is seat {me}'s" if me is not None else ""
+        lines += _wrap(f"Claw targets: any card but this claw. \"seat N's hand slot K\" is slot K of "
+                       f"seat N's hand as listed above{own}; the card goes to the bottom of the deck, "
+                       f"seen by all.")
     else:
-        turn = view["current_player"]
-        doing = "choose the claw's target" if view["phase"] == "claw" else "take a card"
-        lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: {doing}")
+        hint = " (\"own hand slot K\" = slot K of your hand above, even a ??)" if turn == me else ""
+        lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: take a card{hint}")
     return "\n".join(lines)

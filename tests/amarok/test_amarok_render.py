@@ -1,0 +1,67 @@
+"""The terminal screen: the last round's result as its own block before the new round, the
+objective in words people read, a key for the card notation and for claw targets."""
+
+from nemeton.engine import get_game
+
+from amarok_positions import act, position
+
+SPEC = get_game("amarok")
+
+
+def finish_round_one():
+    """Seat 0 ends round 1 with the last card to be played: totals 6/17/7."""
+    state = position(hands="R5 - | - - | - - ", fronts="R1 | R10 B7 | R3 B4", turn=0)
+    act(state, "take own hand slot 0")
+    return state
+
+
+def test_round_result_is_its_own_block_before_the_new_round():
+    state = finish_round_one()
+    assert state.round == 2
+    lines = SPEC.render(state.view(0)).splitlines()
+    assert lines[0] == "Round 1 won by seat 1 — WOLF PACK, totals 6/17/7"
+    header = next(i for i, line in enumerate(lines) if line.startswith("Amarok - round 2"))
+    assert header > 1 and set(lines[header - 1]) == {"-"}
+    assert "cards in front at the end: seat 0 R1 R5 · seat 1 R10 B7 · seat 2 R3 B4" in lines[1]
+
+
+def test_internal_objective_ids_never_reach_the_screen():
+    state = finish_round_one()
+    text = SPEC.render(state.view(1))
+    assert "wolf_pack" not in text and "lone_wolf" not in text
+    assert "Objective: WOLF PACK (highest total wins)" in text
+    lone = position(hands="R5 B7 | R3 B2 | B4 B9", objective="lone_wolf")
+    assert "Objective: LONE WOLF (lowest total wins)" in SPEC.render(lone.view(0))
+
+
+def test_mating_and_trapped_rounds_say_why():
+    state = position(hands="R6 - | - - | - - ", fronts="B3 | R10 | R9 R2", turn=0)
+    act(state, "take own hand slot 0")  # R6: a second heart in front of seat 0
+    text = SPEC.render(state.view(2))
+    assert "Round 1 won by seat 0 — mating: seat 0 put a second heart in front" in text
+    trapped = position(hands="B1 - | - - | - - ", fronts="R10 | R7 B9 | R3 B4", turn=0)
+    act(trapped, "take own hand slot 0")  # B1, a wolf trap: seat 0's 11 cannot win
+    assert "Round 1 won by seat 1 — WOLF PACK, totals 11/16/7; trapped: seat 0" in SPEC.render(trapped.view(0))
+
+
+def test_key_explains_the_card_notation_and_symbols():
+    text = SPEC.render(position(hands="R5 B7 | R3 B2 | B4 B9").view(0))
+    assert "id, colour, value, symbol" in text and "?? = a card you cannot see" in text
+    for symbol in ("heart:", "claw:", "season:", "trap:"):
+        assert symbol in text
+
+
+def test_claw_phase_explains_how_hand_targets_are_named():
+    state = position(hands="B5 B7 | R3 B2 | B4 B9", fronts=" | R7 R1 | R10", turn=0)
+    act(state, "take own hand slot 0")  # B5: claw
+    text = SPEC.render(state.view(0)).replace("\n  ", " ")
+    assert "choose the claw's target" in text
+    assert "\"seat N's hand slot K\" is slot K of seat N's hand as listed above" in text
+    assert "your own hand is seat 0's" in text
+    assert "slot 0: --  slot 1: [B7 blue 7] (facing you)" in text
+
+
+def test_the_take_hint_is_only_for_the_player_to_move():
+    state = position(hands="R5 B7 | R3 B2 | B4 B9", turn=0)
+    assert "\"own hand slot K\"" in SPEC.render(state.view(0))
+    assert "\"own hand slot K\"" not in SPEC.render(state.view(1))
