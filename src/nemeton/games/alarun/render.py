@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Mapping
 
 from .cards import EMPTY, LEGEND, card_id, short_name
 from .square import MagicSquare, cell_index
+
+
+AXES = "place ... at (x,y): x = column (x →), y = row (y ↓), from the druid (DRUI = 0,0); + = right/down"
 
 
 def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show_open: bool = False) -> list[str]:
@@ -15,7 +19,7 @@ def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show
     square = MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in cells])
     x0, x1 = max(square.min_x - 1, square.max_x - 4), min(square.max_x + 1, square.min_x + 4)
     y0, y1 = max(square.min_y - 1, square.max_y - 4), min(square.max_y + 1, square.min_y + 4)
-    lines = ["      " + " ".join(f"{x:^5}" for x in range(x0, x1 + 1))]
+    lines = ["   x →  " + " ".join(f"{x:^5}" for x in range(x0, x1 + 1))]
     for y in range(y0, y1 + 1):
         row = []
         for x in range(x0, x1 + 1):
@@ -27,7 +31,7 @@ def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show
             else:
                 label = "  . "
             row.append(label + ("*" if (x, y) in highlight else " "))
-        lines.append(f"{y:>4}  " + " ".join(row))
+        lines.append(("y ↓" if y == y0 else "   ") + f"{y:>3}  " + " ".join(row))
     return lines
 
 
@@ -50,12 +54,13 @@ def render(view: Mapping[str, Any]) -> str:
     elif phase == "placement":
         out.append("placing: " + ", ".join(f"seat {s} ({view['placed_this_round'][s]}/3 placed)"
                                            for s in range(n)))
-    out.append(f"centre: {', '.join(view['centre'])}"
-               + (f"  (+{view['face_down']} face down)" if view["face_down"] else ""))
+    out += textwrap.wrap(f"centre: {', '.join(view['centre'])}"
+                         + (f"  (+{view['face_down']} face down)" if view["face_down"] else ""),
+                         98, subsequent_indent="  ")
     out.append(f"stack: {view['deck_size']} cards; discard pile: {len(view['discard'])} cards")
     if seat is not None:
-        out.append(f"your hand: {', '.join(view['hand']) or '(empty)'}; "
-                   f"your secret colour: {view['secret_colour']}")
+        out += textwrap.wrap(f"your hand: {', '.join(view['hand']) or '(empty)'}; "
+                             f"your secret colour: {view['secret_colour']}", 98, subsequent_indent="  ")
     final = view.get("scores")
     for s in range(n):
         label = f"seat {s}" + (" (you)" if s == seat else "")
@@ -70,12 +75,15 @@ def render(view: Mapping[str, Any]) -> str:
                 when = " before placing" if phase == "placement" else ""
                 label += f"; known in hand{when}: {', '.join(view['known_hands'][s])}"
         out.append("")
-        out.append(label)
+        out += textwrap.wrap(label, 98, subsequent_indent="  ")
         mine = {tuple(p) for p in view.get("my_placements", [])} if s == seat else set()
         out.extend(_grid_lines(view["squares"][s], mine, show_open=(s == seat and phase == "placement")))
     if final:
         out.append("")
         out.append("winner(s): " + ", ".join(f"seat {w}" for w in view["winners"]))
     out.append("")
-    out.append(LEGEND + "; DRUI = druid, CENT = centum auri; * = placed this round, + = open cell")
+    out += textwrap.wrap(LEGEND + "; DRUI = druid, CENT = centum auri; * = placed this round, "
+                         "+ = open cell, . = empty", 98, subsequent_indent="  ")
+    if phase == "placement":
+        out.append(AXES)
     return "\n".join(out)
