@@ -164,3 +164,9 @@ def test_decision_with_prior_does_not_depend_on_the_true_hidden_state(name, play
         agent = make_agent(agent_spec, spec, seat, seed=77)
         decisions.add(agent.act(truth.view(seat), truth.legal_actions(seat)))
     assert len(decisions) == 1
+
+
+def test_alarun_plain_spec_searches_with_its_heuristics_rollouts_and_prior():
+    agent = make_agent("ismcts:seconds=1", get_game("alarun"), 0, seed=1)
+    assert (agent.rollout, agent.cutoff, agent.prior) == ("heuristic", "round", "heuristic")
+    assert str(agent) == "ismcts:seconds=1.0"

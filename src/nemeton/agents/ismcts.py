@@ -29,10 +29,11 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
     ``bias / (visits + 1)`` in selection, so search starts from the heuristic's line and
     leaves it only when the statistics say so.
 
-Defaults: in a game with a registered :class:`GameHeuristic`, ``cutoff=round`` and
-``prior=heuristic`` with random rollouts, refined per game by the heuristic's
-``search_settings()`` (e.g. heuristic rollouts where the policy is cheap enough to pay
-for itself at a 1 s budget); without a heuristic, random rollouts to the end of the game.
+Defaults: in a game with a registered :class:`GameHeuristic`, random rollouts cut off at
+the end of the round (``cutoff=round``: many cheap iterations scored by the evaluation),
+refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic rollouts and
+the heuristic prior, which measured stronger there at an equal time budget); without a
+heuristic, random rollouts to the end of the game.
 ``str(agent)`` names the parameters that differ from the game's defaults.
 """
 
@@ -78,8 +79,8 @@ class ISMCTSAgent(Agent):
               "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float}
     # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
     # per game) and where it has none (plain random rollouts to the end of the game).
-    defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "heuristic", "bias": 1.0}
-    defaults_without_heuristic = {**defaults, "cutoff": "none", "prior": "none"}
+    defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0}
+    defaults_without_heuristic = {**defaults, "cutoff": "none"}
 
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
