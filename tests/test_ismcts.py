@@ -170,3 +170,10 @@ def test_alarun_plain_spec_searches_with_its_heuristics_rollouts_and_prior():
     agent = make_agent("ismcts:seconds=1", get_game("alarun"), 0, seed=1)
     assert (agent.rollout, agent.cutoff, agent.prior) == ("heuristic", "round", "heuristic")
     assert str(agent) == "ismcts:seconds=1.0"
+
+
+def test_edora_plain_spec_searches_with_heuristic_rollouts_and_amarok_with_random_ones():
+    edora = make_agent("ismcts:seconds=1", get_game("edora"), 0, seed=1)
+    assert (edora.rollout, edora.cutoff, edora.prior) == ("heuristic", "round", "none")
+    amarok = make_agent("ismcts:seconds=1", get_game("amarok"), 0, seed=1)
+    assert (amarok.rollout, amarok.cutoff, amarok.prior) == ("random", "round", "none")

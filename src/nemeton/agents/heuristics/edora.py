@@ -175,6 +175,11 @@ class EdoraHeuristic(GameHeuristic):
                 best, best_value = a, v
         return best  # type: ignore[return-value]
 
+    def search_settings(self) -> Mapping[str, Any]:
+        # measured at a 1 s budget against this heuristic (2 players): its rollouts beat
+        # three times as many random ones; its prior costs too much (it scores every action)
+        return {"rollout": "heuristic"}
+
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
             return state.returns()
