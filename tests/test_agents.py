@@ -69,5 +69,5 @@ def test_agents_choose_legal_actions_from_views(name, cfg, agent_spec):
 ])
 def test_ismcts_beats_random_in_a_few_short_games(name, players, at_least):
     from nemeton.arena.pairing import head_to_head
-    result = head_to_head(name, players, "ismcts:iterations=50:cutoff=round", "random", 6, seed=0)
+    result = head_to_head(name, players, "ismcts:iterations=50:cutoff=round:rollout=random:prior=none", "random", 6, seed=0)
     assert result.share.mean >= at_least, result.to_json()

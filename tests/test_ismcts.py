@@ -177,3 +177,11 @@ def test_edora_plain_spec_searches_with_heuristic_rollouts_and_amarok_with_rando
     assert (edora.rollout, edora.cutoff, edora.prior) == ("heuristic", "round", "none")
     amarok = make_agent("ismcts:seconds=1", get_game("amarok"), 0, seed=1)
     assert (amarok.rollout, amarok.cutoff, amarok.prior) == ("random", "round", "none")
+
+
+def test_a_budget_is_iterations_or_seconds_not_both():
+    import pytest
+    from nemeton.agents.base import AgentSpecError, make_agent
+    from nemeton.engine import get_game
+    with pytest.raises(AgentSpecError, match="not both"):
+        make_agent("ismcts:iterations=10:seconds=1", get_game("amarok"), 0, 1)

@@ -101,6 +101,8 @@ class ISMCTSAgent(Agent):
         bias = d["bias"] if bias is None else bias
         if heuristic is None and (rollout == "heuristic" or cutoff != "none" or prior == "heuristic"):
             get_heuristic(game.name)  # raises: no heuristic is written for this game
+        if iterations is not None and seconds is not None:
+            raise AgentSpecError("ismcts: give iterations=N or seconds=S, not both")
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
