@@ -81,7 +81,10 @@ def main() -> None:
         for players in args.players or list(spec.player_counts):
             if args.section == "speed":
                 most = (0.0, "ismcts")
-                for agent in ("ismcts", "ismcts:cutoff=round", "ismcts:rollout=heuristic:cutoff=round"):
+                # spelled out: plain ``ismcts`` takes per-game defaults
+                for agent in ("ismcts:rollout=random:cutoff=none:prior=none",
+                              "ismcts:rollout=random:cutoff=round:prior=none",
+                              "ismcts:rollout=heuristic:cutoff=round:prior=none"):
                     row = ismcts_speed(game, players, args.seconds, agent, options)
                     most = max(most, (row["iterations_per_second"], agent))
                     print(json.dumps(row), flush=True)

@@ -16,7 +16,7 @@ from .actions import CODEC
 from .options import EdoraOptions
 from .render import render
 from .rules import EdoraState
-from .view import determinize, legal_actions_from_view, state_from_json
+from .view import determinize, legal_actions_from_view, prepare_sampler, state_from_json
 
 
 def new_state(options: EdoraOptions, seed: int) -> EdoraState:
@@ -35,6 +35,7 @@ SPEC = register(GameSpec(
     action_codec=CODEC,
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,
+    prepare_sampler=prepare_sampler,
     render=render,
     bot_defaults={"safety_valve": True},
     conformance_variants=(

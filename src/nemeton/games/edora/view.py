@@ -245,3 +245,40 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     st = _load(view, deck, hand, random.Random(0))
     seat = view.get("seat")
     return st.legal_actions(seat if seat is not None else st.current_player)
+
+
+def prepare_sampler(view: Mapping[str, Any]):
+    """Search's fast path: read ``view`` once, then each sample clones a template state and
+    re-deals only what the seat cannot see (distributed like :func:`determinize`)."""
+    seat = view.get("seat")
+    size = view["deck_size"]
+    known = {k for k, _ in view.get("deck_known", [])}
+    unknown_positions = [k for k in range(size) if k not in known]
+    hidden_hand = view.get("draft_hand") is None
+    hand_size = view["draft_hand_size"]
+    template = determinize(view, random.Random(0))
+    # the tablets the seat cannot place: those now dealt to unknown positions and a hidden hand
+    pool = [template.deck[k] for k in unknown_positions] + (list(template.draft_hand) if hidden_hand else [])
+    redraw = [p for p in range(template.n)
+              if p != seat and view["players"][p]["herbs"][0] is None
+              and any(h is None for h in view["players"][p]["herbs"])]
+
+    def sample(rng: random.Random):
+        st = template.clone()
+        cards = pool[:]
+        rng.shuffle(cards)
+        deck = st.deck
+        for k in unknown_positions:
+            deck[k] = cards.pop()
+        if hidden_hand:
+            st.draft_hand = [cards.pop() for _ in range(hand_size)]
+        st.rng = random.Random(rng.getrandbits(64))
+        st.seed = None
+        for p in redraw:
+            perm = list(range(NH))
+            rng.shuffle(perm)
+            k = st.arranged[p]
+            st.herb_at[NH * p:NH * p + NH] = perm[:k] + [-1] * (NH - k)
+        return st
+
+    return sample
