@@ -14,23 +14,14 @@ from nemeton.games.alarun.square import cell_index
 
 from alarun_helpers import act, card, cards, new, pass_round
 
+from heuristic_play import play_heuristic_vs_random
+
 H = get_heuristic("alarun")
 SPEC = get_game("alarun")
 
 
 def _play(players, seed, heuristic_seat, via_view=False):
-    st = make("alarun", players=players, seed=seed, action_cap=30)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        p = st.current_player
-        legal = st.legal_actions(p)
-        if p == heuristic_seat:
-            a = H.choose_from_view(st.view(p), legal, rng) if via_view else H.choose_in_state(st, p, legal, rng)
-            assert a in legal
-        else:
-            a = rng.choice(legal)
-        st.apply(a, p)
-    return st
+    return play_heuristic_vs_random("alarun", players, seed, heuristic_seat, via_view, action_cap=30)
 
 
 def test_heuristic_beats_random_in_two_player_games():

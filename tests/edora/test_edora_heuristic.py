@@ -7,22 +7,13 @@ from nemeton.agents.base import get_heuristic
 from nemeton.engine import make
 from nemeton.games.edora.positions import fresh, put_dice, set_player, start_turn
 
+from heuristic_play import play_heuristic_vs_random
+
 H = get_heuristic("edora")
 
 
-def _play(players, seed, hseat, via_view=False):
-    st = make("edora", players=players, seed=seed, safety_valve=True)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        p = st.current_player
-        legal = st.legal_actions(p)
-        if p == hseat:
-            a = H.choose_from_view(st.view(p), legal, rng) if via_view else H.choose_in_state(st, p, legal, rng)
-            assert a in legal
-        else:
-            a = rng.choice(legal)
-        st.apply(a, p)
-    return st
+def _play(players, seed, heuristic_seat, via_view=False):
+    return play_heuristic_vs_random("edora", players, seed, heuristic_seat, via_view, safety_valve=True)
 
 
 def test_heuristic_beats_random_in_two_player_games():
