@@ -10,13 +10,21 @@ fair share 1/N.
 
     python benchmarks/agents.py speed [--game alarun --players 3 --seconds 2]
     python benchmarks/agents.py strength [--game alarun --players 2 --games 200 --workers 2
-                                          --pairing heuristic/random --pairing ismcts:seconds=1/heuristic]
+                                          --pairing heuristic/random --pairing ismcts:seconds=1/heuristic
+                                          --out benchmarks/results/strength.jsonl]
+    python benchmarks/agents.py table benchmarks/results/strength.jsonl
+
+With ``--out``, every finished game is appended to the JSON-lines file at once and games
+already stored for the same pairing (game, players, options, agents, seed) are skipped, so a
+long table can be played over several sessions (or machines) and interrupted at any time.
+``table`` prints the markdown table of a results file.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -24,8 +32,56 @@ import time
 import tracemalloc
 
 from nemeton.agents.base import make_agent
-from nemeton.arena.pairing import head_to_head
+from nemeton.arena.pairing import PairingGame, head_to_head
+from nemeton.arena.stats import mean_interval, share_interval
 from nemeton.engine import get_game, list_games
+
+
+def pairing_key(game: str, players: int, options: dict, focal: str, others: str, seed: int) -> dict:
+    return {"game": game, "players": players, "options": dict(sorted(options.items())),
+            "focal": focal, "others": others, "seed": seed}
+
+
+def load_results(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if line:
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:  # a line cut short by an interrupted run
+                    continue
+    return rows
+
+
+def table(path: str) -> str:
+    """The markdown strength table of a results file, one row per pairing."""
+    groups: dict[str, list[dict]] = {}
+    for row in load_results(path):
+        groups.setdefault(json.dumps(row["pairing"], sort_keys=True), []).append(row)
+    lines = ["| game | players | options | focal | others | games | focal share [95% CI] | fair share "
+             "| margin [95% CI] | focal s/decision |",
+             "| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: |"]
+    def order(item):
+        p = item[1][0]["pairing"]
+        return (p["game"], p["players"], json.dumps(p["options"], sort_keys=True), p["others"], p["focal"])
+    for _, rows in sorted(groups.items(), key=order):
+        p = rows[0]["pairing"]
+        by_index = {r["index"]: r for r in rows}  # a game stored twice counts once
+        games = list(by_index.values())
+        share = share_interval([g["focal_return"] for g in games])
+        margin = mean_interval([g["margin"] for g in games])
+        decisions = sum(g["focal_decisions"] for g in games)
+        per = sum(g["focal_seconds"] for g in games) / decisions if decisions else 0.0
+        opts = ", ".join(f"{k}={v}" for k, v in p["options"].items()) or "—"
+        fair = 1 / rows[0]["teams"]
+        lines.append(f"| {get_game(p['game']).title} | {p['players']} | {opts} | `{p['focal']}` | `{p['others']}` "
+                     f"| {len(games)} | {share.mean:.1%} [{share.low:.1%}, {share.high:.1%}] | {fair:.0%} "
+                     f"| {margin.mean:+.1f} [{margin.low:+.1f}, {margin.high:+.1f}] | {per:.3f} |")
+    return "\n".join(lines)
 
 
 def first_decision(game: str, players: int, seed: int = 0, options: dict | None = None):
@@ -63,7 +119,8 @@ def ismcts_memory(game: str, players: int, iterations: int, agent: str = "ismcts
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("section", choices=["speed", "strength"])
+    parser.add_argument("section", choices=["speed", "strength", "table"])
+    parser.add_argument("results", nargs="?", help="table: the results file")
     parser.add_argument("--game", action="append")
     parser.add_argument("--players", type=int, action="append")
     parser.add_argument("--option", action="append", default=[], help="game option key=value")
@@ -72,7 +129,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="strength: local processes")
     parser.add_argument("--pairing", action="append", help="FOCAL/OTHERS agent specs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="strength: append each game to this JSON-lines file, skip games stored there")
     args = parser.parse_args()
+    if args.section == "table":
+        if not args.results:
+            parser.error("table: give the results file")
+        print(table(args.results))
+        return
     options = dict(o.split("=", 1) for o in args.option)
     print(f"# {platform.machine()}, Python {platform.python_version()}", file=sys.stderr)
     games = args.game or [s.name for s in list_games()]
@@ -94,7 +157,27 @@ def main() -> None:
                 for pairing in args.pairing or ["heuristic/random"]:
                     focal, others = pairing.split("/")
                     started = time.perf_counter()
-                    res = head_to_head(game, players, focal, others, args.games, args.seed, options, args.workers)
+                    key = pairing_key(game, players, options, focal, others, args.seed)
+                    skip: set[int] = set()
+                    store = None
+                    if args.out:
+                        skip = {r["index"] for r in load_results(args.out) if r["pairing"] == key}
+                        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+                        probe = spec.make(seed=0, **{**spec.bot_defaults, **options, "players": players})
+                        teams = len({probe.team_of(s) for s in range(players)})
+
+                        def store(g: PairingGame, key=key, teams=teams) -> None:
+                            with open(args.out, "a", encoding="utf-8") as fh:
+                                fh.write(json.dumps({"pairing": key, "teams": teams, **g.to_json()}) + "\n")
+                    total = args.games - len([i for i in skip if i < args.games])
+                    print(f"# {game} {players}p {pairing}: {total} games to play", file=sys.stderr, flush=True)
+
+                    def progress(k: int, total=total, started=started) -> None:
+                        if k % 5 == 0 or k == total:
+                            print(f"#   {k}/{total} games, {time.perf_counter() - started:.0f} s",
+                                  file=sys.stderr, flush=True)
+                    res = head_to_head(game, players, focal, others, args.games, args.seed, options, args.workers,
+                                       progress=progress, skip=skip, on_game=store)
                     out = res.to_json()
                     out["options"] = options
                     out["wall_seconds"] = round(time.perf_counter() - started, 1)
