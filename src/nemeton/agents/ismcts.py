@@ -6,7 +6,8 @@ descends one shared tree whose edges are actions, restricted to the actions lega
 sample, selects by UCT using *availability* counts (how often a child could have been
 chosen) in place of the parent's visits, expands one untried action, plays out and backs up
 each seat's return (a team's share for both partners). The move played is the root's most
-visited action.
+visited action. Search stops early once the rest of the budget could no longer change which
+action is the most visited (so ``iterations=N`` plays exactly as if all N were run, faster).
 
 Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the defaults):
 
@@ -56,6 +57,9 @@ def _choice(*allowed: str):
         return value
     parse.__name__ = "|".join(allowed)
     return parse
+
+
+CHECK_EVERY = 16  # iterations between checks whether the decision is already settled
 
 
 class Node:
@@ -125,6 +129,7 @@ class ISMCTSAgent(Agent):
         self.bias = bias
         self.heuristic = heuristic
         self.last_iterations = 0
+        self.last_settled = False
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
@@ -159,9 +164,11 @@ class ISMCTSAgent(Agent):
         sample = self.game.sampler(view)
         rng = self.rng
         root = Node(None, None, self.seat)
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        started = time.perf_counter()
+        deadline = started + self.seconds if self.seconds is not None else None
         limit = self.iterations
         done = 0
+        settled = False
         while True:
             if limit is not None and done >= limit:
                 break
@@ -170,9 +177,34 @@ class ISMCTSAgent(Agent):
             state = sample(rng)
             self._iterate(root, state)
             done += 1
+            if done % CHECK_EVERY == 0 and done != limit and self._settled(root, done, limit, started, deadline):
+                settled = True
+                break
         self.last_iterations = done
+        self.last_settled = settled
         self.last_root = root
         return root
+
+    @staticmethod
+    def _settled(root: Node, done: int, limit: int | None, started: float, deadline: float | None) -> bool:
+        """True when the rest of the budget cannot change the move: every iteration passes
+        through one root child, so once the most visited child leads the runner-up by more
+        visits than iterations remain, it stays the most visited. Exact for an iteration
+        budget; for a time budget the remaining iterations are estimated from the rate so
+        far (with a margin)."""
+        if limit is not None:
+            remaining = limit - done
+        else:
+            now = time.perf_counter()
+            remaining = 1.5 * done * (deadline - now) / max(now - started, 1e-9) + CHECK_EVERY
+        first = second = 0
+        for child in root.children.values():
+            v = child.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first - second > remaining
 
     def _expand_choice(self, node: Node, state: State, player: int, untried: list[Action], fresh: bool) -> Action:
         """Which untried action to add. With ``prior=heuristic`` a node's first child is the
