@@ -65,7 +65,8 @@ def test_new_parameters_parse_and_name_the_agent():
 
 
 @pytest.mark.parametrize("spec", ["ismcts:prior=always", "ismcts:cutoff=game", "ismcts:epsilon=1.5",
-                                  "ismcts:bias=-1", "ismcts:c=-0.1", "ismcts:epsilon=lots"])
+                                  "ismcts:bias=-1", "ismcts:c=-0.1", "ismcts:epsilon=lots",
+                                  "ismcts:rounds=0"])
 def test_bad_search_parameters_are_refused_with_a_message(spec):
     with pytest.raises(AgentSpecError, match="ismcts"):
         make_agent(spec, get_game("alarun"), 0, seed=1)
@@ -213,3 +214,21 @@ def test_a_forced_looking_decision_stops_long_before_the_budget():
         root.children[i] = child
     assert ISMCTSAgent._settled(root, 960, 1800, 0.0, None)      # 850 ahead, 840 to go
     assert not ISMCTSAgent._settled(root, 960, 1900, 0.0, None)  # 850 ahead, 940 to go
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_round_cutoff_evaluates_after_the_given_number_of_rounds(rounds):
+    spec, state, seat = _decision_with_choices("amarok", 3)
+    agent = make_agent(f"ismcts:iterations=30:cutoff=round:rounds={rounds}:rollout=random", spec, seat, seed=2)
+    real = agent.heuristic
+    seen = []
+
+    class Recorder:
+        def evaluate(self, st):
+            seen.append(st.round)
+            return real.evaluate(st)
+
+    agent.heuristic = Recorder()
+    agent.search(state.view(seat))
+    assert seen and set(seen) == {state.round + rounds}
+    assert str(agent).endswith(f":rounds={rounds}") == (rounds != 1)

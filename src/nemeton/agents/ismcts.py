@@ -20,9 +20,10 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
     Playout policy: uniformly random, or the game heuristic's ``choose_in_state``.
 ``epsilon`` (default 0)
     With ``rollout=heuristic``, the chance of a random move instead of the heuristic's.
-``cutoff=none|round|leaf``
-    ``none`` plays out to the end of the game; ``round`` stops the playout when the round
-    changes and scores the state with the heuristic's ``evaluate``; ``leaf`` evaluates the
+``cutoff=none|round|leaf`` and ``rounds`` (default 1)
+    ``none`` plays out to the end of the game; ``round`` stops the playout at the end of
+    the ``rounds``-th round from the decision (1: the end of the current round) and scores
+    the state with the heuristic's ``evaluate``; ``leaf`` evaluates the
     newly expanded node at once, without a playout.
 ``prior=none|heuristic`` and ``bias`` (default 1)
     With ``heuristic``, a node's first expansion is the heuristic's choice there (the rest
@@ -82,15 +83,17 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
     params = {"iterations": int, "seconds": float, "c": float,
               "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
-              "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float}
+              "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float, "rounds": int}
     # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
     # per game) and where it has none (plain random rollouts to the end of the game).
-    defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0}
+    defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0,
+                "rounds": 1}
     defaults_without_heuristic = {**defaults, "cutoff": "none"}
 
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
-                 epsilon: float | None = None, prior: str | None = None, bias: float | None = None):
+                 epsilon: float | None = None, prior: str | None = None, bias: float | None = None,
+                 rounds: int | None = None):
         super().__init__(game, seat, rng)
         try:
             heuristic = get_heuristic(game.name)
@@ -103,6 +106,7 @@ class ISMCTSAgent(Agent):
         epsilon = d["epsilon"] if epsilon is None else epsilon
         prior = d["prior"] if prior is None else prior
         bias = d["bias"] if bias is None else bias
+        rounds = d["rounds"] if rounds is None else rounds
         if heuristic is None and (rollout == "heuristic" or cutoff != "none" or prior == "heuristic"):
             get_heuristic(game.name)  # raises: no heuristic is written for this game
         if iterations is not None and seconds is not None:
@@ -119,6 +123,8 @@ class ISMCTSAgent(Agent):
             raise AgentSpecError("ismcts: epsilon must be between 0 and 1")
         if bias < 0:
             raise AgentSpecError("ismcts: bias must be 0 or more")
+        if rounds < 1:
+            raise AgentSpecError("ismcts: rounds must be at least 1")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -127,14 +133,15 @@ class ISMCTSAgent(Agent):
         self.epsilon = epsilon
         self.prior = prior
         self.bias = bias
+        self.rounds = rounds
         self.heuristic = heuristic
         self.last_iterations = 0
         self.last_settled = False
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
-                           ("prior", prior), ("bias", bias)):
-            if value != d[key] and not (key == "bias" and prior == "none"):
+                           ("prior", prior), ("bias", bias), ("rounds", rounds)):
+            if value != d[key] and not (key == "bias" and prior == "none") and not (key == "rounds" and cutoff != "round"):
                 parts.append(f"{key}={value}")
         self._label = ":".join(["ismcts", *parts])
 
@@ -272,6 +279,7 @@ class ISMCTSAgent(Agent):
         root.visits += 1
 
     def _playout(self, state: State, start_round: int) -> list[float]:
+        stop_round = start_round + self.rounds
         rng = self.rng
         heuristic = self.heuristic
         cut = self.cutoff != "none"
@@ -281,7 +289,7 @@ class ISMCTSAgent(Agent):
             rand = rng.random
             choice = rng.choice
             while not state.is_terminal():
-                if cut and state.round != start_round:
+                if cut and state.round >= stop_round:
                     return heuristic.evaluate(state)
                 p = state.current_player
                 legal = state.legal_actions(p)
@@ -292,7 +300,7 @@ class ISMCTSAgent(Agent):
         else:
             choice = rng.choice
             while not state.is_terminal():
-                if cut and state.round != start_round:
+                if cut and state.round >= stop_round:
                     return heuristic.evaluate(state)
                 p = state.current_player
                 state.apply_unchecked(choice(state.legal_actions(p)), p)
