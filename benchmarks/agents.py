@@ -67,7 +67,8 @@ def table(path: str) -> str:
              "| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: |"]
     def order(item):
         p = item[1][0]["pairing"]
-        return (p["game"], p["players"], json.dumps(p["options"], sort_keys=True), p["others"], p["focal"])
+        return (p["game"], p["players"], len(p["options"]), json.dumps(p["options"], sort_keys=True),
+                p["others"], p["focal"])
     for _, rows in sorted(groups.items(), key=order):
         p = rows[0]["pairing"]
         by_index = {r["index"]: r for r in rows}  # a game stored twice counts once
@@ -117,6 +118,59 @@ def ismcts_memory(game: str, players: int, iterations: int, agent: str = "ismcts
             "tree_mib_after": round(current / 2**20, 2)}
 
 
+def canonical_options(game: str, players: int, options: dict) -> dict:
+    """The options that differ from the game's bot defaults, typed (``teams=true`` → True)."""
+    spec = get_game(game)
+    base = spec.options(**{**spec.bot_defaults, "players": players}).to_json()
+    full = spec.options(**{**spec.bot_defaults, **options, "players": players}).to_json()
+    return {k: v for k, v in full.items() if k != "players" and v != base[k]}
+
+
+def run_pairing(game: str, players: int, options: dict, focal: str, others: str, games: int, seed: int,
+                workers: int, out: str | None) -> dict:
+    """Play a pairing up to ``games`` games; with ``out``, store each game and skip stored ones."""
+    spec = get_game(game)
+    options = canonical_options(game, players, options)
+    started = time.perf_counter()
+    key = pairing_key(game, players, options, focal, others, seed)
+    skip: set[int] = set()
+    store = None
+    if out:
+        skip = {r["index"] for r in load_results(out) if r["pairing"] == key}
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+        probe = spec.make(seed=0, **{**spec.bot_defaults, **options, "players": players})
+        teams = len({probe.team_of(s) for s in range(players)})
+
+        def store(g: PairingGame) -> None:
+            with open(out, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"pairing": key, "teams": teams, **g.to_json()}) + "\n")
+    total = games - len([i for i in skip if i < games])
+    label = f"{game} {players}p{' ' + str(options) if options else ''} {focal}/{others}"
+    print(f"# {label}: {total} games to play", file=sys.stderr, flush=True)
+
+    def progress(k: int) -> None:
+        if k % 10 == 0 or k == total:
+            print(f"#   {k}/{total} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    res = head_to_head(game, players, focal, others, games, seed, options, workers,
+                       progress=progress, skip=skip, on_game=store)
+    row = res.to_json()
+    row["options"] = options
+    row["wall_seconds"] = round(time.perf_counter() - started, 1)
+    if res.games:
+        print(json.dumps(row), flush=True)
+    return row
+
+
+# Every game, player count and team mode, and the pairings the agents issue asks for, in
+# the order a first pass plays them (``--preset issue``).
+PRESET_CONFIGS = [("alarun", 2, {}), ("alarun", 3, {}), ("alarun", 4, {}),
+                  ("amarok", 3, {}), ("amarok", 4, {}), ("amarok", 5, {}), ("amarok", 6, {}),
+                  ("amarok", 4, {"teams": True}), ("amarok", 6, {"teams": True}),
+                  ("edora", 2, {}), ("edora", 3, {}), ("edora", 4, {})]
+PRESET_PAIRINGS = ["heuristic/random", "ismcts:seconds=1/heuristic", "ismcts:iterations=200/random",
+                   "ismcts:iterations=200/heuristic", "ismcts:seconds=1/random"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("section", choices=["speed", "strength", "table"])
@@ -130,7 +184,23 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", help="FOCAL/OTHERS agent specs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="strength: append each game to this JSON-lines file, skip games stored there")
+    parser.add_argument("--preset", choices=["issue"], help="strength: every game, player count and team mode "
+                        "with the issue's pairings (or those given by --pairing), in passes of --step games")
+    parser.add_argument("--step", type=int, default=50, help="strength --preset: games added per pass")
     args = parser.parse_args()
+    if args.preset:
+        pairings = args.pairing or PRESET_PAIRINGS
+        for target in range(min(args.step, args.games), args.games + args.step, args.step):
+            target = min(target, args.games)
+            for pairing in pairings:
+                focal, others = pairing.split("/")
+                for game, players, opts in PRESET_CONFIGS:
+                    if (args.game and game not in args.game) or (args.players and players not in args.players):
+                        continue
+                    run_pairing(game, players, opts, focal, others, target, args.seed, args.workers, args.out)
+            if target == args.games:
+                break
+        return
     if args.section == "table":
         if not args.results:
             parser.error("table: give the results file")
@@ -156,32 +226,7 @@ def main() -> None:
             else:
                 for pairing in args.pairing or ["heuristic/random"]:
                     focal, others = pairing.split("/")
-                    started = time.perf_counter()
-                    key = pairing_key(game, players, options, focal, others, args.seed)
-                    skip: set[int] = set()
-                    store = None
-                    if args.out:
-                        skip = {r["index"] for r in load_results(args.out) if r["pairing"] == key}
-                        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-                        probe = spec.make(seed=0, **{**spec.bot_defaults, **options, "players": players})
-                        teams = len({probe.team_of(s) for s in range(players)})
-
-                        def store(g: PairingGame, key=key, teams=teams) -> None:
-                            with open(args.out, "a", encoding="utf-8") as fh:
-                                fh.write(json.dumps({"pairing": key, "teams": teams, **g.to_json()}) + "\n")
-                    total = args.games - len([i for i in skip if i < args.games])
-                    print(f"# {game} {players}p {pairing}: {total} games to play", file=sys.stderr, flush=True)
-
-                    def progress(k: int, total=total, started=started) -> None:
-                        if k % 5 == 0 or k == total:
-                            print(f"#   {k}/{total} games, {time.perf_counter() - started:.0f} s",
-                                  file=sys.stderr, flush=True)
-                    res = head_to_head(game, players, focal, others, args.games, args.seed, options, args.workers,
-                                       progress=progress, skip=skip, on_game=store)
-                    out = res.to_json()
-                    out["options"] = options
-                    out["wall_seconds"] = round(time.perf_counter() - started, 1)
-                    print(json.dumps(out), flush=True)
+                    run_pairing(game, players, options, focal, others, args.games, args.seed, args.workers, args.out)
 
 
 if __name__ == "__main__":
