@@ -173,9 +173,9 @@ def test_alarun_plain_spec_searches_with_its_heuristics_rollouts_and_prior():
     assert str(agent) == "ismcts:seconds=1.0"
 
 
-def test_edora_plain_spec_searches_with_heuristic_rollouts_and_amarok_with_random_ones():
+def test_edora_plain_spec_searches_from_the_heuristics_line_and_amarok_with_random_rollouts():
     edora = make_agent("ismcts:seconds=1", get_game("edora"), 0, seed=1)
-    assert (edora.rollout, edora.cutoff, edora.prior) == ("heuristic", "round", "none")
+    assert (edora.rollout, edora.cutoff, edora.prior, edora.bias) == ("heuristic", "round", "heuristic", 10.0)
     amarok = make_agent("ismcts:seconds=1", get_game("amarok"), 0, seed=1)
     assert (amarok.rollout, amarok.cutoff, amarok.prior) == ("random", "round", "none")
 

@@ -34,8 +34,9 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
 Defaults: in a game with a registered :class:`GameHeuristic`, random rollouts cut off at
 the end of the round (``cutoff=round``: many cheap iterations scored by the evaluation),
 refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic rollouts and
-the heuristic prior; Edora: heuristic rollouts; both only slightly ahead in short
-measurements at an equal time budget); without a heuristic, random rollouts to the end of
+the heuristic prior, slightly ahead in short measurements at an equal time budget; Edora:
+heuristic rollouts and the heuristic prior with ``bias=10``, clearly ahead of the unbiased
+search there); without a heuristic, random rollouts to the end of
 the game. In Amarok the heuristic prior measured weaker (fewer iterations) and heuristic
 rollouts no better than 16 times as many random ones.
 ``str(agent)`` names the parameters that differ from the game's defaults.

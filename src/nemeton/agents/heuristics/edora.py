@@ -176,10 +176,14 @@ class EdoraHeuristic(GameHeuristic):
         return best  # type: ignore[return-value]
 
     def search_settings(self) -> Mapping[str, Any]:
-        # at a 1 s budget against this heuristic (2 players) neither rollout policy is shown
-        # better: its rollouts won 3/4 deals where three times as many random ones won 2/4,
-        # but only 0.36 over 22 deals; its prior costs too much here (it scores every action)
-        return {"rollout": "heuristic"}
+        # Against this heuristic at 1000 iterations a move, search without the prior lost
+        # ground (2 players 0.36-0.43 over 22-30 games, 3 players 1 win in 12): its round-end
+        # evaluation barely tells die values or sub-choices apart, so wide in-turn subtrees are
+        # explored near uniformly. Starting every node from the heuristic's choice and keeping
+        # a strong bonus for it (bias=10) brought 0.55 over 20 two-player games and 0.50
+        # over 10 three-player ones (fair 0.33): search leaves the heuristic's line only when
+        # its statistics clearly say so.
+        return {"rollout": "heuristic", "prior": "heuristic", "bias": 10.0}
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
