@@ -57,6 +57,15 @@ def load_results(path: str) -> list[dict]:
     return rows
 
 
+def end_line(path: str) -> None:
+    """Close a last line an interrupted run cut short, so the next game starts a line."""
+    if os.path.exists(path) and os.path.getsize(path):
+        with open(path, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+
+
 def table(path: str) -> str:
     """The markdown strength table of a results file, one row per pairing."""
     groups: dict[str, list[dict]] = {}
@@ -138,6 +147,7 @@ def run_pairing(game: str, players: int, options: dict, focal: str, others: str,
     if out:
         skip = {r["index"] for r in load_results(out) if r["pairing"] == key}
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+        end_line(out)
         probe = spec.make(seed=0, **{**spec.bot_defaults, **options, "players": players})
         teams = len({probe.team_of(s) for s in range(players)})
 

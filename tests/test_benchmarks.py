@@ -1,0 +1,48 @@
+"""The agent benchmark's resumable strength runs and its table (run as the script is run)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "agents.py"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=True)
+
+
+def test_strength_runs_resume_from_the_results_file_and_add_up_to_one_table(tmp_path):
+    out = tmp_path / "strength.jsonl"
+    common = ["strength", "--game", "amarok", "--players", "4", "--option", "teams=true", "--out", str(out)]
+    run(*common, "--games", "3")
+    assert len(out.read_text().splitlines()) == 3
+    again = run(*common, "--games", "3")
+    assert "0 games to play" in again.stderr and len(out.read_text().splitlines()) == 3
+    run(*common, "--games", "5")
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3, 4]
+    assert {json.dumps(r["pairing"], sort_keys=True) for r in rows} == {json.dumps(
+        {"game": "amarok", "players": 4, "options": {"teams": True}, "focal": "heuristic",
+         "others": "random", "seed": 0}, sort_keys=True)}
+    assert all(r["teams"] == 2 for r in rows)
+    # the same games as one uninterrupted run
+    whole = tmp_path / "whole.jsonl"
+    run("strength", "--game", "amarok", "--players", "4", "--option", "teams=true", "--out", str(whole), "--games", "5")
+    key = lambda r: r["index"]  # noqa: E731
+    strip = lambda r: {k: v for k, v in r.items() if k != "focal_seconds"}  # noqa: E731
+    assert [strip(r) for r in sorted(rows, key=key)] == [
+        strip(json.loads(line)) for line in sorted(whole.read_text().splitlines(), key=lambda s: json.loads(s)["index"])]
+    table = run("table", str(out)).stdout
+    assert "| Amarok | 4 | teams=True | `heuristic` | `random` | 5 |" in table
+
+
+def test_a_cut_short_last_line_is_ignored(tmp_path):
+    out = tmp_path / "strength.jsonl"
+    run("strength", "--game", "amarok", "--players", "3", "--games", "2", "--out", str(out))
+    with out.open("a") as fh:
+        fh.write('{"pairing": {"game": "amar')
+    run("strength", "--game", "amarok", "--players", "3", "--games", "3", "--out", str(out))
+    assert "| Amarok | 3 | — | `heuristic` | `random` | 3 |" in run("table", str(out)).stdout
