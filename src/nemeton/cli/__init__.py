@@ -7,6 +7,7 @@ module beside this one).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -234,7 +235,11 @@ def play_command(
         else:
             bot = bots[current]
             legal = state.legal_actions(current)
-            action = bot.act(state.view(current) if bot.needs_view else None, legal)
+            # a search takes a while: say so on a terminal (a no-op when output is piped)
+            thinking = (console.status(f"seat {current} ({bot}) is thinking…") if bot.name == "ismcts" and len(legal) > 1
+                        else contextlib.nullcontext())
+            with thinking:
+                action = bot.act(state.view(current) if bot.needs_view else None, legal)
             told = state.describe_action(current, action, seat)  # before applying: what seat may learn
             state.apply(action, current)
             console.print(f"[dim]seat {current} ({bot}): {told}[/]", highlight=False)
