@@ -38,8 +38,12 @@ from nemeton.engine import get_game, list_games
 
 
 def pairing_key(game: str, players: int, options: dict, focal: str, others: str, seed: int) -> dict:
+    """What identifies a pairing's games in a results file. The agents' resolved settings are
+    part of it, so a changed default never mixes with games played before the change."""
+    spec = get_game(game)
     return {"game": game, "players": players, "options": dict(sorted(options.items())),
-            "focal": focal, "others": others, "seed": seed}
+            "focal": focal, "others": others, "seed": seed,
+            "settings": [make_agent(focal, spec, 0, 0).settings(), make_agent(others, spec, 0, 0).settings()]}
 
 
 def load_results(path: str) -> list[dict]:
@@ -60,9 +64,11 @@ def load_results(path: str) -> list[dict]:
 def end_line(path: str) -> None:
     """Close a last line an interrupted run cut short, so the next game starts a line."""
     if os.path.exists(path) and os.path.getsize(path):
-        with open(path, "rb+") as fh:
+        with open(path, "rb") as fh:
             fh.seek(-1, os.SEEK_END)
-            if fh.read(1) != b"\n":
+            cut = fh.read(1) != b"\n"
+        if cut:
+            with open(path, "ab") as fh:
                 fh.write(b"\n")
 
 
@@ -70,7 +76,8 @@ def table(path: str) -> str:
     """The markdown strength table of a results file, one row per pairing."""
     groups: dict[str, list[dict]] = {}
     for row in load_results(path):
-        groups.setdefault(json.dumps(row["pairing"], sort_keys=True), []).append(row)
+        if "pairing" in row and "index" in row:
+            groups.setdefault(json.dumps(row["pairing"], sort_keys=True), []).append(row)
     lines = ["| game | players | options | focal | others | games | focal share [95% CI] | fair share "
              "| margin [95% CI] | focal s/decision |",
              "| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: |"]
@@ -163,11 +170,14 @@ def run_pairing(game: str, players: int, options: dict, focal: str, others: str,
             print(f"#   {k}/{total} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     res = head_to_head(game, players, focal, others, games, seed, options, workers,
                        progress=progress, skip=skip, on_game=store)
+    if out:  # the whole pairing so far, not only this run's games
+        stored = {r["index"]: PairingGame(**{k: v for k, v in r.items() if k not in ("pairing", "teams")})
+                  for r in load_results(out) if r["pairing"] == key and r["index"] < games}
+        res.games = [stored[i] for i in sorted(stored)]
     row = res.to_json()
     row["options"] = options
     row["wall_seconds"] = round(time.perf_counter() - started, 1)
-    if res.games:
-        print(json.dumps(row), flush=True)
+    print(json.dumps(row), flush=True)
     return row
 
 
@@ -198,6 +208,17 @@ def main() -> None:
                         "with the issue's pairings (or those given by --pairing), in passes of --step games")
     parser.add_argument("--step", type=int, default=50, help="strength --preset: games added per pass")
     args = parser.parse_args()
+    for pairing in args.pairing or []:
+        if pairing.count("/") != 1 or not all(pairing.split("/")):
+            parser.error(f"--pairing takes FOCAL/OTHERS (two agent specs), got {pairing!r}")
+    if args.preset and args.section != "strength":
+        parser.error("--preset goes with strength")
+    if args.preset and not args.out:
+        parser.error("--preset needs --out: each pass adds to the games stored there")
+    if args.step < 1 or args.games < 1:
+        parser.error("--games and --step must be at least 1")
+    if args.results and args.section != "table":
+        parser.error(f"{args.section} takes no results file (use --out)")
     if args.preset:
         pairings = args.pairing or PRESET_PAIRINGS
         for target in range(min(args.step, args.games), args.games + args.step, args.step):
@@ -214,6 +235,8 @@ def main() -> None:
     if args.section == "table":
         if not args.results:
             parser.error("table: give the results file")
+        if not os.path.exists(args.results):
+            parser.error(f"table: no such results file: {args.results}")
         print(table(args.results))
         return
     options = dict(o.split("=", 1) for o in args.option)

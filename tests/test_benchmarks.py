@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "agents.py"
 
 
@@ -26,7 +28,7 @@ def test_strength_runs_resume_from_the_results_file_and_add_up_to_one_table(tmp_
     assert sorted(r["index"] for r in rows) == [0, 1, 2, 3, 4]
     assert {json.dumps(r["pairing"], sort_keys=True) for r in rows} == {json.dumps(
         {"game": "amarok", "players": 4, "options": {"teams": True}, "focal": "heuristic",
-         "others": "random", "seed": 0}, sort_keys=True)}
+         "others": "random", "seed": 0, "settings": [{}, {}]}, sort_keys=True)}
     assert all(r["teams"] == 2 for r in rows)
     # the same games as one uninterrupted run
     whole = tmp_path / "whole.jsonl"
@@ -46,3 +48,35 @@ def test_a_cut_short_last_line_is_ignored(tmp_path):
         fh.write('{"pairing": {"game": "amar')
     run("strength", "--game", "amarok", "--players", "3", "--games", "3", "--out", str(out))
     assert "| Amarok | 3 | — | `heuristic` | `random` | 3 |" in run("table", str(out)).stdout
+
+
+def test_preset_passes_add_games_up_to_the_target_without_replaying(tmp_path):
+    out = tmp_path / "strength.jsonl"
+    res = run("strength", "--preset", "issue", "--pairing", "heuristic/random", "--game", "amarok",
+              "--players", "3", "--games", "4", "--step", "2", "--out", str(out))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]  # two passes, no game played twice
+    summaries = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [s["games"] for s in summaries] == [2, 4]  # each summary covers the pairing so far
+
+
+def test_resolved_agent_settings_are_part_of_the_pairing(tmp_path):
+    out = tmp_path / "strength.jsonl"
+    run("strength", "--game", "amarok", "--players", "3", "--games", "1", "--out", str(out),
+        "--pairing", "ismcts:iterations=5/random")
+    (row,) = [json.loads(line) for line in out.read_text().splitlines()]
+    focal, others = row["pairing"]["settings"]
+    assert focal["iterations"] == 5 and focal["cutoff"] == "round" and focal["rollout"] == "random"
+    assert others == {}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["strength", "--preset", "issue"], "--preset needs --out"),
+    (["table", "x", "--preset", "issue"], "--preset goes with strength"),
+    (["strength", "--pairing", "heuristic", "--out", "x"], "FOCAL/OTHERS"),
+    (["strength", "--games", "0"], "at least 1"),
+    (["table", "/no/such/file.jsonl"], "no such results file"),
+])
+def test_bad_arguments_are_refused_with_a_message(args, message):
+    res = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
+    assert res.returncode == 2 and message in res.stderr

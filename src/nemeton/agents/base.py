@@ -43,6 +43,11 @@ class Agent(ABC):
     def __str__(self) -> str:
         return self.name
 
+    def settings(self) -> dict[str, Any]:
+        """Every parameter this agent plays with, defaults resolved (for result records:
+        two runs with equal settings played the same agent)."""
+        return {}
+
 
 class GameHeuristic(ABC):
     """A game's rule-of-thumb knowledge, used by the heuristic agent and by search.

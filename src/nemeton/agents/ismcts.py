@@ -7,7 +7,9 @@ sample, selects by UCT using *availability* counts (how often a child could have
 chosen) in place of the parent's visits, expands one untried action, plays out and backs up
 each seat's return (a team's share for both partners). The move played is the root's most
 visited action. Search stops early once the rest of the budget could no longer change which
-action is the most visited (so ``iterations=N`` plays exactly as if all N were run, faster).
+action is the most visited: with ``iterations=N`` each decision is the one all N iterations
+would make (later decisions of a game may differ, as the random stream has moved on less);
+with ``seconds=S`` the iterations left are estimated from the rate so far, with a margin.
 
 Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the defaults):
 
@@ -157,6 +159,11 @@ class ISMCTSAgent(Agent):
 
     def __str__(self) -> str:
         return self._label
+
+    def settings(self) -> dict[str, Any]:
+        return {"iterations": self.iterations, "seconds": self.seconds, "c": self.c, "rollout": self.rollout,
+                "cutoff": self.cutoff, "rounds": self.rounds, "epsilon": self.epsilon, "prior": self.prior,
+                "bias": self.bias}
 
     # ------------------------------------------------------------------------------------
     def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:

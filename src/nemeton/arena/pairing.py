@@ -104,12 +104,11 @@ class _Timed:
         self.seconds = 0.0
 
     def act(self, view, legal):
-        if len(legal) == 1:
-            return legal[0]
         started = time.perf_counter()
-        action = self.agent.act(view, legal)
-        self.seconds += time.perf_counter() - started
-        self.decisions += 1
+        action = self.agent.act(view, legal)  # always asked, as the same agent in another seat is
+        if len(legal) > 1:
+            self.seconds += time.perf_counter() - started
+            self.decisions += 1
         return action
 
 
@@ -179,12 +178,15 @@ def head_to_head(game: str, players: int, focal: str, others: str, games: int, s
         for job in jobs:
             done(play_job(job))
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or 1)) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or 1))
+        try:
             pending = {pool.submit(play_job, job) for job in jobs}
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     done(fut.result())
+        finally:  # interrupted or failed: drop the games not started yet
+            pool.shutdown(wait=True, cancel_futures=True)
     out.sort(key=lambda g: g.index)
     spec = get_game(game)
     probe = spec.make(seed=0, **spec.options(**{**spec.bot_defaults, **(options or {}), "players": players}).to_json())
