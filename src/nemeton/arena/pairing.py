@@ -22,6 +22,7 @@ from typing import Any, Callable, Collection, Mapping
 
 from ..agents.base import Agent, make_agent
 from ..engine import get_game
+from .match import play_match
 from .stats import Estimate, share_interval
 
 
@@ -115,25 +116,19 @@ class _Timed:
 def play_job(job: PairingJob) -> PairingGame:
     """Play one game of a pairing (in this process)."""
     spec = get_game(job.game)
-    state = spec.make(seed=job.game_seed, **job.options)
-    focal_team = state.team_of(job.focal_seat)
-    agents = [make_agent(job.specs[s], spec, s, job.agent_seeds[s]) for s in range(len(job.specs))]
-    timed = [_Timed(a) if state.team_of(s) == focal_team else a for s, a in enumerate(agents)]
-    steps = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        agent = timed[seat]
-        legal = state.legal_actions(seat)
-        view = state.view(seat) if getattr(agent, "needs_view", True) else None
-        state.apply(agent.act(view, legal), seat)
-        steps += 1
-    scores = state.scores()
+    teams = spec.make(seed=job.game_seed, **job.options)  # team_of is fixed by the options
     n = len(job.specs)
-    ours = max(scores[s] for s in range(n) if state.team_of(s) == focal_team)
-    theirs = max(scores[s] for s in range(n) if state.team_of(s) != focal_team)
-    focal = [t for t in timed if isinstance(t, _Timed)]
-    return PairingGame(job.index, job.focal_seat, job.game_seed, state.returns()[job.focal_seat],
-                       float(ours - theirs), steps, sum(t.decisions for t in focal),
+    focal_team = teams.team_of(job.focal_seat)
+    ours_seats = [s for s in range(n) if teams.team_of(s) == focal_team]
+    agents: list = [make_agent(job.specs[s], spec, s, job.agent_seeds[s]) for s in range(n)]
+    for s in ours_seats:
+        agents[s] = _Timed(agents[s])
+    result = play_match(spec, job.options, agents, job.game_seed)
+    ours = max(result.scores[s] for s in ours_seats)
+    theirs = max(result.scores[s] for s in range(n) if s not in ours_seats)
+    focal = [agents[s] for s in ours_seats]
+    return PairingGame(job.index, job.focal_seat, job.game_seed, result.returns[job.focal_seat],
+                       float(ours - theirs), result.steps, sum(t.decisions for t in focal),
                        round(sum(t.seconds for t in focal), 4))
 
 
