@@ -76,11 +76,8 @@ class GameHeuristic(ABC):
 
 
 _HEURISTICS: dict[str, GameHeuristic] = {}
-_HEURISTIC_MODULES = {
-    "alarun": "nemeton.agents.heuristics.alarun",
-    "amarok": "nemeton.agents.heuristics.amarok",
-    "edora": "nemeton.agents.heuristics.edora",
-}
+# A game's heuristic lives in ``nemeton.agents.heuristics.<game name>``; importing it registers it.
+_HEURISTIC_PACKAGE = "nemeton.agents.heuristics"
 
 
 def register_heuristic(game: str, heuristic: GameHeuristic) -> GameHeuristic:
@@ -89,8 +86,12 @@ def register_heuristic(game: str, heuristic: GameHeuristic) -> GameHeuristic:
 
 
 def get_heuristic(game: str) -> GameHeuristic:
-    if game not in _HEURISTICS and game in _HEURISTIC_MODULES:
-        importlib.import_module(_HEURISTIC_MODULES[game])
+    if game not in _HEURISTICS and game.isidentifier():
+        try:
+            importlib.import_module(f"{_HEURISTIC_PACKAGE}.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{_HEURISTIC_PACKAGE}.{game}":
+                raise
     try:
         return _HEURISTICS[game]
     except KeyError:

@@ -245,7 +245,7 @@ class ISMCTSAgent(Agent):
         start_round = state.round
         expanded = False
         while not state.is_terminal():
-            legal = state.legal_actions(player)
+            legal = state._legal_actions(player)
             children = node.children
             untried = []
             for a in legal:
@@ -300,7 +300,7 @@ class ISMCTSAgent(Agent):
                 if cut and state.round >= stop_round:
                     return heuristic.evaluate(state)
                 p = state.current_player
-                legal = state.legal_actions(p)
+                legal = state._legal_actions(p)
                 if epsilon and rand() < epsilon:
                     state.apply_unchecked(choice(legal), p)
                 else:
@@ -311,5 +311,5 @@ class ISMCTSAgent(Agent):
                 if cut and state.round >= stop_round:
                     return heuristic.evaluate(state)
                 p = state.current_player
-                state.apply_unchecked(choice(state.legal_actions(p)), p)
+                state.apply_unchecked(choice(state._legal_actions(p)), p)
         return state.returns()

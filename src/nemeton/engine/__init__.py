@@ -10,17 +10,18 @@
 """
 
 from .action import Action, ActionCodec
-from .errors import (IllegalActionError, InputError, InvalidOptionsError, NemetonError,
+from .errors import (IllegalActionError, InputError, InvalidOptionsError, InvalidSeatError, NemetonError,
                      RecordError, UnknownGameError)
 from .options import GameOptions, build_options, describe_options, option
 from .playout import random_playout
+from .log import Event
 from .record import GameRecord
 from .registry import GameSpec, get_game, list_games, make, register
 from .state import TERMINAL, State, clone_rng, rng_from_json, rng_to_json
 
 __all__ = [
-    "Action", "ActionCodec", "GameOptions", "GameRecord", "GameSpec", "IllegalActionError",
-    "InputError", "InvalidOptionsError", "NemetonError", "RecordError", "State", "TERMINAL",
+    "Action", "ActionCodec", "Event", "GameOptions", "GameRecord", "GameSpec", "IllegalActionError",
+    "InputError", "InvalidOptionsError", "InvalidSeatError", "NemetonError", "RecordError", "State", "TERMINAL",
     "UnknownGameError", "build_options", "clone_rng", "describe_options", "get_game",
     "list_games", "make", "option", "random_playout", "register", "rng_from_json", "rng_to_json",
 ]

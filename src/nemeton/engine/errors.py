@@ -26,3 +26,7 @@ class RecordError(NemetonError, ValueError):
 
 class InputError(NemetonError, ValueError):
     """A file or value typed by a person is malformed (the message names the bad part)."""
+
+
+class InvalidSeatError(NemetonError, ValueError):
+    """A seat that is not an integer from 0 to players-1 (or None where the spectator is meant)."""

@@ -13,6 +13,6 @@ def random_playout(state: State, rng: random.Random, max_steps: int = 1_000_000)
     choice = rng.choice
     while not state.is_terminal() and steps < max_steps:
         seat = state.current_player
-        state.apply_unchecked(choice(state.legal_actions(seat)), seat)
+        state.apply_unchecked(choice(state._legal_actions(seat)), seat)
         steps += 1
     return steps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -13,12 +14,9 @@ from .errors import UnknownGameError
 from .options import GameOptions, build_options, describe_options, OptionInfo
 from .state import State
 
-# Built-in games: importing the module registers the game.
-_BUILTIN = {
-    "alarun": "nemeton.games.alarun",
-    "amarok": "nemeton.games.amarok",
-    "edora": "nemeton.games.edora",
-}
+# Games are the packages under ``nemeton.games``: importing one registers it. The engine
+# names no game.
+_GAMES_PACKAGE = "nemeton.games"
 
 
 @dataclass(frozen=True)
@@ -43,6 +41,11 @@ class GameSpec:
     # Optional fast path for search: read a view once, then sample many states from it.
     # ``prepare_sampler(view)(rng)`` must be distributed like ``determinize(view, rng)``.
     prepare_sampler: Callable[[Mapping[str, Any]], Callable[[random.Random], State]] | None = None
+    # The kinds of event the game's log records: kind -> what it means (docs/rules/<game>.md
+    # lists the same; the conformance suite checks every recorded kind is declared).
+    event_kinds: Mapping[str, str] = field(default_factory=dict)
+    # Bumped whenever a rules change makes old records replay differently.
+    rules_version: int = 1
 
     def options(self, players: int | None = None, **raw: Any) -> GameOptions:
         if players is not None:
@@ -82,15 +85,19 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+_discovered = False
+
+
 def _load_builtins() -> None:
-    for name, module in _BUILTIN.items():
-        if name in _REGISTRY:
-            continue
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:  # a real missing dependency inside the game: surface it
-                raise
+    """Import every game package under ``nemeton.games`` once (each registers itself)."""
+    global _discovered
+    if _discovered:
+        return
+    package = importlib.import_module(_GAMES_PACKAGE)
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            importlib.import_module(f"{_GAMES_PACKAGE}.{info.name}")
+    _discovered = True
 
 
 def get_game(name: str) -> GameSpec:

@@ -5,6 +5,12 @@ cheaply. The shared policy (illegal actions change nothing, terminal states acce
 action, how ties share rankings and returns) is written here once; a game implements the
 underscored hooks and the rules.
 
+Seats are ``0 .. players-1``; every public method checks the seats it is given (an
+int in range, or None where the spectator is meant) and raises :class:`InvalidSeatError`
+for anything else. A view starts with the engine-owned envelope (``game``, ``seat``,
+``players``, ``acting``, ``round``, ``terminal``, ``scores``) followed by the game's own
+data; the event log (``log``) tells each viewer what happened as far as it may know.
+
 Seats are ``0 .. players-1``. Most of the time one seat acts (``current_player``); where a
 rulebook makes players act simultaneously (Alarún's placement at the end of a round)
 ``acting()`` lists every seat that may act now and ``current_player`` is the lowest of
@@ -13,12 +19,14 @@ them, so sequential consumers (search, RL) still see one player at a time.
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
 from .action import Action
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidSeatError
+from .log import Event, default_event_text
 from .options import GameOptions
 
 TERMINAL = -1
@@ -45,7 +53,7 @@ def rng_from_json(data: Sequence) -> random.Random:
 class State(ABC):
     """One game in progress. Subclasses add their own fields (use ``__slots__``)."""
 
-    __slots__ = ("options", "seed", "rng", "history")
+    __slots__ = ("options", "seed", "rng", "history", "events")
     game_name: str = "game"
 
     def __init__(self, options: GameOptions, seed: int | None, rng: random.Random):
@@ -53,6 +61,27 @@ class State(ABC):
         self.seed = seed
         self.rng = rng
         self.history: list[tuple[int, Action]] = []
+        # The event log; None = not recorded (playouts, search and determinized states).
+        self.events: list[Event] | None = []
+
+    # ----- seats ------------------------------------------------------------------------
+    def check_seat(self, seat: Any, spectator: bool = False) -> int | None:
+        """``seat`` as an int in ``0 .. players-1`` (or None when ``spectator`` is allowed);
+        anything else (a string, a float, a bool, a number out of range) raises
+        :class:`InvalidSeatError`. Integer-like values such as numpy integers are accepted."""
+        if seat is None and spectator:
+            return None
+        n = self.options.players
+        if not isinstance(seat, bool):
+            try:
+                index = operator.index(seat)
+            except TypeError:
+                index = None
+            if index is not None and 0 <= index < n:
+                return index
+        allowed = f"an integer from 0 to {n - 1}" + (" or None for the spectator" if spectator else "")
+        shown = repr(seat) if len(repr(seat)) <= 40 else repr(seat)[:40] + "..."
+        raise InvalidSeatError(f"a seat must be {allowed}; got {shown}")
 
     # ----- who acts ---------------------------------------------------------------------
     @property
@@ -79,9 +108,22 @@ class State(ABC):
         return 0
 
     # ----- actions ----------------------------------------------------------------------
-    @abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Legal actions of ``seat`` (default: current player) in a deterministic order."""
+        """Legal actions of ``seat`` (default: the current player) in a deterministic order;
+        empty for a seat that is not acting now and once the game is over."""
+        if seat is None:
+            seat = self.current_player
+            if seat == TERMINAL:
+                return []
+        else:
+            seat = self.check_seat(seat)
+        if seat not in self.acting():
+            return []
+        return self._legal_actions(seat)
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of an acting ``seat`` (no checks; search and playouts call it directly)."""
 
     @abstractmethod
     def _apply(self, action: Action, seat: int) -> None:
@@ -89,6 +131,10 @@ class State(ABC):
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` after checking it; an illegal one raises and changes nothing."""
+        if seat is not None:
+            seat = self.check_seat(seat)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {str(action)[:80]!r}")
         if self.is_terminal():
             raise IllegalActionError(f"the game is over; no action is legal (got {action})")
         if seat is None:
@@ -97,7 +143,7 @@ class State(ABC):
         if seat not in acting:
             raise IllegalActionError(
                 f"seat {seat} may not act now; acting: {', '.join(map(str, acting))}")
-        legal = self.legal_actions(seat)
+        legal = self._legal_actions(seat)
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {shown}")
@@ -148,15 +194,86 @@ class State(ABC):
         return [share if self.team_of(s) in teams else 0.0 for s in range(self.num_players)]
 
     # ----- information ------------------------------------------------------------------
-    @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON-ready data; ``None`` = spectator (public only)."""
+        """What ``seat`` may know, as fresh JSON-ready data; ``None`` = spectator (public only).
+
+        The engine's envelope comes first, named alike in every game: ``game``, ``seat``,
+        ``players`` (the number of seats), ``acting`` (the seats that may act now),
+        ``round``, ``terminal``, ``scores`` (what this viewer may see of each seat's score,
+        None where hidden); the game's own data follows."""
+        seat = self.check_seat(seat, spectator=True)
+        view: dict[str, Any] = {
+            "game": self.game_name, "seat": seat, "players": self.options.players,
+            "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
+            "scores": self.visible_scores(seat),
+        }
+        for key, value in self._view(seat).items():
+            if key not in view:
+                view[key] = value
+        return view
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's own part of the view of a checked seat (fresh data: nothing shared)."""
+
+    def visible_scores(self, seat: int | None) -> list[float | None]:
+        """What ``seat`` may see of the scores: the final scores once the game is over, None
+        for each seat before (games whose scores are public during play override it)."""
+        if self.is_terminal():
+            return [float(x) for x in self.scores()]
+        return [None] * self.options.players
+
+    # ----- the event log ----------------------------------------------------------------
+    def _event(self, kind: str, seat: int | None, secret: dict[str, Any] | None = None,
+               seen_by: Sequence[int] = (), **fields: Any) -> None:
+        """Record that ``kind`` happened (``seat`` = the actor, None for an automatic effect).
+        ``fields`` go to every viewer; ``secret`` only to the seats in ``seen_by``. Hot paths
+        guard the call with ``if self.events is not None``."""
+        events = self.events
+        if events is not None:
+            events.append(Event(kind, seat, self.round, fields, secret, frozenset(seen_by)))
+
+    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
+        """One English sentence for ``viewer`` from that viewer's entry alone (games override)."""
+        return default_event_text(entry, viewer)
+
+    def log(self, viewer: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The events from index ``since`` on, as ``viewer`` (None = spectator) may know them:
+        JSON-ready dicts with ``i``, ``round``, ``seat``, ``kind``, ``text`` and the kind's own
+        fields. Empty when this state does not record events (see :meth:`record_events`)."""
+        viewer = self.check_seat(viewer, spectator=True)
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            raise InvalidSeatError(f"since must be a non-negative integer (a log index); got {since!r}")
+        events = self.events or []
+        out = []
+        for i in range(since, len(events)):
+            entry = events[i].entry(i, viewer)
+            entry["text"] = self.event_text(entry, viewer)
+            out.append(entry)
+        return out
+
+    def log_length(self) -> int:
+        return len(self.events) if self.events is not None else 0
+
+    def record_events(self, on: bool = True) -> "State":
+        """Turn the event log on (an empty log from here) or off (playouts and search)."""
+        if not on:
+            self.events = None
+        elif self.events is None:
+            self.events = []
+        return self
 
     def describe_action(self, seat: int, action: Action, viewer: int | None) -> str:
-        """What ``viewer`` (None = spectator) may learn of ``seat``'s ``action``: the one gate
-        for action logs shown to people. Games override it where an action is secret (a
-        placement hidden until everyone has placed)."""
-        return str(action)
+        """What ``viewer`` (None = spectator) would learn of ``seat`` taking ``action`` now: the
+        text of the event the action records, so logs and descriptions never disagree."""
+        seat = self.check_seat(seat)
+        viewer = self.check_seat(viewer, spectator=True)
+        trial = self.clone()
+        trial.events = []
+        trial.apply(action, seat)
+        entries = trial.log(viewer)
+        own = [e for e in entries if e["seat"] == seat] or entries
+        return own[0]["text"] if own else str(action)
 
     # ----- copies and serialisation -----------------------------------------------------
     @abstractmethod

@@ -143,7 +143,7 @@ class AlarunState(State):
         return self.round_no
 
     # ----- legal actions ----------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list:
+    def _legal_actions(self, seat: int | None = None) -> list:
         phase = self.phase
         if phase == ACTIONS:
             if seat is not None and seat != self.turn:
@@ -281,14 +281,9 @@ class AlarunState(State):
         return (b.total, b.potions)  # tie-break: the most powerful potions, then shared
 
     # ----- information ------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import build_view
         return build_view(self, seat)
-
-    def describe_action(self, seat: int, action, viewer: int | None) -> str:
-        if isinstance(action, Place) and viewer != seat and self.phase == PLACEMENT:
-            return "places a card (hidden until everyone has placed)"
-        return str(action)
 
     # ----- copies and serialisation -----------------------------------------------------
     def clone(self) -> "AlarunState":
@@ -297,6 +292,7 @@ class AlarunState(State):
         twin.seed = self.seed
         twin.rng = clone_rng(self.rng)
         twin.history = self.history[:]
+        twin.events = None if self.events is None else self.events[:]
         twin.n = self.n
         twin.cap = self.cap
         twin.phase = self.phase

@@ -76,6 +76,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
     def sample(rng: random.Random) -> AlarunState:
         st = new(AlarunState)
         State.__init__(st, options, None, random.Random(rng.getrandbits(64)))
+        st.events = None
         st.n = n
         st.cap = cap
         st._final = None

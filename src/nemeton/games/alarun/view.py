@@ -120,6 +120,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     options = AlarunOptions(players=n, action_cap=view["action_cap"])
     state = AlarunState.__new__(AlarunState)
     State.__init__(state, options, None, random.Random(rng.getrandbits(64)))
+    state.events = None
     state.n = n
     state.cap = options.action_cap if options.action_cap is not None else 1 << 60
     state._final = None

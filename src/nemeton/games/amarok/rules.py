@@ -131,7 +131,7 @@ class AmarokState(State):
         return seat % (self.n // 2) if self.teams else seat
 
     # ----- legal actions ------------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list:
+    def _legal_actions(self, seat: int | None = None) -> list:
         turn = self.turn
         if seat is None:
             seat = turn
@@ -364,7 +364,7 @@ class AmarokState(State):
         return (self.levels[seat],)
 
     # ----- information --------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import build_view
         return build_view(self, seat)
 
@@ -375,6 +375,7 @@ class AmarokState(State):
         twin.seed = self.seed
         twin.rng = clone_rng(self.rng)
         twin.history = self.history[:]
+        twin.events = None if self.events is None else self.events[:]
         twin.cards = self.cards
         twin.acts = self.acts
         twin.n = self.n

@@ -162,4 +162,6 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
         "last": view["last"],
         "last_round": view["last_round"],
     }
-    return assemble(options, data, random.Random(rng.getrandbits(64)), None)
+    state = assemble(options, data, random.Random(rng.getrandbits(64)), None)
+    state.events = None
+    return state

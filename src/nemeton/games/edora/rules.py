@@ -218,7 +218,7 @@ class EdoraState(State):
         return (self.kpos[p], self.kstamp[p])
 
     # ----- protocol: legal actions ------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list:
+    def _legal_actions(self, seat: int | None = None) -> list:
         if self.over:
             return []
         top = self.stack[-1]
@@ -589,6 +589,7 @@ class EdoraState(State):
     def clone(self) -> "EdoraState":
         c = EdoraState.__new__(EdoraState)
         c.options, c.seed, c.rng, c.history = self.options, self.seed, clone_rng(self.rng), self.history[:]
+        c.events = None if self.events is None else self.events[:]
         c.board, c.n = self.board, self.n
         c.stack = self.stack[:]
         c.player, c.start_player, c.round_no = self.player, self.start_player, self.round_no
@@ -602,7 +603,7 @@ class EdoraState(State):
         c.final = self.final
         return c
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import state_view
         return state_view(self, seat)
 

@@ -124,6 +124,7 @@ def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random
     opts = EdoraOptions(**data["options"])
     st = EdoraState.__new__(EdoraState)
     st.options, st.seed, st.rng, st.history = opts, data.get("seed"), rng, []
+    st.events = None
     st.board = b = load_board(opts.board)
     build_tables(b)
     st.n = n = opts.players

@@ -1,0 +1,100 @@
+"""The event log: everything that happens in a game, told to each viewer as far as it may know.
+
+Rules record events as they happen (``State._event``): the action a seat chose *and* every
+automatic effect it caused (a competition won, a card revealed, a round's result). An event
+has public fields, which every viewer receives, and may have secret fields with the set of
+seats that may see them; everyone else receives the event without them. Nothing is ever
+dropped from a viewer's log, so every viewer's entry ``i`` is the same event, only more or
+less complete.
+
+``State.log(viewer, since)`` turns events into JSON-ready entries::
+
+    {"i": 12, "round": 3, "seat": 1, "kind": "take_tablet", "text": "Seat 1 takes tablet T4.",
+     "tablet": "T4"}
+
+The ``text`` is written by the game's ``event_text(entry, viewer)`` from the viewer's entry
+alone, so a sentence can never say more than the fields the viewer received.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+# Keys every entry has; a game's own fields never use them.
+ENTRY_KEYS = ("i", "round", "seat", "kind", "text")
+
+
+class Event:
+    """One thing that happened. ``seen_by`` (seats) receive ``secret`` as well as ``fields``."""
+
+    __slots__ = ("kind", "seat", "round", "fields", "secret", "seen_by")
+
+    def __init__(self, kind: str, seat: int | None, round: int, fields: dict[str, Any],
+                 secret: dict[str, Any] | None = None, seen_by: frozenset[int] | tuple[int, ...] = ()):
+        self.kind = kind
+        self.seat = seat
+        self.round = round
+        self.fields = fields
+        self.secret = secret
+        self.seen_by = seen_by
+
+    def entry(self, i: int, viewer: int | None) -> dict[str, Any]:
+        """The JSON-ready entry for ``viewer`` (without its text)."""
+        out: dict[str, Any] = {"i": i, "round": self.round, "seat": self.seat, "kind": self.kind}
+        out.update(self.fields)
+        if self.secret and viewer is not None and viewer in self.seen_by:
+            out.update(self.secret)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The full event (secret fields included), for saving a whole state."""
+        return {"kind": self.kind, "seat": self.seat, "round": self.round, "fields": self.fields,
+                "secret": self.secret, "seen_by": sorted(self.seen_by)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+        return cls(data["kind"], data["seat"], data["round"], dict(data["fields"]),
+                   dict(data["secret"]) if data.get("secret") else None, frozenset(data.get("seen_by", ())))
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, seat={self.seat}, round={self.round}, {self.fields}, secret={self.secret}, seen_by={set(self.seen_by)})"
+
+
+def who(seat: int | None, viewer: int | None, *, capital: bool = False) -> str:
+    """How a sentence names ``seat`` for ``viewer``: "you" for the viewer's own seat, else "seat 2"."""
+    if seat is None:
+        text = "the game"
+    elif seat == viewer:
+        text = "you"
+    else:
+        text = f"seat {seat}"
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def verb(seat: int | None, viewer: int | None, singular: str, plural: str) -> str:
+    """``verb(s, v, "takes", "take")``: the form that agrees with :func:`who`."""
+    return plural if seat is not None and seat == viewer else singular
+
+
+def sentence(text: str) -> str:
+    """Capitalise the first letter and end with a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def number(value: Any) -> str:
+    """A score as people write it: ``12`` rather than ``12.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def default_event_text(entry: Mapping[str, Any], viewer: int | None) -> str:
+    """A plain sentence for games that write none: "Seat 1: kind (field=value, ...)"."""
+    extra = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ENTRY_KEYS)
+    kind = entry["kind"].replace("_", " ")
+    head = who(entry["seat"], viewer, capital=True) + ": " if entry["seat"] is not None else ""
+    return sentence(f"{head}{kind}" + (f" ({extra})" if extra else ""))
