@@ -12,7 +12,8 @@
 from .action import Action, ActionCodec
 from .errors import (IllegalActionError, InputError, InvalidOptionsError, InvalidSeatError, NemetonError,
                      RecordError, UnknownGameError)
-from .options import GameOptions, build_options, describe_options, option
+from .options import (GameOptions, build_options, content_hash, describe_options, display_options,
+                      is_data_option, option)
 from .playout import random_playout
 from .log import Event
 from .record import GameRecord
@@ -22,6 +23,6 @@ from .state import TERMINAL, State, clone_rng, rng_from_json, rng_to_json
 __all__ = [
     "Action", "ActionCodec", "Event", "GameOptions", "GameRecord", "GameSpec", "IllegalActionError",
     "InputError", "InvalidOptionsError", "InvalidSeatError", "NemetonError", "RecordError", "State", "TERMINAL",
-    "UnknownGameError", "build_options", "clone_rng", "describe_options", "get_game",
+    "UnknownGameError", "build_options", "clone_rng", "content_hash", "describe_options", "display_options", "is_data_option", "get_game",
     "list_games", "make", "option", "random_playout", "register", "rng_from_json", "rng_to_json",
 ]

@@ -5,11 +5,18 @@ Allowed values come from the field's type (``bool``, ``int``, ``str``, ``Literal
 and optional metadata (``choices``, ``min``, ``max``, ``help``). :func:`build_options`
 turns raw keyword arguments (or CLI strings such as ``"true"``) into a validated instance,
 raising :class:`InvalidOptionsError` that names the allowed values.
+
+Rules that are data (Amarok's deck, Edora's board) are *data options*: the value is the
+file's text itself (``None`` = the standard one shipped with the game), never a path, so a
+record or an option set can cross a network and replay anywhere without opening a file.
+Only the command line reads a file, at its edge. :func:`content_hash` gives the short hash
+shown wherever such an option is displayed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
@@ -33,10 +40,27 @@ class GameOptions:
         return build_options(type(self), {**self.to_json(), **changes}, player_counts=None)
 
 
+# The longest text a data option may hold (a deck or a board file is a few kilobytes).
+MAX_DATA_CHARS = 200_000
+
+
+def content_hash(text: str | None) -> str:
+    """A short, stable hash of a data option's text: ``sha256:1a2b3c4d5e6f``."""
+    digest = hashlib.sha256((text or "").encode("utf-8")).hexdigest()
+    return f"sha256:{digest[:12]}"
+
+
 def option(default: Any, help: str, *, choices: tuple | None = None,
-           min: int | None = None, max: int | None = None) -> Any:
-    """A documented option field."""
+           min: int | None = None, max: int | None = None,
+           data: str | None = None, standard: typing.Callable[[], str] | None = None) -> Any:
+    """A documented option field. ``data`` marks a data option and names its format (e.g.
+    ``"TOML or JSON deck"``); its value is that text, and ``standard()`` returns the text of
+    the standard one (what ``None`` means)."""
     meta: dict[str, Any] = {"help": help}
+    if data is not None:
+        meta["data"] = data
+        if standard is not None:
+            meta["standard"] = standard
     if choices is not None:
         meta["choices"] = tuple(choices)
     if min is not None:
@@ -53,6 +77,8 @@ class OptionInfo:
     default: Any
     allowed: str
     help: str
+    data: str | None = None  # a data option's format (its value is a file's text), else None
+    standard_hash: str | None = None  # content hash of the standard data (what None means)
 
 
 def _field_types(cls: type) -> dict[str, Any]:
@@ -61,6 +87,9 @@ def _field_types(cls: type) -> dict[str, Any]:
 
 def _describe(tp: Any, meta: typing.Mapping[str, Any]) -> tuple[str, str]:
     """(kind, allowed-values text) for a field type."""
+    if "data" in meta:
+        return "data", (f"the text of a {meta['data']} file (on the command line: "
+                        f"the file's path); none = the standard one")
     if "choices" in meta:
         return "choice", ", ".join(map(str, meta["choices"]))
     origin = get_origin(tp)
@@ -88,7 +117,28 @@ def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
     out = []
     for f in dataclasses.fields(cls):
         kind, allowed = _describe(hints[f.name], f.metadata)
-        out.append(OptionInfo(f.name, kind, f.default, allowed, f.metadata.get("help", "")))
+        standard = f.metadata.get("standard")
+        out.append(OptionInfo(f.name, kind, f.default, allowed, f.metadata.get("help", ""),
+                              f.metadata.get("data"), content_hash(standard()) if standard else None))
+    return out
+
+
+def is_data_option(cls: type[GameOptions], name: str) -> bool:
+    return any(f.name == name and "data" in f.metadata for f in dataclasses.fields(cls))
+
+
+def display_options(options: GameOptions) -> dict[str, Any]:
+    """The options as shown to people and in summaries: a data option's text is replaced by
+    its content hash (``"standard (sha256:...)"`` for the standard one)."""
+    out = options.to_json()
+    for f in dataclasses.fields(options):
+        if "data" in f.metadata:
+            value = out[f.name]
+            if value is None:
+                standard = f.metadata.get("standard")
+                out[f.name] = "standard" + (f" ({content_hash(standard())})" if standard else "")
+            else:
+                out[f.name] = content_hash(value)
     return out
 
 
@@ -97,6 +147,14 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
     optional = type(None) in get_args(tp)
     if optional and (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))):
         return None
+    if kind == "data":
+        if not isinstance(value, str):
+            raise InvalidOptionsError(f"option {name} must be the text of a {meta['data']} file "
+                                      f"(or none for the standard one); got {type(value).__name__}")
+        if len(value) > MAX_DATA_CHARS:
+            raise InvalidOptionsError(f"option {name} is {len(value)} characters long; "
+                                      f"at most {MAX_DATA_CHARS} are allowed")
+        return value
     if "choices" in meta or get_origin(tp) is Literal:
         choices = meta.get("choices") or get_args(tp)
         for c in choices:
