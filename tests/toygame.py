@@ -51,11 +51,17 @@ class KuhnState(State):
         m = self.moves
         return m in ([False, False], [True, True], [True, False], [False, True, True], [False, True, False])
 
-    def legal_actions(self, seat=None):
+    def _legal_actions(self, seat):
         return [] if self.is_terminal() else [CHECK, BET]
 
     def _apply(self, action, seat):
         self.moves.append(action.bet)
+        self._event("bet" if action.bet else "check", seat)
+        if self.is_terminal():
+            if self.moves in ([True, False], [False, True, False]):
+                self._event("fold_win", None, winner=1 - seat)
+            else:
+                self._event("showdown", None, cards=list(self.cards))
 
     def scores(self):
         if not self.is_terminal():
@@ -69,9 +75,9 @@ class KuhnState(State):
         w = 0 if self.cards[0] > self.cards[1] else 1
         return [stake, -stake] if w == 0 else [-stake, stake]
 
-    def view(self, seat):
+    def _view(self, seat):
         showdown = self.is_terminal() and self.moves not in ([True, False], [False, True, False])
-        return {"seat": seat, "acting": list(self.acting()), "moves": list(self.moves),
+        return {"moves": list(self.moves),
                 "my_card": None if seat is None else self.cards[seat],
                 "cards": list(self.cards) if showdown else None}
 
@@ -80,6 +86,7 @@ class KuhnState(State):
         State.__init__(twin, self.options, self.seed, random.Random())
         twin.rng.setstate(self.rng.getstate())
         twin.history = list(self.history)
+        twin.events = None if self.events is None else list(self.events)
         twin.cards = list(self.cards)
         twin.moves = list(self.moves)
         return twin
@@ -120,6 +127,7 @@ def determinize(view, rng):
         rng.shuffle(deck)
         st.cards = deck[:2]
     st.moves = list(view["moves"])
+    st.events = None
     return st
 
 
