@@ -195,3 +195,206 @@ def test_views_leak_nothing_and_determinizer_is_consistent(name, cfg):
 
     _playthrough(state, rng, check)
     assert varied["hidden"], "the determinizer never re-sampled anything"
+
+
+# ----- the view envelope, checked seats, fresh views ---------------------------------------
+
+ENVELOPE = ("game", "seat", "players", "acting", "round", "terminal", "scores")
+BAD_SEATS = ("0", 0.9, 1.0, True, False, -1, [0], {"seat": 0})
+
+
+def _check_envelope(spec, st, viewer, view):
+    assert tuple(view)[:len(ENVELOPE)] == ENVELOPE, "every view starts with the engine's envelope"
+    n = st.num_players
+    assert view["game"] == spec.name and view["seat"] == viewer and view["players"] == n
+    assert view["acting"] == list(st.acting()) and view["round"] == st.round
+    assert view["terminal"] == st.is_terminal()
+    scores = view["scores"]
+    assert isinstance(scores, list) and len(scores) == n
+    assert all(x is None or isinstance(x, (int, float)) for x in scores)
+    if st.is_terminal():
+        assert scores == [float(x) for x in st.scores()], "final scores are public at the end"
+    for key in ("to_act", "current_player", "player"):
+        assert key not in view, f"the envelope's 'acting' replaces {key!r}"
+
+
+def _scramble(value):
+    """Mutate a JSON value in place as deeply as possible."""
+    if isinstance(value, dict):
+        for k in list(value):
+            if isinstance(value[k], (dict, list)):
+                _scramble(value[k])
+            else:
+                value[k] = "scrambled"
+        value["scrambled"] = True
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                _scramble(item)
+            else:
+                value[i] = "scrambled"
+        value.append("scrambled")
+
+
+def _has_key(value, key):
+    if isinstance(value, dict):
+        return key in value or any(_has_key(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_key(v, key) for v in value)
+    return False
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_views_share_the_envelope_and_are_fresh_data(name, cfg):
+    spec, state = _make(name, cfg, 12)
+
+    def check(st, seat, legal, action, step):
+        if step % 5:
+            return
+        for viewer in [None, *range(st.num_players)]:
+            view = st.view(viewer)
+            _check_envelope(spec, st, viewer, view)
+            assert not _has_key(view, "seed") and not _has_key(view, "rng"), "the seed is a secret"
+            before = json.dumps(st.to_json(), sort_keys=True)
+            _scramble(view)
+            assert json.dumps(st.to_json(), sort_keys=True) == before, "a view shares data with the state"
+
+    _playthrough(state, random.Random(12), check)
+    for viewer in [None, *range(state.num_players)]:
+        _check_envelope(spec, state, viewer, state.view(viewer))
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_seats_are_checked_everywhere(name, cfg):
+    from nemeton.engine import InvalidSeatError
+    spec, state = _make(name, cfg, 13)
+    rng = random.Random(13)
+
+    def check(st, seat, legal, action, step):
+        if step % 11:
+            return
+        n = st.num_players
+        before = st.to_json()
+        for bad in (*BAD_SEATS, n, n + 5):
+            for call in (lambda: st.view(bad), lambda: st.legal_actions(bad), lambda: st.log(bad),
+                         lambda: st.apply(action, bad), lambda: st.describe_action(bad, action, None),
+                         lambda: st.describe_action(seat, action, bad)):
+                with pytest.raises(InvalidSeatError):
+                    call()
+        assert st.to_json() == before, "a bad seat changes nothing"
+        for s in range(n):
+            if s not in st.acting():
+                assert st.legal_actions(s) == [], "a seat that is not acting has no legal action"
+
+    _playthrough(state, rng, check)
+    assert state.legal_actions() == [] and all(state.legal_actions(s) == [] for s in range(state.num_players))
+    with pytest.raises(InvalidSeatError):
+        state.view(state.current_player)  # TERMINAL is not a seat
+
+
+# ----- the event log ---------------------------------------------------------------------------
+
+def _new_entries(st, viewer, since):
+    return st.log(viewer, since=since)
+
+
+def _strip_index(entries):
+    return [{k: v for k, v in e.items() if k != "i"} for e in entries]
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_every_action_is_logged_first_then_its_effects(name, cfg):
+    spec, state = _make(name, cfg, 14)
+    kinds = set(spec.event_kinds)
+    assert kinds, "the game declares its event kinds"
+    seen_kinds = set()
+
+    def check(st, seat, legal, action, step):
+        start = st.log_length()
+        told = {v: st.describe_action(seat, action, v) for v in [None, *range(st.num_players)]} if step % 4 == 0 else {}
+        after = st.clone()
+        after.apply(action, seat)
+        new = after.log(None, since=start)
+        assert new, f"{action} recorded no event"
+        assert new[0]["seat"] == seat, "the first event an action records is the action itself"
+        for viewer in [None, *range(st.num_players)]:
+            entries = after.log(viewer, since=start)
+            assert len(entries) == len(new), "events are redacted for a viewer, never dropped"
+            for k, e in enumerate(entries):
+                assert e["i"] == start + k and e["round"] >= 0 and e["kind"] in kinds
+                assert e["seat"] is None or 0 <= e["seat"] < st.num_players
+                assert isinstance(e["text"], str) and e["text"].strip(), "every entry has a sentence"
+                assert _roundtrip(e) == e, "entries are JSON-ready"
+                assert not _has_key(e, "seed")
+                seen_kinds.add(e["kind"])
+            if viewer in told:
+                assert told[viewer] == entries[0]["text"], "describe_action is the action's event"
+
+    _playthrough(state, random.Random(14), check)
+    full = state.log(0)
+    assert [e["i"] for e in full] == list(range(len(full)))
+    assert state.log(0, since=len(full) // 2) == full[len(full) // 2:]
+    assert seen_kinds <= kinds
+
+
+def _views(st):
+    return {v: st.view(v) for v in [None, *range(st.num_players)]}
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_log_gate_same_view_after_different_actions_means_same_events(name, cfg):
+    """Whenever two different actions leave a viewer's view identical, that viewer receives
+    identical events."""
+    spec, state = _make(name, cfg, 15)
+    compared = {"pairs": 0}
+
+    def check(st, seat, legal, action, step):
+        if step % 3:
+            return
+        pick = legal if len(legal) <= 10 else random.Random(step).sample(legal, 10)
+        start = st.log_length()
+        outcomes = []
+        for a in pick:
+            twin = st.clone()
+            twin.apply(a, seat)
+            outcomes.append((a, _views(twin), twin))
+        for i in range(len(outcomes)):
+            for j in range(i + 1, len(outcomes)):
+                a, va, ta = outcomes[i]
+                b, vb, tb = outcomes[j]
+                for viewer in va:
+                    if va[viewer] == vb[viewer]:
+                        compared["pairs"] += 1
+                        assert ta.log(viewer, start) == tb.log(viewer, start), (
+                            f"viewer {viewer} sees the same view after {a} and {b} but different events")
+
+    _playthrough(state, random.Random(15), check)
+    assert compared["pairs"] > 0, "the gate was never exercised"
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_log_gate_resampling_the_hidden_part_leaves_each_log_unchanged(name, cfg):
+    """A state re-sampled from a viewer's view (other hidden cards, another random stream)
+    tells that viewer the same events for the same actions wherever its view stays the same."""
+    spec, state = _make(name, cfg, 16)
+    compared = {"steps": 0}
+
+    def check(st, seat, legal, action, step):
+        if step % 4:
+            return
+        for viewer in [None, *range(st.num_players)]:
+            sample = spec.determinize(_roundtrip(st.view(viewer)), random.Random(step * 31 + (viewer or 0)))
+            sample.record_events(True)
+            if action not in sample.legal_actions(seat):
+                continue
+            real = st.clone()
+            start = real.log_length()
+            real.apply(action, seat)
+            sample.apply(action, seat)
+            if real.view(viewer) == sample.view(viewer):
+                compared["steps"] += 1
+                assert _strip_index(real.log(viewer, start)) == _strip_index(sample.log(viewer)), (
+                    f"viewer {viewer}'s events after {action} depend on hidden parts")
+
+    _playthrough(state, random.Random(16), check)
+    assert compared["steps"] > 0

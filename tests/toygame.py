@@ -137,7 +137,9 @@ SPEC = GameSpec(
     name="kuhn", title="Kuhn poker (test game)", summary="engine test game", player_counts=(2,),
     options_cls=KuhnOptions, new_state=lambda o, s: KuhnState(o, s, random.Random(s)),
     state_from_json=from_json, action_codec=CODEC, legal_actions_from_view=legal_from_view,
-    determinize=determinize, render=lambda v: f"card {v['my_card']} moves {v['moves']}")
+    determinize=determinize, render=lambda v: f"card {v['my_card']} moves {v['moves']}",
+    event_kinds={"bet": "a seat bets", "check": "a seat checks", "fold_win": "the other seat folded",
+                 "showdown": "both cards are shown"})
 
 
 def install():
