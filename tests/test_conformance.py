@@ -398,3 +398,12 @@ def test_log_gate_resampling_the_hidden_part_leaves_each_log_unchanged(name, cfg
 
     _playthrough(state, random.Random(16), check)
     assert compared["steps"] > 0
+
+
+@pytest.mark.parametrize("name", sorted({p.values[0] for p in CONFIGS}))
+def test_every_event_kind_is_documented_in_the_rules(name):
+    from pathlib import Path
+    spec = get_game(name)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / f"{name}.md").read_text("utf-8")
+    missing = [k for k in spec.event_kinds if f"`{k}`" not in doc]
+    assert spec.event_kinds and not missing, f"docs/rules/{name}.md does not list: {missing}"
