@@ -54,12 +54,13 @@ def test_secret_colours_are_hidden_until_the_end_a7():
     for seat in range(4):
         v = st.view(seat)
         assert v["secret_colour"] == COLOURS[st.secret[seat]]
-        assert "secret_colours" not in v and "scores" not in v
+        assert "secret_colours" not in v and "breakdowns" not in v
+        assert v["scores"] == [None] * 4  # the envelope: no score is public before the end
     while not st.is_terminal():
         st.apply(st.legal_actions()[0])
     end = st.view(0)
     assert end["secret_colours"] == [COLOURS[c] for c in st.secret]
-    assert [s["total"] for s in end["scores"]] == st.scores()
+    assert [s["total"] for s in end["breakdowns"]] == st.scores() == end["scores"]
 
 
 def test_two_player_face_down_cards_are_hidden():
@@ -112,8 +113,8 @@ def test_final_view_reveals_every_breakdown():
         pass_round(st)
         place_all(st)
     v = st.view(None)
-    assert v["phase"] == "over" and len(v["scores"]) == 3
-    assert set(v["scores"][0]) >= {"rows", "columns", "potions", "centum_auri", "colour_bonus", "total", "druid"}
+    assert v["phase"] == "over" and v["terminal"] and len(v["breakdowns"]) == 3
+    assert set(v["breakdowns"][0]) >= {"rows", "columns", "potions", "centum_auri", "colour_bonus", "total", "druid"}
     assert v["winners"] == st.winners()
 
 
@@ -155,3 +156,53 @@ def test_determinizer_works_from_the_spectator_view_too():
         assert sample.view(None) == public
         assert sorted(sample.secret) != [] and len(set(sample.secret)) == 2
         assert len(sample.pending[1]) == 1 and sample.squares[1].count() == 2
+
+
+ENVELOPE = {"game", "seat", "players", "acting", "round", "terminal", "scores"}
+
+
+def test_the_game_part_of_a_view_holds_only_alarun_data_the_envelope_the_rest():
+    st = new(3, seed=5)
+    pass_round(st)
+    st.apply(st.legal_actions(1)[0], 1)
+    for viewer in (0, 1, None):
+        assert not set(st._view(viewer)) & ENVELOPE
+        v = st.view(viewer)
+        assert v["acting"] == [0, 1, 2] and v["round"] == 1 and v["seat"] == viewer
+        assert v["players"] == 3 and v["terminal"] is False and v["scores"] == [None] * 3
+        assert "to_act" not in v and "current_player" not in v
+
+
+def _vandalise(value):
+    """Change every list and dict inside a view, depth first."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _vandalise(item)
+        value["junk"] = ["junk"]
+        for key in list(value):
+            if key != "junk":
+                value[key] = None
+    elif isinstance(value, list):
+        for item in value:
+            _vandalise(item)
+        value.append("junk")
+        value.reverse()
+
+
+def test_changing_a_returned_view_deeply_never_changes_the_state():
+    st = new(2, seed=3)
+    act(st, str(st.legal_actions()[0]))  # a swap: known hands
+    pass_round(st)
+    st.apply(st.legal_actions(1)[0], 1)  # a hidden placement
+    checkpoints = [st.clone()]
+    while not st.is_terminal():
+        pass_round(st)
+        place_all(st)
+    checkpoints.append(st)
+    for state in checkpoints:
+        before = state.to_json()
+        for viewer in (0, 1, None):
+            _vandalise(state.view(viewer))
+        assert state.to_json() == before
+        fresh = state.view(0)
+        assert "junk" not in fresh and "junk" not in fresh["centre"]

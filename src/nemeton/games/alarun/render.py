@@ -45,7 +45,7 @@ def render(view: Mapping[str, Any]) -> str:
     out.append(head)
     if phase == "actions":
         passer = view["alarun"]
-        status = f"to act: seat {view['to_act']}"
+        status = f"to act: seat {view['acting'][0]}"
         if passer is not None:
             status += f"; seat {passer} passed first and holds Alarún ({view['extra_actions_left']} more action(s))"
         if view["action_cap"] is not None:
@@ -61,7 +61,7 @@ def render(view: Mapping[str, Any]) -> str:
     if seat is not None:
         out += textwrap.wrap(f"your hand: {', '.join(view['hand']) or '(empty)'}; "
                              f"your secret colour: {view['secret_colour']}", 98, subsequent_indent="  ")
-    final = view.get("scores")
+    final = view.get("breakdowns")
     for s in range(n):
         label = f"seat {s}" + (" (you)" if s == seat else "")
         if final:

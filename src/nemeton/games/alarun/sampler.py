@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ...engine import State
 from .cards import COLOURS, HAND_SIZE, card_id
-from .rules import NO_SEAT, OVER, PHASE_NAMES, PLACEMENT, AlarunOptions, AlarunState
+from .rules import ACTIONS, NO_SEAT, OVER, PHASE_NAMES, PLACEMENT, AlarunOptions, AlarunState
 from .square import MagicSquare, cell_index
 from .view import unseen_pool
 
@@ -31,7 +31,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
     options = AlarunOptions(players=n, action_cap=view["action_cap"])
     cap = options.action_cap if options.action_cap is not None else 1 << 60
     round_no = view["round"]
-    turn = view["to_act"] if view["to_act"] is not None else view["start_player"]
+    turn = view["acting"][0] if phase == ACTIONS else view["start_player"]
     start_player = view["start_player"]
     first_passer = NO_SEAT if view["alarun"] is None else view["alarun"]
     extra_left = view["extra_actions_left"]

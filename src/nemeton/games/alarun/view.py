@@ -5,7 +5,12 @@ Hidden from a seat: the other hands (except the cards everyone saw a player take
 centre this round: ``known_hands``), the other players' secret colours, the 2-player
 face-down centre cards, the order of the stack, and the other players' placements of the
 current round until everyone has placed (only their number shows). At the end of the game
-everything is revealed, with each seat's score breakdown.
+everything is revealed, with each seat's score breakdown (``breakdowns``).
+
+A view is the engine's envelope (``game``, ``seat``, ``players``, ``acting``, ``round``,
+``terminal``, ``scores``) followed by the keys built here; the functions reading a view
+(legal actions, the determinizer, the sampler, the renderer, the heuristic) read the seat to
+act from ``acting``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ def _names(cards) -> list[str]:
 
 
 def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
+    """Alarún's own part of ``seat``'s view (the engine adds the envelope: ``game``, ``seat``,
+    ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only."""
     n = state.n
     phase = state.phase
     visible_squares = []
@@ -40,14 +47,8 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
         shown = MagicSquare.from_cards(cells) if hidden else square
         potion_points.append(score_grid(shown.grid(), None).potions)
     view: dict[str, Any] = {
-        "game": "alarun",
-        "seat": seat,
-        "players": n,
-        "round": state.round_no,
         "rounds": ROUNDS,
         "phase": PHASE_NAMES[phase],
-        "acting": list(state.acting()),
-        "to_act": state.turn if phase == ACTIONS else None,
         "start_player": state.start_player,
         "alarun": None if state.first_passer == NO_SEAT else state.first_passer,
         "extra_actions_left": state.extra_left,
@@ -69,7 +70,7 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
         view["secret_colour"] = COLOURS[state.secret[seat]]
     if phase == OVER:
         view["secret_colours"] = [COLOURS[c] for c in state.secret]
-        view["scores"] = [b.to_json() for b in state.breakdowns()]
+        view["breakdowns"] = [b.to_json() for b in state.breakdowns()]
         view["winners"] = state.winners()
     return view
 
@@ -126,7 +127,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     state._final = None
     state.phase = phase
     state.round_no = view["round"]
-    state.turn = view["to_act"] if view["to_act"] is not None else view["start_player"]
+    state.turn = view["acting"][0] if phase == ACTIONS else view["start_player"]
     state.start_player = view["start_player"]
     state.first_passer = NO_SEAT if view["alarun"] is None else view["alarun"]
     state.extra_left = view["extra_actions_left"]
