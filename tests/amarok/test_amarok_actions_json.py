@@ -10,7 +10,7 @@ from nemeton.engine import RecordError, get_game
     ({"type": "take_own", "slot": 5}, "hand slot must be 0 or 1"),
     ({"type": "take_own", "slot": -1}, "hand slot must be 0 or 1"),
     ({"type": "claw_hand", "seat": 1, "slot": 2}, "hand slot must be 0 or 1"),
-    ({"type": "take_seen", "seat": 1, "card": 3}, "card must be a card id"),
+    ({"type": "take_seen", "seat": 1, "card": 3}, "card must be text"),
 ])
 def test_impossible_actions_are_rejected_when_read(data, fragment):
     with pytest.raises(RecordError, match=fragment):

@@ -45,7 +45,7 @@ def test_round_one_shows_wolf_pack_and_the_holder_starts():
     assert view["round"] == 1 and state.round == 1
     assert view["objective"] == "wolf_pack"
     assert view["objective_holder"] == 0 and state.current_player == 0
-    assert view["levels"] == [0, 0, 0, 0]
+    assert view["scores"] == [0, 0, 0, 0]
 
 
 def test_the_shuffle_follows_the_seed():

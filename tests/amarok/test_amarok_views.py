@@ -82,7 +82,7 @@ def test_spectator_view_is_public_information_only():
     view = state.view(None)
     assert view["seat"] is None and view["hand_sizes"] == [2, 2, 2, 2]
     assert view["fronts"][0] == ["R10"] and view["river"] == ["R0", "B5"]
-    assert view["objective"] == "lone_wolf" and view["levels"] == LEVELS
+    assert view["objective"] == "lone_wolf" and view["scores"] == LEVELS
     assert view["deck_bottom"] == ["B0"] and view["deck_size"] == 22 - 8 - 2 - 1
 
 
@@ -145,3 +145,40 @@ def test_renderer_tells_the_claw_phase_and_the_last_round():
     act(state, "take the top card of the deck")
     text = SPEC.render(state.view(1))
     assert "Round 1 won by" in text and "clawed to the bottom" not in text
+
+
+def _scramble(value):
+    """Change every value of a JSON tree in place, as deeply as it goes."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for k, item in list(items):
+        if isinstance(item, (dict, list)):
+            _scramble(item)
+        else:
+            value[k] = "scrambled"
+    if isinstance(value, list):
+        value.append("scrambled")
+    else:
+        value["scrambled"] = True
+
+
+def test_view_carries_the_envelope_once_and_round_wins_as_public_scores():
+    state = position(4, hands=HANDS, levels=LEVELS, turn=2, holder=2)
+    for viewer in (None, 0, 1, 2, 3):
+        view = state.view(viewer)
+        assert list(view)[:7] == ["game", "seat", "players", "acting", "round", "terminal", "scores"]
+        assert view["seat"] == viewer and view["acting"] == [2] and view["players"] == 4
+        assert view["scores"] == [0.0, 1.0, 2.0, 0.0]  # round wins are public during play (K2)
+        for gone in ("current_player", "levels", "to_act", "player"):
+            assert gone not in view
+
+
+def test_mutating_a_view_deeply_never_changes_the_state():
+    state = position(4, hands=HANDS, levels=LEVELS, fronts="R10 | | | ", river="R0 B5", bottom="B0")
+    act(state, "take own hand slot 0")  # a last action to show
+    finished = position(hands="- - | - - | B9 -", fronts="R3 B4 | R7 B2 | R10", turn=2, levels=[2, 2, 2])
+    act(finished, "take own hand slot 0")  # a finished round and a finished game
+    for st in (state, finished):
+        for viewer in (None, *range(st.n)):
+            before = json.dumps(st.to_json(), sort_keys=True)
+            _scramble(st.view(viewer))
+            assert json.dumps(st.to_json(), sort_keys=True) == before

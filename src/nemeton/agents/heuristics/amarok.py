@@ -99,7 +99,7 @@ def knowledge_from_view(view: Mapping[str, Any]) -> Knowledge:
     index = deck.index
     k = Knowledge.__new__(Knowledge)
     k.index, k.values, k.symbols = index, deck.values, deck.symbols
-    k.n, k.teams, k.me = len(view["levels"]), bool(view["teams"]), view["seat"]
+    k.n, k.teams, k.me = view["players"], bool(view["teams"]), view["seat"]
     k.sign = 1 if view["objective"] == "wolf_pack" else -1
     k.front = [[index[c] for c in row] for row in view["fronts"]]
     k.hand = []
@@ -115,7 +115,7 @@ def knowledge_from_view(view: Mapping[str, Any]) -> Knowledge:
     known.update(k.river)
     known.update(k.bottom)
     k.pool = [c for c in range(len(deck)) if c not in known]
-    k.levels = view["levels"]
+    k.levels = [int(v) for v in view["scores"]]  # the scores are the round wins
     k.partner_hand = view["options"].get("partner_hand", False)
     k.target = view["rounds_to_win"]
     return k

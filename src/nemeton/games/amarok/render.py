@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...engine.log import number
 from .actions import ACTION_CODEC
 
 OBJECTIVE_NAME = {"wolf_pack": "WOLF PACK", "lone_wolf": "LONE WOLF"}
@@ -76,7 +77,7 @@ def _hand(view, p: int, me, cards) -> str:
 def render(view: Mapping[str, Any]) -> str:
     cards = {c["id"]: c for c in view["cards"]}
     me = view["seat"]
-    n = len(view["levels"])
+    n = view["players"]
     teams = view["teams"]
     lines: list[str] = []
     done = view.get("last_round")
@@ -101,17 +102,17 @@ def render(view: Mapping[str, Any]) -> str:
         who = f"seat {p}" + (" (you)" if p == me else "")
         front = " ".join(card_text(c, cards) for c in view["fronts"][p]) or "--"
         total = sum(cards[c]["value"] for c in view["fronts"][p])
-        lines.append(f"{who:>12}  wins {view['levels'][p]}  hand {_hand(view, p, me, cards)}")
+        lines.append(f"{who:>12}  wins {number(view['scores'][p])}  hand {_hand(view, p, me, cards)}")
         lines.append(f"{'':>12}  in front: {front}  (total {total})")
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
         lines.append(f"Last: seat {last['seat']}: {action} -> {card_text(last['card'], cards)}")
     lines += _wrap(KEY)
-    if view["phase"] == "over":
+    if view["terminal"]:
         lines.append("Game over. Winner(s): " + seats_text(view["winners"]))
         return "\n".join(lines)
-    turn = view["current_player"]
+    turn = view["acting"][0]
     if view["phase"] == "claw":
         lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: choose the claw's target")
         own = f"; your own hand is seat {me}'s" if me is not None else ""

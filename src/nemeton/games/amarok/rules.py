@@ -363,6 +363,10 @@ class AmarokState(State):
     def ranking_key(self, seat: int) -> tuple:
         return (self.levels[seat],)
 
+    def visible_scores(self, seat: int | None) -> list[float | None]:
+        """Round wins are public during play (they decide how hands are held, K2)."""
+        return [float(v) for v in self.levels]
+
     # ----- information --------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import build_view

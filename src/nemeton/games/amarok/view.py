@@ -2,10 +2,13 @@
 
 The one gate for secrets is :func:`build_view`. A seat sees: the cards of its own hand that
 face it (the others as hidden, with their slot), the cards of other hands that face it, the
-river, every card in front, the objective side, levels, the deck's size and the cards that
-claws put at its bottom (in order). It never sees the deck order, its own cards that face
-away, or other players' cards that face their owner. The spectator (``None``) sees public
-information only: every hand card is hidden.
+river, every card in front, the objective side, the deck's size and the cards that claws
+put at its bottom (in order). It never sees the deck order, its own cards that face away, or
+other players' cards that face their owner. The spectator (``None``) sees public information
+only: every hand card is hidden.
+
+:func:`build_view` is the game's part of the view; the engine puts its envelope first
+(``seat``, ``acting``, ``round``, ``terminal``, ``scores``: the round wins, public all game).
 
 A view's hand slot is ``None`` (empty) or ``{"card": <id or None if hidden>, "facing":
 "owner" | "others"}`` (how the card is held is public).
@@ -47,17 +50,11 @@ def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     known = state.known_bottom
     over = state.turn == TERMINAL
     phase = "over" if over else ("claw" if state.claw_pending else "take")
-    return {
-        "game": "amarok",
-        "seat": seat,
-        "acting": [] if over else [state.turn],
-        "current_player": state.turn,
+    return {  # the engine's envelope (seat, acting, round, terminal, scores = round wins) comes first
         "phase": phase,
         "options": state.options.to_json(),
         "cards": [dict(c) for c in state.cards.cards_json],
-        "round": state.round_no,
         "rounds_to_win": state.target,
-        "levels": state.levels[:],
         "objective": OBJECTIVE_NAMES[state.objective],
         "objective_holder": state.holder,
         "teams": [[t, t + n // 2] for t in range(n // 2)] if state.teams else None,
@@ -78,7 +75,7 @@ def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
 # ----- legal actions from the view alone ---------------------------------------------------
 def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     seat = view["seat"]
-    if view["phase"] == "over" or seat not in view["acting"]:
+    if view["terminal"] or seat not in view["acting"]:
         return []
     options = cached_options(view["options"])
     deck = load_deck(options.deck)
@@ -147,10 +144,10 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
                 hands[p][k] = next(it)
     data = {
         "round": view["round"],
-        "levels": view["levels"],
+        "levels": [int(v) for v in view["scores"]],
         "objective": view["objective"],
         "objective_holder": view["objective_holder"],
-        "turn": view["current_player"],
+        "turn": view["acting"][0] if view["acting"] else TERMINAL,
         "claw_pending": view["phase"] == "claw",
         "hands": hands,
         "owner_sees": [[slot is not None and slot["facing"] == "owner" for slot in row]
