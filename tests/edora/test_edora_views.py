@@ -17,7 +17,7 @@ def test_views_show_the_table_but_not_the_deck_order():
     view = st.view(1)
     assert "deck" not in view and view["deck_size"] == len(st.deck)
     assert view["seat"] == 1 and view["acting"] == [st.current_player]
-    assert view["players"][0]["overview"] and view["players"][2]["herbs"][0] is not None
+    assert view["boards"][0]["overview"] and view["boards"][2]["herbs"][0] is not None
     json.dumps(view)
 
 
@@ -69,8 +69,8 @@ def test_v3_players_arrange_their_herbs_simultaneously_face_down():
     st = make("edora", players=2, seed=6, arranged_herbs=True)
     assert st.stack[-1][0] == D_ARRANGE and st.acting() == (0, 1)
     st.apply(st.legal_actions(1)[3], seat=1)
-    assert st.view(0)["players"][1]["herbs"] == [None] * 12
-    assert st.view(1)["players"][1]["herbs"][0] is not None
+    assert st.view(0)["boards"][1]["herbs"] == [None] * 12
+    assert st.view(1)["boards"][1]["herbs"][0] is not None
     sample = SPEC.determinize(st.view(0), random.Random(3))
     assert sample.view(0) == st.view(0)
     for seat in (0, 1):
@@ -78,7 +78,7 @@ def test_v3_players_arrange_their_herbs_simultaneously_face_down():
             st.apply(st.legal_actions(seat)[-1], seat=seat)
     assert st.stack[-1][0] == D_START
     assert sorted(st.herb_at[12:24]) == list(range(12))
-    assert st.view(0)["players"][1]["herbs"][0] is not None
+    assert st.view(0)["boards"][1]["herbs"][0] is not None
 
 
 def test_v4_everybody_copies_the_start_players_nine_overview_dice():
@@ -116,3 +116,59 @@ def test_defaults_follow_the_rulebook_e1():
     assert (opts.revisit_sanctuaries, opts.fire_pit_scoring, opts.tablet_draft, opts.shared_herbs,
             opts.arranged_herbs, opts.shared_dice, opts.board, opts.safety_valve) == \
         (False, "rulebook", False, False, False, False, None, False)
+
+
+ENVELOPE = ("game", "seat", "players", "acting", "round", "terminal", "scores")
+
+
+def _finished_game(players=2, seed=3):
+    st = make("edora", players=players, seed=seed, safety_valve=True)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_the_view_body_holds_only_edoras_own_data_after_the_engine_envelope():
+    st = make("edora", players=3, seed=4)
+    view = st.view(2)
+    assert list(view)[:7] == list(ENVELOPE)
+    assert view["players"] == 3 and view["round"] == 1 and view["terminal"] is False
+    assert len(view["boards"]) == 3 and view["boards"][2]["provisions"] == 15
+    for gone in ("player", "over", "to_act", "current_player"):
+        assert gone not in view
+
+
+def test_prestige_is_public_during_play_and_the_final_totals_replace_it_at_the_end():
+    st = make("edora", players=2, seed=1, safety_valve=True)
+    rng = random.Random(1)
+    for _ in range(40):
+        st.apply(rng.choice(st.legal_actions()))
+    assert st.view(None)["scores"] == [float(p) for p in st.prestige] == st.view(0)["scores"]
+    done = _finished_game()
+    assert done.view(1)["scores"] == [float(f["total"]) for f in done.final]
+    assert done.view(1)["scores"] != [float(p) for p in done.prestige]
+
+
+def _mutate_everything(value):
+    if isinstance(value, dict):
+        for key in list(value):
+            value[key] = _mutate_everything(value[key])
+        value["junk"] = 1
+        return value
+    if isinstance(value, list):
+        for k in range(len(value)):
+            value[k] = _mutate_everything(value[k])
+        value.append("junk")
+        return value
+    return "junk"
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_a_returned_view_shares_nothing_with_the_state(seat):
+    for st in (make("edora", players=2, seed=5, tablet_draft=True), _finished_game()):
+        before = json.dumps(st.to_json(), sort_keys=True)
+        view = st.view(seat)
+        _mutate_everything(view)
+        assert json.dumps(st.to_json(), sort_keys=True) == before
+        assert st.view(seat) != view

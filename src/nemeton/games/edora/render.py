@@ -37,7 +37,7 @@ def seat_name(p: int) -> str:
 
 def _decision(view: Mapping[str, Any]) -> int | None:
     """The kind of decision on top of the stack, or None when the game is over."""
-    if view["over"] or not view["stack"]:
+    if view["terminal"] or not view["stack"]:
         return None
     return view["stack"][-1][0]
 
@@ -103,7 +103,7 @@ def _draw_path(cv: _Canvas, a: tuple[int, int], b: tuple[int, int], dark: int) -
 def _board_map(view: Mapping[str, Any], board) -> list[str]:
     figures: dict[str, str] = {}
     starts: dict[str, str] = {}
-    for p, pl in enumerate(view["players"]):
+    for p, pl in enumerate(view["boards"]):
         if pl["figure"]:
             figures[pl["figure"]] = figures.get(pl["figure"], "") + LETTERS[p]
         elif pl["start"]:
@@ -216,14 +216,14 @@ def _decision_help(view: Mapping[str, Any], board) -> list[str]:
         return _wrapped("tablets (10 points each if met at the end): ",
                         [f"{t} {TABLET_CONDITIONS[t]}" for t in sorted(set(shown), key=_num)])
     if kind == D_BREW:
-        mist = view["players"][seat]["mistletoe"]
+        mist = view["boards"][seat]["mistletoe"]
         return _wrapped("potions you can afford: ",
                         [f"{k} {POTION_EFFECTS[k]}" for k in view["potions_left"] if int(k[1]) <= mist])
     if kind in (D_RELEASE, D_FLIP, D_TAKE_HERB, D_ARRANGE):
         return _wrapped("herbs (active = face up): ",
                         [f"{h[2:]} {e}" for h, e in HERB_EFFECTS.items()])
     if kind == D_TURN:
-        n = len(view["players"])
+        n = view["players"]
         mine = [i for i, e in enumerate(view["sanctuaries"])
                 if any(d and d[0] == seat for d in e["dice"])]
         free = []
@@ -245,9 +245,9 @@ def _wrapped(title: str, items: list[str]) -> list[str]:
 def _header(view: Mapping[str, Any]) -> list[str]:
     from .rules import D_START
     sp = view["start_player"]
-    n = len(view["players"])
+    n = view["players"]
     out = [f"The Druids of Edora · round {view['round']} · start player {seat_name(sp)} "
-           f"(plays first each round)" + (" · last round" if view["ending"] and not view["over"] else "")]
+           f"(plays first each round)" + (" · last round" if view["ending"] and not view["terminal"] else "")]
     acting = ", ".join(seat_name(p) for p in view["acting"])
     out.append(f"to act: {acting or '-'} ({_stack_label(view)})")
     if _decision(view) == D_START:
@@ -262,7 +262,7 @@ def render(view: Mapping[str, Any]) -> str:
     seat = view.get("seat")
     out = _header(view)
     out += _wrapped("players: ", [seat_name(p) + (" (you)" if p == seat else "")
-                                  for p in range(len(view["players"]))])
+                                  for p in range(view["players"])])
     out += _board_map(view, board)
     out += LEGEND
     ring = " ".join(f"{board.names[s]}={c.lower()}" for s, c in zip(board.ring, view["dolmen_ring"]))
@@ -280,7 +280,7 @@ def render(view: Mapping[str, Any]) -> str:
     out += textwrap.wrap("potions left: " + (" ".join(left) or "-"), WIDTH, subsequent_indent="  ")
     if view.get("draft_hand"):
         out.append("your drawn tablets: " + " ".join(view["draft_hand"]))
-    for p, pl in enumerate(view["players"]):
+    for p, pl in enumerate(view["boards"]):
         out += _player(view, board, p, pl)
     out += _decision_help(view, board)
     if view.get("final"):

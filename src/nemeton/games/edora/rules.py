@@ -29,6 +29,8 @@ D_START, D_DRAFT, D_ARRANGE, D_TURN, D_PLACE, D_FOOD, D_TAKE_DIE, D_TABLET, D_BR
     D_STONE, D_STAND_AGAIN, D_RUNE, D_FIRE_AGAIN, D_RAISE, D_FLIP, D_TAKE_HERB, D_RELEASE = range(18)
 # automatic steps
 W_COMPETE, W_ACTION, W_FIRE, W_DOLMEN, W_HERBS, W_END_TURN, W_BEGIN = range(100, 107)
+# the setup decisions name the deciding seat themselves (the turn's player is not set yet)
+SETUP_DECISIONS = (D_START, D_DRAFT, D_ARRANGE, W_BEGIN)
 STEP_NAMES = {
     D_START: "choose a start space", D_DRAFT: "keep a tablet", D_ARRANGE: "arrange herbs",
     D_TURN: "move (or emergency turn)", D_PLACE: "place a die", D_FOOD: "provisions or dice",
@@ -136,6 +138,7 @@ class EdoraState(State):
         tied = [p for p in range(n) if sums[p] == best]
         sp = tied[0] if len(tied) == 1 else rng.choice(tied)
         self.start_player = sp
+        self.player = sp
         for p in range(n):
             for v in (nine[sp] if opts.shared_dice else nine[p]):
                 self.overview[7 * p + v] += 1
@@ -580,6 +583,10 @@ class EdoraState(State):
         if self.final is not None:
             return [float(f["total"]) for f in self.final]
         return [float(x) for x in self.prestige]
+
+    def visible_scores(self, seat: int | None) -> list[float]:
+        """Prestige is public during play (the prestige track); the final scores once over."""
+        return self.scores()
 
     def ranking_key(self, seat: int) -> tuple:
         """Highest total; ties: the player behind on knowledge, then lower in the stack (§5, Q15)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...engine.log import Event
 from ...engine.state import rng_from_json, rng_to_json
 from .board import REWARDS, load_board
 from .components import HERB_STATES, HERBS, POTIONS, TABLET_COPIES, TABLETS
@@ -35,12 +36,13 @@ def _dice(counts, p):
 
 
 def public_json(st) -> dict[str, Any]:
+    """The game's own public data (the engine's envelope adds who acts, the round and the
+    scores): every table component, as fresh JSON-ready data."""
     b = st.board
     n = st.n
-    arranging = any(a < NH for a in st.arranged)
-    players = []
+    boards = []
     for p in range(n):
-        players.append({
+        boards.append({
             "provisions": st.prov[p], "mistletoe": st.mist[p], "prestige": st.prestige[p],
             "knowledge": st.kpos[p], "knowledge_stack": st.kstamp[p], "sickle": st.sickle[p],
             "figure": _name(b.names, st.figure[p]), "start": _name(b.names, st.start_at[p]),
@@ -65,14 +67,12 @@ def public_json(st) -> dict[str, Any]:
                             "rune_stones": st.rune_at[s]})
     colours = sorted(set(st.ring_colours))
     return {
-        "game": "edora",
         "options": st.options.to_json(),
-        "round": st.round_no, "start_player": st.start_player, "player": st.player,
-        "ending": st.ending, "over": st.over, "quiet_rounds": st.quiet_rounds,
+        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
         "die_this_round": st.die_this_round, "knowledge_counter": st.kcounter,
         "links": st.links, "closures": st.closures,
         "stack": [list(item) for item in st.stack],
-        "players": players,
+        "boards": boards,
         "sanctuaries": sanctuaries,
         "fire_pits": {b.pit_names[k]: st.pit_closed[k] for k in range(len(b.pit_names))},
         "dolmen_ring": list(st.ring_colours),
@@ -83,43 +83,51 @@ def public_json(st) -> dict[str, Any]:
         "draft_hand_size": len(st.draft_hand),
         "gems_left": {REWARDS[g]: st.gems_left[g] for g in range(6)},
         "potions_left": [POTIONS[k] for k in range(len(POTIONS)) if st.potion_owner[k] < 0],
-        "final": st.final,
-        "_arranging": arranging,
+        "final": _copy_final(st.final),
     }
+
+
+def _copy_final(final):
+    return None if final is None else [dict(f, tablets_met=list(f["tablets_met"])) for f in final]
 
 
 def state_to_json(st) -> dict[str, Any]:
     data = public_json(st)
-    del data["_arranging"]
+    data["round"] = st.round_no
+    data["player"] = st.player
+    data["over"] = st.over
     data["seed"] = st.seed
     data["deck"] = [TABLETS[t] for t in st.deck]
     data["draft_hand"] = [TABLETS[t] for t in st.draft_hand]
     data["rng"] = rng_to_json(st.rng)
     data["history"] = [{"seat": seat, "action": a.to_json()} for seat, a in st.history]
+    data["events"] = None if st.events is None else [e.to_json() for e in st.events]
     return data
 
 
 def state_view(st, seat: int | None) -> dict[str, Any]:
+    """The game's part of ``seat``'s view: the table, minus the deck order, other seats' V1
+    draft hands and, while V3 arranging lasts, other seats' face-down herb layouts."""
     from .rules import D_DRAFT
     data = public_json(st)
-    arranging = data.pop("_arranging")
-    if arranging:          # V3: layouts stay face down until everybody is done
-        for p, pl in enumerate(data["players"]):
+    if any(a < NH for a in st.arranged):       # V3: layouts stay face down until everybody is done
+        for p, board in enumerate(data["boards"]):
             if p != seat:
-                pl["herbs"] = [None] * NH
+                board["herbs"] = [None] * NH
     data["deck_known"] = ([[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
                           if seat is not None else [])
+    top = st.stack[-1] if st.stack else None
     data["draft_hand"] = ([TABLETS[t] for t in st.draft_hand]
-                          if seat is not None and st.stack and st.stack[-1][0] == D_DRAFT and st.stack[-1][1] == seat
+                          if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat
                           else None)
-    data["seat"] = seat
-    data["acting"] = list(st.acting())
     return data
 
 
 # ----- reading back -----------------------------------------------------------------------------
 
-def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random):
+def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random,
+          round_no: int, over: bool, player: int):
+    """A state from the public data of a view or a state JSON plus the hidden parts given."""
     from .rules import EdoraState, build_tables
     opts = EdoraOptions(**data["options"])
     st = EdoraState.__new__(EdoraState)
@@ -128,12 +136,12 @@ def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random
     st.board = b = load_board(opts.board)
     build_tables(b)
     st.n = n = opts.players
-    st.round_no, st.start_player, st.player = data["round"], data["start_player"], data["player"]
-    st.ending, st.over, st.quiet_rounds = data["ending"], data["over"], data["quiet_rounds"]
+    st.round_no, st.start_player, st.player = round_no, data["start_player"], player
+    st.ending, st.over, st.quiet_rounds = data["ending"], over, data["quiet_rounds"]
     st.die_this_round, st.kcounter = data["die_this_round"], data["knowledge_counter"]
     st.links, st.closures = data["links"], data["closures"]
     st.stack = [tuple(item) for item in data["stack"]]
-    pls = data["players"]
+    pls = data["boards"]
     st.prov = [pl["provisions"] for pl in pls]
     st.mist = [pl["mistletoe"] for pl in pls]
     st.prestige = [pl["prestige"] for pl in pls]
@@ -191,7 +199,7 @@ def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random
     st.deck_marks = list(data["deck_marks"])
     st.draft_hand = hand
     st.gems_left = [data["gems_left"][r] for r in REWARDS]
-    st.final = data["final"]
+    st.final = _copy_final(data["final"])
     return st
 
 
@@ -201,10 +209,30 @@ def _index_name(index, name):
 
 def state_from_json(data: Mapping[str, Any]):
     st = _load(data, [TABLETS.index(t) for t in data["deck"]],
-               [TABLETS.index(t) for t in data["draft_hand"]], rng_from_json(data["rng"]))
+               [TABLETS.index(t) for t in data["draft_hand"]], rng_from_json(data["rng"]),
+               data["round"], data["over"], data["player"])
     from .actions import CODEC
     st.history = [(h["seat"], CODEC.from_json(h["action"])) for h in data["history"]]
+    events = data.get("events")
+    st.events = None if events is None else [Event.from_json(e) for e in events]
     return st
+
+
+def _turn_player(view: Mapping[str, Any]) -> int:
+    """Whose turn it is, from a view: the acting seat during a turn, the start player during
+    setup (setup decisions name their own seat), the round's last player once the game is over."""
+    from .rules import SETUP_DECISIONS
+    start = view["start_player"]
+    if view["terminal"]:
+        return (start - 1) % view["players"]
+    stack = view["stack"]
+    if not stack or stack[-1][0] in SETUP_DECISIONS:
+        return start
+    return view["acting"][0]
+
+
+def _load_view(view: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random):
+    return _load(view, deck, hand, rng, view["round"], view["terminal"], _turn_player(view))
 
 
 def determinize(view: Mapping[str, Any], rng: random.Random):
@@ -216,8 +244,8 @@ def determinize(view: Mapping[str, Any], rng: random.Random):
     hand_known = view.get("draft_hand")
     pool = [t for t in range(len(TABLETS)) for _ in range(TABLET_COPIES)]
     seen = [t for t in view["oracle_slots"] if t is not None]
-    for pl in view["players"]:
-        seen += pl["tablets"]
+    for board in view["boards"]:
+        seen += board["tablets"]
     seen += [TABLETS[t] for t in known.values()]
     if hand_known:
         seen += hand_known
@@ -227,11 +255,11 @@ def determinize(view: Mapping[str, Any], rng: random.Random):
     deck = [known[k] if k in known else pool.pop() for k in range(size)]
     hand = ([TABLETS.index(t) for t in hand_known] if hand_known is not None
             else [pool.pop() for _ in range(view["draft_hand_size"])])
-    st = _load(view, deck, hand, random.Random(rng.getrandbits(64)))
+    st = _load_view(view, deck, hand, random.Random(rng.getrandbits(64)))
     st.seed = None
     n = st.n
     for p in range(n):
-        if p != seat and view["players"][p]["herbs"][0] is None and any(h is None for h in view["players"][p]["herbs"]):
+        if p != seat and view["boards"][p]["herbs"][0] is None and any(h is None for h in view["boards"][p]["herbs"]):
             perm = list(range(NH))
             rng.shuffle(perm)
             k = st.arranged[p]
@@ -243,7 +271,7 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     deck = [0] * view["deck_size"]
     hand = [TABLETS.index(t) for t in view["draft_hand"]] if view.get("draft_hand") else \
         [0] * view["draft_hand_size"]
-    st = _load(view, deck, hand, random.Random(0))
+    st = _load_view(view, deck, hand, random.Random(0))
     seat = view.get("seat")
     return st.legal_actions(seat if seat is not None else st.current_player)
 
@@ -261,8 +289,8 @@ def prepare_sampler(view: Mapping[str, Any]):
     # the tablets the seat cannot place: those now dealt to unknown positions and a hidden hand
     pool = [template.deck[k] for k in unknown_positions] + (list(template.draft_hand) if hidden_hand else [])
     redraw = [p for p in range(template.n)
-              if p != seat and view["players"][p]["herbs"][0] is None
-              and any(h is None for h in view["players"][p]["herbs"])]
+              if p != seat and view["boards"][p]["herbs"][0] is None
+              and any(h is None for h in view["boards"][p]["herbs"])]
 
     def sample(rng: random.Random):
         st = template.clone()
