@@ -93,13 +93,16 @@ def test_record_round_trip_and_replay(kuhn):
     assert record.replay(upto=1).to_json()["moves"] == [False]
 
 
+_HEAD = '"format": 1, "game": "kuhn", "rules_version": 1'
+
+
 @pytest.mark.parametrize("text,fragment", [
     ("not json", "not JSON"),
-    ('{"game": "kuhn"}', "needs the key 'options'"),
-    ('{"game": "kuhn", "options": {}, "seed": 1, "actions": [{"seat": 0, "action": {"type": "fly"}}]}',
-     "unknown action type 'fly'"),
-    ('{"game": "kuhn", "options": {}, "seed": 1, "actions": [{"seat": 1, "action": {"type": "bet", "bet": true}}]}',
-     "record action 0"),
+    ('{%s}' % _HEAD, "missing options, seed, actions"),
+    ('{%s, "options": {}, "seed": 1, "actions": [{"seat": 0, "action": {"type": "fly"}}]}' % _HEAD,
+     "record action 0: unknown action type 'fly'"),
+    ('{%s, "options": {}, "seed": 1, "actions": [{"seat": 1, "action": {"type": "bet", "bet": true}}]}' % _HEAD,
+     "record action 0 .* cannot be replayed: seat 1 may not act now"),
 ])
 def test_bad_records_are_rejected_clearly(kuhn, text, fragment):
     with pytest.raises(RecordError, match=fragment):

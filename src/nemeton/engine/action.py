@@ -1,29 +1,39 @@
 """Actions: small immutable values with a readable string and a stable JSON form.
 
 A game declares each kind of action as a frozen, slotted dataclass deriving from
-:class:`Action`, with fields that are ``str``, ``int``, ``bool``, ``None`` or tuples of
+:class:`Action`, with fields annotated ``str``, ``int``, ``bool``, ``X | None`` or tuples of
 those. ``to_json`` is ``{"type": <kind>, **fields}``; an :class:`ActionCodec` built from
 the game's action classes reads it back. Games intern their actions (build each value
 once, reuse it), so legal-action lists allocate nothing on the hot path.
+
+Decoding is strict, because action JSON comes from records and clients that may be
+malformed or hostile: every field is checked against its annotation (text of bounded length,
+integers that are not booleans and lie within :data:`MAX_FIELD_INT`, lists of the right
+element type for tuples, ``null`` only where the annotation allows ``None``; no floats, no
+nested junk) before the game's ``intern`` looks the action up among its own actions. The
+engine keeps no table of decoded actions, and a game's ``intern`` must not grow one either:
+it returns the canonical instance or raises :class:`RecordError`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, Iterable
+import types
+import typing
+from typing import Any, Callable, ClassVar, Iterable, Literal, get_args, get_origin
 
-from .errors import RecordError
+from .errors import NemetonError, RecordError, snippet
+
+# Bounds on a decoded field: no game names anything longer, counts anything larger or lists
+# more items (a card id, a sanctuary name, a seat, a slot).
+MAX_FIELD_CHARS = 100
+MAX_FIELD_INT = 2**31 - 1
+MAX_FIELD_ITEMS = 64
 
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
-    return value
-
-
-def _from_jsonable(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_from_jsonable(v) for v in value)
     return value
 
 
@@ -44,27 +54,127 @@ class Action:
         return f"{self.kind}({fields})"
 
 
-class ActionCodec:
-    """Reads actions back from their JSON form, for one game's action classes."""
+# ----- field readers: one per annotation, built once per action class ----------------------
+class _Rejected(Exception):
+    """A field value that does not fit its annotation (turned into a RecordError)."""
 
-    def __init__(self, classes: Iterable[type[Action]], intern: Any = None):
-        self._classes = {cls.kind: cls for cls in classes}
-        self._intern = intern  # optional callable(action) -> canonical instance
+
+Reader = Callable[[Any], Any]
+
+
+def _read_str(value: Any) -> str:
+    if isinstance(value, str) and len(value) <= MAX_FIELD_CHARS:
+        return value
+    raise _Rejected
+
+
+def _read_int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and -MAX_FIELD_INT <= value <= MAX_FIELD_INT:
+        return int(value)
+    raise _Rejected
+
+
+def _read_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _Rejected
+
+
+def _read_none(value: Any) -> None:
+    if value is None:
+        return None
+    raise _Rejected
+
+
+def _reader(tp: Any) -> tuple[Reader, str]:
+    """(reader, what it accepts in words) for a field annotation."""
+    simple = {str: (_read_str, f"text of at most {MAX_FIELD_CHARS} characters"),
+              int: (_read_int, f"an integer from {-MAX_FIELD_INT} to {MAX_FIELD_INT}"),
+              bool: (_read_bool, "true or false"), type(None): (_read_none, "null")}
+    if tp in simple:
+        return simple[tp]
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is Literal:
+        allowed = frozenset((type(a), a) for a in args)
+
+        def read_literal(value: Any) -> Any:
+            if isinstance(value, (str, int)) and (type(value), value) in allowed:
+                return value
+            raise _Rejected
+        return read_literal, "one of " + ", ".join(map(repr, args))
+    if origin in (typing.Union, types.UnionType):
+        parts = [_reader(a) for a in args]
+
+        def read_union(value: Any) -> Any:
+            for read, _ in parts:
+                try:
+                    return read(value)
+                except _Rejected:
+                    pass
+            raise _Rejected
+        return read_union, " or ".join(what for _, what in parts)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        read_item, item = _reader(args[0])
+
+        def read_items(value: Any) -> tuple:
+            if not isinstance(value, (list, tuple)) or len(value) > MAX_FIELD_ITEMS:
+                raise _Rejected
+            return tuple(read_item(v) for v in value)
+        return read_items, f"a list of at most {MAX_FIELD_ITEMS} items, each {item}"
+    if origin is tuple and args:
+        parts = [_reader(a) for a in args]
+
+        def read_fixed(value: Any) -> tuple:
+            if not isinstance(value, (list, tuple)) or len(value) != len(parts):
+                raise _Rejected
+            return tuple(read(v) for (read, _), v in zip(parts, value))
+        return read_fixed, f"a list of {len(parts)} items: " + ", ".join(what for _, what in parts)
+    raise TypeError(f"action fields may be str, int, bool, None, Literal or tuples of those; not {tp!r}")
+
+
+class ActionCodec:
+    """Reads actions back from their JSON form, for one game's action classes.
+
+    ``intern(action)`` (the game's) returns the canonical instance of a decoded action, or
+    raises :class:`RecordError` when the game has no such action; it must never add the
+    decoded value to a table (that would let junk input grow memory without bound)."""
+
+    def __init__(self, classes: Iterable[type[Action]], intern: Callable[[Action], Action] | None = None):
+        self._classes: dict[str, tuple[type[Action], list[tuple[str, Reader, str]]]] = {}
+        for cls in classes:
+            hints = typing.get_type_hints(cls)
+            fields = [(f.name, *_reader(hints[f.name])) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+            self._classes[cls.kind] = (cls, fields)
+        self._intern = intern
+
+    def kinds(self) -> list[str]:
+        return sorted(self._classes)
 
     def from_json(self, data: Any) -> Action:
-        if not isinstance(data, dict) or "type" not in data:
-            raise RecordError(f"an action must be a JSON object with a 'type'; got {data!r}")
-        kind = data["type"]
-        cls = self._classes.get(kind)
-        if cls is None:
-            raise RecordError(f"unknown action type {kind!r}; known: {', '.join(sorted(self._classes))}")
-        names = [f.name for f in dataclasses.fields(cls)]
-        missing = [n for n in names if n not in data]
-        extra = sorted(set(data) - set(names) - {"type"})
-        if missing or extra:
-            raise RecordError(f"action {kind!r} needs fields {names}; missing {missing}, unexpected {extra}")
+        if not isinstance(data, dict):
+            raise RecordError(f"an action must be a JSON object with a 'type'; got {snippet(data)}")
+        kind = data.get("type")
+        entry = self._classes.get(kind) if isinstance(kind, str) else None
+        if entry is None:
+            raise RecordError(f"unknown action type {snippet(kind)}; known: {', '.join(self.kinds())}")
+        cls, fields = entry
+        if len(data) != len(fields) + 1 or any(name not in data for name, _, _ in fields):
+            names = [name for name, _, _ in fields]
+            missing = [n for n in names if n not in data]
+            extra = [snippet(k, 30) for k in data if k != "type" and k not in names][:5]
+            raise RecordError(f"action {kind!r} has the fields {names}; missing {missing}, "
+                              f"unexpected {', '.join(extra) or 'none'}")
+        values = {}
+        for name, read, what in fields:
+            try:
+                values[name] = read(data[name])
+            except _Rejected:
+                raise RecordError(f"action {kind!r}: {name} must be {what}; got {snippet(data[name])}") from None
         try:
-            action = cls(**{n: _from_jsonable(data[n]) for n in names})
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"bad action {data!r}: {exc}") from None
-        return self._intern(action) if self._intern else action
+            action = cls(**values)
+            return self._intern(action) if self._intern is not None else action
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:  # the game's constructor or lookup failed on odd input
+            raise RecordError(f"action {kind!r} cannot be read: {type(exc).__name__}: "
+                              f"{snippet(str(exc), 80)}") from exc

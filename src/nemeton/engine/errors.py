@@ -1,5 +1,7 @@
 """Errors that speak to the person: each says what was wrong and what is allowed."""
 
+import reprlib
+
 
 class NemetonError(Exception):
     """Base class of every error Nemeton raises on purpose."""
@@ -30,3 +32,24 @@ class InputError(NemetonError, ValueError):
 
 class InvalidSeatError(NemetonError, ValueError):
     """A seat that is not an integer from 0 to players-1 (or None where the spectator is meant)."""
+
+
+def snippet(value: object, limit: int = 60) -> str:
+    """A short repr of untrusted input for an error message: bounded in length and depth, and
+    safe for any value (a 5,000-digit integer or a list nested 10,000 deep included)."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # an int too long to print, an odd object's repr
+        text = (f"<an integer of {value.bit_length()} bits>" if isinstance(value, int)
+                else f"<{type(value).__name__}>")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _short_repr() -> "reprlib.Repr":
+    short = reprlib.Repr()
+    short.maxlevel, short.maxstring, short.maxother, short.maxlong = 3, 40, 40, 30
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 5
+    return short
+
+
+_SHORT = _short_repr()

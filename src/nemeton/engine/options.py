@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
-from .errors import InvalidOptionsError
+from .errors import InvalidOptionsError, NemetonError, snippet
 
 
 @dataclass(frozen=True)
@@ -142,9 +143,35 @@ def display_options(options: GameOptions) -> dict[str, Any]:
     return out
 
 
+# Integers an option may hold when its field sets no bound (larger values are always typos or
+# attacks: a cap of a million actions is already "no cap"), and the longest plain text option.
+MAX_OPTION_INT = 1_000_000
+MAX_TEXT_CHARS = 1_000
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _as_int(value: Any) -> int | None:
+    """``value`` as an integer if it is one (an int that is not a bool, an integral finite
+    float, or a string of at most 18 digits with an optional sign), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
+            return int(text)
+    return None
+
+
 def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> Any:
     kind, allowed = _describe(tp, meta)
     optional = type(None) in get_args(tp)
+    shown = snippet(value)
     if optional and (value is None or (isinstance(value, str) and value.lower() in ("none", "null", ""))):
         return None
     if kind == "data":
@@ -158,33 +185,38 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
     if "choices" in meta or get_origin(tp) is Literal:
         choices = meta.get("choices") or get_args(tp)
         for c in choices:
-            if value == c or (isinstance(value, str) and str(c) == value):
+            if (type(value) is type(c) and value == c) or (isinstance(value, str) and str(c) == value):
                 return c
-        raise InvalidOptionsError(f"option {name}={value!r} is not allowed; choose one of: {allowed}")
+        raise InvalidOptionsError(f"option {name}={shown} is not allowed; choose one of: {allowed}")
     if kind == "bool":
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+        if isinstance(value, str) and value.strip().lower() in _TRUE:
             return True
-        if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+        if isinstance(value, str) and value.strip().lower() in _FALSE:
             return False
-        raise InvalidOptionsError(f"option {name}={value!r} is not allowed; choose one of: true, false")
+        raise InvalidOptionsError(f"option {name}={shown} is not allowed; choose one of: true, false "
+                                  f"(or yes/no, on/off, 1/0 as text)")
     if kind == "int":
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            ivalue = int(value)
-            if isinstance(value, float) and value != ivalue:
-                raise ValueError
-        except (TypeError, ValueError):
-            raise InvalidOptionsError(f"option {name}={value!r} is not an integer; allowed: {allowed}") from None
-        if ("min" in meta and ivalue < meta["min"]) or ("max" in meta and ivalue > meta["max"]):
-            raise InvalidOptionsError(f"option {name}={ivalue} is out of range; allowed: {allowed}")
+        ivalue = _as_int(value)
+        if ivalue is None:
+            raise InvalidOptionsError(f"option {name}={shown} is not an integer; allowed: {allowed}")
+        lo, hi = meta.get("min"), meta.get("max")
+        if (lo is not None and ivalue < lo) or (hi is not None and ivalue > hi):
+            raise InvalidOptionsError(f"option {name}={shown} is out of range; allowed: {allowed}")
+        if (hi is None and ivalue > MAX_OPTION_INT) or (lo is None and ivalue < -MAX_OPTION_INT):
+            raise InvalidOptionsError(f"option {name}={shown} is out of range; allowed: {allowed} "
+                                      f"(and at most {MAX_OPTION_INT:,} in size)")
         return ivalue
     if kind == "str":
         if not isinstance(value, str):
-            raise InvalidOptionsError(f"option {name}={value!r} must be text")
+            raise InvalidOptionsError(f"option {name}={shown} must be text")
+        if len(value) > MAX_TEXT_CHARS:
+            raise InvalidOptionsError(f"option {name} is {len(value)} characters long; "
+                                      f"at most {MAX_TEXT_CHARS} are allowed")
         return value
+    if value is not None and not isinstance(value, (str, int, float)):
+        raise InvalidOptionsError(f"option {name}={shown} is not allowed; allowed: {allowed}")
     return value
 
 
@@ -193,10 +225,14 @@ def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
     """Validated options from raw values; unknown names and bad values raise InvalidOptionsError."""
     hints = _field_types(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(raw) - set(fields))
+    if not isinstance(raw, typing.Mapping):
+        raise InvalidOptionsError(f"options must be a mapping of option names to values; got {snippet(raw)}")
+    unknown = [name for name in raw if name not in fields]
     if unknown:
+        shown = ", ".join(name if isinstance(name, str) and len(name) <= 40 else snippet(name, 40)
+                          for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
         raise InvalidOptionsError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"unknown option{'s' if len(unknown) > 1 else ''} {shown}; "
             f"allowed options: {', '.join(fields)}")
     values = {name: _coerce(name, val, hints[name], fields[name].metadata) for name, val in raw.items()}
     opts = cls(**values)
@@ -204,5 +240,10 @@ def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
         raise InvalidOptionsError(
             f"players={opts.players} is not allowed; this game is for "
             f"{', '.join(map(str, player_counts))} players")
-    opts.validate()
+    try:
+        opts.validate()
+    except (NemetonError, MemoryError):
+        raise
+    except Exception as exc:  # a game's cross-field check (e.g. parsing a data option) failed
+        raise InvalidOptionsError(f"invalid {cls.__name__}: {type(exc).__name__}: {snippet(str(exc), 100)}") from exc
     return opts

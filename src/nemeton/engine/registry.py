@@ -1,8 +1,19 @@
-"""The registry of games: ``make("alarun", players=3, seed=7, **options)``."""
+"""The registry of games: ``make("alarun", players=3, seed=7, **options)``.
+
+A :class:`GameSpec` also stands guard over the game's decoders. States, views and actions
+can come from files and from the network, so ``spec.state_from_json``, ``spec.determinize``,
+``spec.legal_actions_from_view``, ``spec.prepare_sampler`` (and the sampler it returns) and
+``spec.action_from_json`` check what the engine owns (plain JSON data of bounded size and
+depth; a view's envelope) and turn any stray exception of the game's code into a
+:class:`RecordError` with a short message, so nothing but the engine's own errors leaves
+them. The guards are a ``try`` around the game's function (free when nothing is raised) and
+a check of the input once per call; a sampler checks its view once, not per sample.
+"""
 
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 import random
 import secrets
@@ -10,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .action import Action, ActionCodec
-from .errors import UnknownGameError
+from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, snippet
 from .options import GameOptions, build_options, describe_options, OptionInfo
 from .state import State
 
@@ -47,6 +58,19 @@ class GameSpec:
     # Bumped whenever a rules change makes old records replay differently.
     rules_version: int = 1
 
+    def __post_init__(self) -> None:
+        # The public decoders are the game's functions behind the engine's guards.
+        for name, guard in (("state_from_json", _guard_state_loader),
+                            ("determinize", _guard_determinize),
+                            ("legal_actions_from_view", _guard_legal_actions_from_view),
+                            ("prepare_sampler", _guard_prepare_sampler)):
+            raw = getattr(self, name)
+            if raw is not None:
+                raw = getattr(raw, "_game_function", raw)  # dataclasses.replace: guard once
+                guarded = guard(self, raw)
+                guarded._game_function = raw  # type: ignore[attr-defined]
+                object.__setattr__(self, name, guarded)
+
     def options(self, players: int | None = None, **raw: Any) -> GameOptions:
         if players is not None:
             raw["players"] = players
@@ -56,17 +80,26 @@ class GameSpec:
         return describe_options(self.options_cls)
 
     def make(self, players: int | None = None, seed: int | None = None, **raw: Any) -> State:
+        """A new game; ``seed`` (an integer from 0 to 2**64-1) fixes every card it will deal,
+        None draws one at random. A seed given as text (``"7"``) is rejected."""
         opts = self.options(players, **raw)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        return self.new_state(opts, int(seed))
+        else:
+            try:
+                seed = check_seed(seed)
+            except RecordError as exc:
+                raise InvalidOptionsError(str(exc)) from None
+        return self.new_state(opts, seed)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
-        """A function rng -> determinized state for one fixed view (search calls it per iteration)."""
+        """A function rng -> determinized state for one fixed view (search calls it per
+        iteration). The view is checked once, here; each sample only runs inside a ``try``."""
         if self.prepare_sampler is not None:
             return self.prepare_sampler(view)
-        determinize = self.determinize
-        return lambda rng: determinize(view, rng)
+        check_view(self, view)
+        determinize = getattr(self.determinize, "_game_function", self.determinize)
+        return _guard_sample(self, lambda rng: determinize(view, rng))
 
     def action_from_json(self, data: Any) -> Action:
         return self.action_codec.from_json(data)
@@ -102,11 +135,11 @@ def _load_builtins() -> None:
 
 def get_game(name: str) -> GameSpec:
     _load_builtins()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
+    spec = _REGISTRY.get(name) if isinstance(name, str) else None
+    if spec is None:
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}") from None
+            f"unknown game {snippet(name, 40)}; known games: {', '.join(sorted(_REGISTRY))}")
+    return spec
 
 
 def list_games() -> list[GameSpec]:
@@ -117,3 +150,183 @@ def list_games() -> list[GameSpec]:
 def make(name: str, players: int | None = None, seed: int | None = None, **options: Any) -> State:
     """Create a game: ``make("alarun", players=3, seed=7, action_cap=40)``."""
     return get_game(name).make(players, seed, **options)
+
+
+# ----- seeds -----------------------------------------------------------------------------
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int from 0 to 2**64-1, or RecordError. Text (``"7"``), floats and
+    booleans are rejected rather than read as some other game."""
+    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
+        return int(seed)
+    raise RecordError(f"a seed must be an integer from 0 to 2**64-1; got {snippet(seed)}"
+                      + (" (text: write the number without quotes)" if isinstance(seed, str) else ""))
+
+
+# ----- checks of the JSON data given to a game's decoders ------------------------------------
+# Views carry small numbers (counts, seats, scores, option values: see MAX_OPTION_INT), so
+# their bound keeps a game's loops over a view's counts short; states also carry their
+# random stream (32-bit words) and seed (64 bits).
+VIEW_MAX_INT = 1_000_000
+STATE_MAX_INT = 2**64
+MAX_JSON_DEPTH = 32
+MAX_JSON_NODES = 1_000_000
+MAX_JSON_CHARS = 1_000_000
+
+
+def check_json(data: Any, what: str, max_int: int) -> None:
+    """RecordError unless ``data`` is plain JSON data (dicts with text keys, lists, text,
+    finite numbers, booleans, null) of bounded depth, size and magnitude."""
+    stack: list[tuple[Any, int, str]] = [(data, 0, "")]
+    nodes = 0
+    while stack:
+        value, depth, path = stack.pop()
+        nodes += 1
+        problem = None
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            if -max_int <= value <= max_int:
+                continue
+            problem = f"a number out of range (at most {max_int:,} in size)"
+        elif isinstance(value, float):
+            if math.isfinite(value) and abs(value) <= max_int:
+                continue
+            problem = "a number out of range (or infinite, or not a number)"
+        elif isinstance(value, str):
+            if len(value) <= MAX_JSON_CHARS:
+                continue
+            problem = f"text longer than {MAX_JSON_CHARS:,} characters"
+        elif isinstance(value, (list, tuple, dict)):
+            if depth >= MAX_JSON_DEPTH:
+                problem = f"data nested more than {MAX_JSON_DEPTH} deep"
+            elif nodes + len(value) > MAX_JSON_NODES:
+                problem = f"more than {MAX_JSON_NODES:,} values"
+            elif isinstance(value, dict):
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        problem = f"a key that is not text ({snippet(key, 30)})"
+                        break
+                    stack.append((item, depth + 1, path + "." + key[:30]))
+            else:
+                for k, item in enumerate(value):
+                    stack.append((item, depth + 1, f"{path}[{k}]"))
+            if problem is None:
+                continue
+        else:
+            problem = f"a {type(value).__name__} (not JSON data)"
+        where = path.lstrip(".") or "the top"
+        raise RecordError(f"{what} holds {problem} at {where if len(where) <= 80 else '...' + where[-77:]}")
+
+
+_ENVELOPE = ("game", "seat", "players", "acting", "round", "terminal", "scores")
+
+
+def check_view(spec: "GameSpec", view: Any) -> None:
+    """RecordError unless ``view`` is plain JSON data with a well-formed envelope for ``spec``."""
+    if not isinstance(view, dict):
+        raise RecordError(f"a view must be a JSON object; got {snippet(view)}")
+    missing = [key for key in _ENVELOPE if key not in view]
+    if missing:
+        raise RecordError(f"a view must have the envelope {', '.join(_ENVELOPE)}; missing {', '.join(missing)}")
+    check_json(view, "the view", VIEW_MAX_INT)
+    if view["game"] != spec.name:
+        raise RecordError(f"this is not a view of {spec.name}: its game is {snippet(view['game'])}")
+    players = view["players"]
+    if not _is_int(players) or players not in spec.player_counts:
+        raise RecordError(f"a {spec.name} view's players must be one of "
+                          f"{', '.join(map(str, spec.player_counts))}; got {snippet(players)}")
+    seat = view["seat"]
+    if seat is not None and not (_is_int(seat) and 0 <= seat < players):
+        raise RecordError(f"a view's seat must be null (the spectator) or 0..{players - 1}; got {snippet(seat)}")
+    acting = view["acting"]
+    if not (isinstance(acting, list) and len(set(acting)) == len(acting)
+            and all(_is_int(s) and 0 <= s < players for s in acting)):
+        raise RecordError(f"a view's acting must be a list of distinct seats 0..{players - 1}; got {snippet(acting)}")
+    if not _is_int(view["round"]) or view["round"] < 0:
+        raise RecordError(f"a view's round must be a non-negative integer; got {snippet(view['round'])}")
+    if not isinstance(view["terminal"], bool):
+        raise RecordError(f"a view's terminal must be true or false; got {snippet(view['terminal'])}")
+    scores = view["scores"]
+    if not (isinstance(scores, list) and len(scores) == players
+            and all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in scores)):
+        raise RecordError(f"a view's scores must be a list of {players} numbers or nulls; got {snippet(scores)}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ----- the guards around a game's decoders ---------------------------------------------------
+def _stray(spec: "GameSpec", what: str, exc: Exception) -> RecordError:
+    """The RecordError for an exception a game's decoder raised on malformed input: its type
+    and a bounded snippet of its message (never the input itself)."""
+    return RecordError(f"cannot read this {spec.name} {what}: {type(exc).__name__}: {snippet(str(exc), 80)}")
+
+
+def _guard_state_loader(spec: "GameSpec", load: Callable[[Mapping[str, Any]], State]):
+    def state_from_json(data: Mapping[str, Any]) -> State:
+        if not isinstance(data, dict):
+            raise RecordError(f"a {spec.name} state must be a JSON object; got {snippet(data)}")
+        check_json(data, f"the {spec.name} state", STATE_MAX_INT)
+        try:
+            return load(data)
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _stray(spec, "state", exc) from exc
+    return state_from_json
+
+
+def _guard_determinize(spec: "GameSpec", determinize: Callable[[Mapping[str, Any], random.Random], State]):
+    def guarded_determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+        check_view(spec, view)
+        try:
+            return determinize(view, rng)
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _stray(spec, "view", exc) from exc
+    return guarded_determinize
+
+
+def _guard_legal_actions_from_view(spec: "GameSpec", legal: Callable[[Mapping[str, Any]], list[Action]]):
+    def legal_actions_from_view(view: Mapping[str, Any]) -> list[Action]:
+        """The legal actions of the view's seat; [] for the spectator and a seat not acting
+        (decided here, once, as :meth:`State.legal_actions` does)."""
+        check_view(spec, view)
+        if view["seat"] is None or view["seat"] not in view["acting"]:
+            return []
+        try:
+            return legal(view)
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _stray(spec, "view", exc) from exc
+    return legal_actions_from_view
+
+
+def _guard_prepare_sampler(spec: "GameSpec", prepare: Callable[[Mapping[str, Any]], Callable[[random.Random], State]]):
+    def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        check_view(spec, view)
+        try:
+            sample = prepare(view)
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _stray(spec, "view", exc) from exc
+        return _guard_sample(spec, sample)
+    return prepare_sampler
+
+
+def _guard_sample(spec: "GameSpec", sample: Callable[[random.Random], State]) -> Callable[[random.Random], State]:
+    def guarded_sample(rng: random.Random) -> State:
+        try:
+            return sample(rng)
+        except (NemetonError, MemoryError):
+            raise
+        except Exception as exc:
+            raise _stray(spec, "view", exc) from exc
+    return guarded_sample
