@@ -7,7 +7,7 @@ named anywhere go to the deck below ``deck_top`` (top first) and above ``bottom`
 put at the bottom, upper to lowest). Hand facing follows the levels unless ``facing`` is given
 ("oo | o. | .." per seat: ``o`` faces the owner, ``.`` faces the others); at level 1 slot 0 is
 the one the owner sees. Other keyword arguments are game options (``teams=True``,
-``deck=<file>``).
+``deck=<a deck file's text>``).
 """
 
 from __future__ import annotations

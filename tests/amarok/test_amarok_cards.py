@@ -1,15 +1,18 @@
-"""Ruling K1: the deck is package data, validated on load; another deck file can be loaded."""
+"""Ruling K1: the deck is data. The ``deck`` option holds a deck file's text (None = the
+standard deck shipped with the game), validated on load; only the command line reads a file
+(``read_deck_file``)."""
 
 import json
 
 import pytest
 
-from nemeton.engine import InvalidOptionsError, make
-from nemeton.games.amarok.cards import DeckError, load_deck
+from nemeton.engine import GameRecord, InputError, InvalidOptionsError, content_hash, display_options, make
+from nemeton.games.amarok.cards import (DeckError, load_deck, parse_deck_text, read_deck_file,
+                                        standard_deck_text)
 
 
 def test_default_deck_is_ruling_k1():
-    deck = load_deck("default")
+    deck = load_deck(None)
     assert len(deck) == 22
     for colour, letter in (("red", "R"), ("blue", "B")):
         cards = [c for c in deck.cards if c.colour == colour]
@@ -24,10 +27,12 @@ def test_default_deck_is_ruling_k1():
     }
 
 
-def _write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+def test_the_deck_option_is_data_whose_standard_is_the_packaged_deck():
+    state = make("amarok", players=3, seed=1)
+    assert state.options.deck is None
+    assert display_options(state.options)["deck"] == f"standard ({content_hash(standard_deck_text())})"
+    same = make("amarok", players=3, seed=1, deck=standard_deck_text())  # the same deck, spelt out
+    assert same.to_json()["hands"] == state.to_json()["hands"]
 
 
 def _toml_cards(n, extra=""):
@@ -35,20 +40,34 @@ def _toml_cards(n, extra=""):
     return 'name = "test"\n' + body + extra
 
 
-def test_another_deck_file_loads_without_code_changes(tmp_path):
+def test_another_deck_loads_from_its_text_without_code_changes():
     text = _toml_cards(7) + '[[cards]]\nid = "H1"\ncolour = "pink"\nvalue = 20\nsymbol = "heart"\n'
-    path = _write(tmp_path, "mine.toml", text)
-    state = make("amarok", players=3, seed=1, deck=path)
+    state = make("amarok", players=3, seed=1, deck=text)
     assert state.view(None)["cards"][-1] == {"id": "H1", "colour": "pink", "value": 20, "symbol": "heart"}
     assert len(state.view(None)["cards"]) == 8
 
 
-def test_json_deck_file_loads(tmp_path):
+def test_json_deck_text_is_told_apart_from_toml():
     cards = [{"id": f"J{i}", "colour": "x", "value": i} for i in range(8)]
     cards[3]["symbol"] = "wolf_trap"  # the rulebook's long names are accepted
-    path = _write(tmp_path, "mine.json", json.dumps({"cards": cards}))
-    deck = load_deck(path)
-    assert deck.cards[3].symbol_name == "trap"
+    deck = load_deck(json.dumps({"cards": cards}))
+    assert deck.cards[3].symbol_name == "trap" and deck.ids[0] == "J0"
+
+
+def test_a_record_with_another_deck_replays_without_any_file():
+    text = _toml_cards(12)
+    state = make("amarok", players=3, seed=2, deck=text)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    record = GameRecord.loads(state.record().dumps())
+    assert record.options["deck"] == text
+    assert record.replay().to_json() == state.to_json()
+
+
+def test_deck_parsing_is_cached_by_content():
+    text = _toml_cards(9)
+    assert load_deck(text) is load_deck("".join(text))  # equal text, another string object
+    assert load_deck.cache_info().maxsize == 32  # bounded
 
 
 @pytest.mark.parametrize("card, message", [
@@ -56,43 +75,87 @@ def test_json_deck_file_loads(tmp_path):
     ('colour = "grey"\nvalue = 1\n', "card 9: 'id' must be non-empty text"),
     ('id = "Z"\ncolour = "grey"\nvalue = "high"\n', "card 9 ('Z'): 'value' must be an integer"),
     ('id = "Z"\ncolour = "grey"\nvalue = true\n', "card 9 ('Z'): 'value' must be an integer"),
+    ('id = "Z"\ncolour = "grey"\nvalue = 10000000\n', "card 9 ('Z'): 'value' must be from"),
     ('id = "Z"\ncolour = "grey"\nvalue = 1\nsymbol = "sun"\n',
      "card 9 ('Z'): symbol 'sun' is unknown; allowed: heart, claw, season, trap, none"),
     ('id = "Z"\ncolour = "grey"\nvalue = 1\ncolor = "x"\n', "card 9 ('Z') has unknown key(s) color"),
     ('id = "Z"\ncolour = 3\nvalue = 1\n', "card 9 ('Z'): 'colour' must be text"),
+    (f'id = "{"Z" * 41}"\nvalue = 1\n', "'id' must be non-empty text of at most 40 characters"),
 ])
-def test_deck_validation_names_the_bad_card(tmp_path, card, message):
-    path = _write(tmp_path, "bad.toml", _toml_cards(8) + "[[cards]]\n" + card)
+def test_deck_validation_names_the_bad_card(card, message):
+    with pytest.raises(InvalidOptionsError) as err:  # a DeckError is both an options and an input error
+        make("amarok", players=3, seed=0, deck=_toml_cards(8) + "[[cards]]\n" + card)
+    assert isinstance(err.value, DeckError) and isinstance(err.value, InputError)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[cards]\nid=", "not valid TOML"),
+    ("{", "not valid JSON"),
+    ('name = "x"\n', "needs a non-empty list 'cards'"),
+    ('deck = 3\n' + _toml_cards(8), "unknown top-level key(s) deck"),
+    ("[1, 2]", "must hold a table"),
+    ('{"cards": ' + "[" * 5000 + "]" * 5000 + "}", "not valid JSON"),
+    ("default", "not a name or a path"),
+    ("decks/printed.toml", "on the command line use --deck FILE"),
+])
+def test_malformed_deck_text_is_rejected_with_a_message(text, message):
     with pytest.raises(DeckError) as err:
-        load_deck(path)
-    assert message in str(err.value)
-    assert "bad.toml" in str(err.value)
-
-
-@pytest.mark.parametrize("name, text, message", [
-    ("broken.toml", "[[cards]\nid=", "not valid TOML"),
-    ("broken.json", "{", "not valid JSON"),
-    ("empty.toml", 'name = "x"\n', "needs a non-empty list 'cards'"),
-    ("extra.toml", 'deck = 3\n' + _toml_cards(8), "unknown top-level key(s) deck"),
-    ("list.json", "[1, 2]", "must hold a table"),
-])
-def test_malformed_deck_files_are_rejected(tmp_path, name, text, message):
-    with pytest.raises(DeckError, match=None) as err:
-        load_deck(_write(tmp_path, name, text))
+        load_deck(text)
     assert message in str(err.value)
 
 
-def test_missing_deck_file_and_wrong_extension_are_rejected(tmp_path):
-    with pytest.raises(DeckError, match="cannot read the file"):
-        load_deck(str(tmp_path / "nowhere.toml"))
-    with pytest.raises(DeckError, match="use 'default' or a path to a .toml or .json"):
-        load_deck(str(tmp_path / "deck.yaml"))
-
-
-def test_deck_too_small_for_the_player_count_is_rejected(tmp_path):
+def test_deck_too_small_for_the_player_count_is_rejected():
     """K9 needs enough cards: 2 per player in hand plus 2 for the river."""
-    path = _write(tmp_path, "small.toml", _toml_cards(10))
-    make("amarok", players=4, seed=0, deck=path)  # 10 = 2*4 + 2: enough
+    text = _toml_cards(10)
+    make("amarok", players=4, seed=0, deck=text)  # 10 = 2*4 + 2: enough
     with pytest.raises(InvalidOptionsError) as err:
-        make("amarok", players=5, seed=0, deck=path)
+        make("amarok", players=5, seed=0, deck=text)
     assert "has 10 cards; 5 players need at least 12" in str(err.value)
+
+
+def test_the_deck_option_must_be_text():
+    with pytest.raises(InvalidOptionsError, match="must be the text of a TOML or JSON deck"):
+        make("amarok", players=3, seed=0, deck=["R1"])
+
+
+# ----- the command line's edge: reading a deck file ------------------------------------------
+def _write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+def test_read_deck_file_returns_the_checked_text(tmp_path):
+    text = _toml_cards(9)
+    assert read_deck_file(_write(tmp_path, "mine.toml", text)) == text
+    cards = json.dumps({"cards": [{"id": f"J{i}", "value": i} for i in range(8)]})
+    assert read_deck_file(str(_write(tmp_path, "mine.JSON", cards))) == cards
+
+
+def test_read_deck_file_names_the_file_and_the_bad_card(tmp_path):
+    path = _write(tmp_path, "bad.toml", _toml_cards(8) + '[[cards]]\nid = "Z"\nvalue = "high"\n')
+    with pytest.raises(DeckError) as err:
+        read_deck_file(path)
+    assert str(path) in str(err.value) and "card 9 ('Z'): 'value' must be an integer" in str(err.value)
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("nowhere.toml", None, "cannot read the deck file"),
+    ("deck.yaml", "cards: []", "must end in .toml or .json"),
+    ("latin1.toml", 'name = "For\xeat"\n'.encode("latin-1"), "not UTF-8 text (a bad byte on line 1)"),
+    ("huge.json", b" " * 200_001, "at most 200,000 bytes"),
+    ("broken.json", "{", "not valid JSON"),
+])
+def test_read_deck_file_rejects_what_it_cannot_use(tmp_path, name, data, message):
+    path = tmp_path / name if data is None else _write(tmp_path, name, data)
+    with pytest.raises(InputError) as err:
+        read_deck_file(path)
+    assert message in str(err.value) and name in str(err.value)
+
+
+def test_nothing_in_the_game_opens_a_path_from_its_options(tmp_path):
+    path = _write(tmp_path, "mine.toml", _toml_cards(9))
+    with pytest.raises(DeckError, match="not a name or a path"):
+        make("amarok", players=3, seed=0, deck=str(path))
+    assert parse_deck_text(path.read_text()).ids[0] == "C0"

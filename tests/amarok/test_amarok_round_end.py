@@ -52,12 +52,10 @@ def test_all_tied_best_totals_advance():
     assert state.scores() == [1.0, 1.0, 0.0]
 
 
-def test_nobody_advances_when_all_are_trapped(tmp_path):
+def test_nobody_advances_when_all_are_trapped():
     deck = "".join(f'[[cards]]\nid = "T{i}"\nvalue = {i}\nsymbol = "trap"\n' for i in range(3))
     deck += "".join(f'[[cards]]\nid = "P{i}"\nvalue = {i}\n' for i in range(10))
-    path = tmp_path / "traps.toml"
-    path.write_text(deck)
-    state, done = _finish(deck=str(path), hands="- - | - - | P9 -", fronts="T0 P1 | T1 P2 | T2",
+    state, done = _finish(deck=deck, hands="- - | - - | P9 -", fronts="T0 P1 | T1 P2 | T2",
                           turn=2)
     assert done["winners"] == [] and state.scores() == [0.0, 0.0, 0.0]
     assert state.round == 2

@@ -5,13 +5,16 @@ opposite. Each round every player plays two cards in front of them, taken from t
 hand, the river, the deck or another player's hand, and the best total per the objective card
 (wolf pack: highest, lone wolf: lowest) wins the round unless trapped; a second heart wins at
 once. The more rounds you win, the less of your own hand you see. First to ``rounds_to_win``
-(3) round wins wins the game. The deck is package data (ruling K1), replaceable with ``deck=``.
+(3) round wins wins the game. The deck is data (ruling K1): the ``deck`` option holds a deck
+file's text (None = the standard deck); the command line reads ``--deck FILE`` with
+:func:`read_deck_file`.
 
 Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
 """
 
 from ...engine import GameSpec, register
 from .actions import ACTION_CODEC
+from .cards import read_deck_file
 from .render import render
 from .rules import PLAYER_COUNTS, AmarokOptions, AmarokState, new_state, state_from_json
 from .view import determinize, legal_actions_from_view
@@ -32,4 +35,4 @@ SPEC = register(GameSpec(
     conformance_variants=({"players": 4, "teams": True}, {"players": 6, "teams": True}),
 ))
 
-__all__ = ["AmarokOptions", "AmarokState", "SPEC"]
+__all__ = ["AmarokOptions", "AmarokState", "SPEC", "read_deck_file"]

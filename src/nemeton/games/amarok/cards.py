@@ -1,7 +1,8 @@
-"""Amarok's forest cards: the deck file format, loading and validation (ruling K1).
+"""Amarok's forest cards: the deck format, parsing and validation (ruling K1).
 
-A deck is package data, not code. The default deck (``data/default_deck.toml``) is ruling K1;
-``deck=<path>`` loads any other TOML or JSON file in the same format, e.g. the printed deck::
+A deck is data, not code, and the ``deck`` option holds it as *text* (never a path): None is
+the standard deck (``data/default_deck.toml``, ruling K1); any other value is the text of a
+TOML or JSON deck file in the same format, e.g. the printed deck::
 
     name = "My deck"            # optional
     [[cards]]
@@ -12,12 +13,16 @@ A deck is package data, not code. The default deck (``data/default_deck.toml``) 
 
 JSON: ``{"name": "...", "cards": [{"id": "R6", "colour": "red", "value": 6, "symbol": "heart"}]}``.
 
-Inside the rules a card is its index in the deck (an ``int``); views and actions use its ``id``.
+Only the command line reads a deck file (:func:`read_deck_file`, for ``--deck FILE``); the
+rules parse the text they are given (:func:`load_deck`, cached by content), so a record
+replays anywhere without the file. Inside the rules a card is its index in the deck (an
+``int``); views and actions use its ``id``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,6 +31,8 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...engine import InputError, InvalidOptionsError
+from ...engine.errors import snippet
+from ...engine.options import MAX_DATA_CHARS
 
 # Symbol codes used in the hot path (ints, not strings).
 PLAIN, HEART, CLAW, SEASON, TRAP = 0, 1, 2, 3, 4
@@ -39,6 +46,11 @@ _SYMBOL_CODES = {
     "trap": TRAP, "wolf_trap": TRAP,
 }
 _CARD_KEYS = ("id", "colour", "value", "symbol")
+# Bounds on a deck file's contents: ids fit in an action, values keep totals small numbers.
+MAX_CARDS = 1000
+MAX_ID_CHARS = 40
+MAX_NAME_CHARS = 200
+MAX_VALUE = 100_000
 
 
 class DeckError(InputError, InvalidOptionsError):
@@ -86,7 +98,7 @@ class Deck:
         need = self.min_size(players)
         if len(self) < need:
             raise DeckError(
-                f"the deck {self.source or self.name!r} has {len(self)} cards; {players} players need "
+                f"{self.source or 'the deck'} has {len(self)} cards; {players} players need "
                 f"at least {need} (2 per player and 2 for the river)")
 
 
@@ -94,66 +106,132 @@ def deck_from_records(records: Any, name: str = "", source: str = "deck") -> Dec
     """Validate a list of card mappings; every error names the bad card."""
     if not isinstance(records, list) or not records:
         raise DeckError(f"{source}: a deck needs a non-empty list 'cards' of card tables")
+    if len(records) > MAX_CARDS:
+        raise DeckError(f"{source}: a deck holds at most {MAX_CARDS} cards; this one has {len(records)}")
     cards: list[Card] = []
     seen: dict[str, int] = {}
     for pos, rec in enumerate(records, 1):
         where = f"{source}: card {pos}"
         if not isinstance(rec, Mapping):
-            raise DeckError(f"{where} must be a table with keys {', '.join(_CARD_KEYS)}; got {rec!r}")
+            raise DeckError(f"{where} must be a table with keys {', '.join(_CARD_KEYS)}; got {snippet(rec)}")
         cid = rec.get("id")
         if isinstance(cid, str) and cid.strip():
-            where += f" ({cid!r})"
-        extra = sorted(set(rec) - set(_CARD_KEYS))
+            where += f" ({snippet(cid)})"
+        extra = sorted(map(str, set(rec) - set(_CARD_KEYS)))
         if extra:
-            raise DeckError(f"{where} has unknown key(s) {', '.join(extra)}; allowed: {', '.join(_CARD_KEYS)}")
-        if not isinstance(cid, str) or not cid.strip() or cid != cid.strip():
-            raise DeckError(f"{where}: 'id' must be non-empty text without surrounding spaces; got {cid!r}")
+            raise DeckError(f"{where} has unknown key(s) {_names(extra)}; allowed: {', '.join(_CARD_KEYS)}")
+        if not isinstance(cid, str) or not cid.strip() or cid != cid.strip() or len(cid) > MAX_ID_CHARS:
+            raise DeckError(f"{where}: 'id' must be non-empty text of at most {MAX_ID_CHARS} characters "
+                            f"without surrounding spaces; got {snippet(cid)}")
         if cid in seen:
             raise DeckError(f"{where}: id {cid!r} is already used by card {seen[cid]}; ids must be unique")
         seen[cid] = pos
         colour = rec.get("colour", "")
-        if not isinstance(colour, str):
-            raise DeckError(f"{where}: 'colour' must be text; got {colour!r}")
+        if not isinstance(colour, str) or len(colour) > MAX_ID_CHARS:
+            raise DeckError(f"{where}: 'colour' must be text of at most {MAX_ID_CHARS} characters; "
+                            f"got {snippet(colour)}")
         value = rec.get("value")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DeckError(f"{where}: 'value' must be an integer; got {value!r}")
+            raise DeckError(f"{where}: 'value' must be an integer; got {snippet(value)}")
+        if not -MAX_VALUE <= value <= MAX_VALUE:
+            raise DeckError(f"{where}: 'value' must be from {-MAX_VALUE:,} to {MAX_VALUE:,}; got {snippet(value)}")
         symbol = rec.get("symbol", "none")
         if symbol is None:
             symbol = "none"
         if not isinstance(symbol, str) or symbol.lower() not in _SYMBOL_CODES:
-            raise DeckError(f"{where}: symbol {symbol!r} is unknown; allowed: heart, claw, season, trap, none")
+            raise DeckError(f"{where}: symbol {snippet(symbol)} is unknown; allowed: heart, claw, season, trap, none")
         cards.append(Card(cid, colour, value, _SYMBOL_CODES[symbol.lower()]))
     return Deck(cards, name=name, source=source)
 
 
-def parse_deck_text(text: str, fmt: str, source: str) -> Deck:
-    try:
-        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DeckError(f"{source}: not valid {fmt.upper()}: {exc}") from None
+def parse_deck_text(text: str, source: str = "deck", fmt: str | None = None) -> Deck:
+    """The deck in ``text``: JSON or TOML (``fmt`` "json"/"toml", or None to tell them apart:
+    JSON is tried first). Every error is a :class:`DeckError` naming ``source`` and the bad card."""
+    data = _decode(text, source, fmt)
     if not isinstance(data, Mapping):
         raise DeckError(f"{source}: a deck file must hold a table with a list 'cards'")
-    extra = sorted(set(data) - {"name", "cards"})
+    extra = sorted(map(str, set(data) - {"name", "cards"}))
     if extra:
-        raise DeckError(f"{source}: unknown top-level key(s) {', '.join(extra)}; allowed: name, cards")
+        raise DeckError(f"{source}: unknown top-level key(s) {_names(extra)}; allowed: name, cards")
     name = data.get("name", "")
-    if not isinstance(name, str):
-        raise DeckError(f"{source}: 'name' must be text; got {name!r}")
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+        raise DeckError(f"{source}: 'name' must be text of at most {MAX_NAME_CHARS} characters; "
+                        f"got {snippet(name)}")
     return deck_from_records(data.get("cards"), name=name, source=source)
 
 
+def _decode(text: str, source: str, fmt: str | None) -> Any:
+    if not isinstance(text, str):
+        raise DeckError(f"{source}: a deck must be the text of a TOML or JSON file; got {type(text).__name__}")
+    if fmt in (None, "json"):
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            json_error = exc
+    if fmt in (None, "toml"):
+        try:
+            return tomllib.loads(text)
+        except (ValueError, RecursionError) as exc:
+            toml_error = exc
+    if fmt is None and _looks_like_a_name(text):
+        raise DeckError(f"{source}: the deck option holds the text of a deck file, not a name or a "
+                        f"path (got {snippet(text)}); leave it unset for the standard deck, and on "
+                        f"the command line use --deck FILE") from None
+    if fmt == "json" or (fmt is None and text.lstrip()[:1] == "{"):
+        raise DeckError(f"{source}: not valid JSON: {snippet(str(json_error), 120)}") from None
+    raise DeckError(f"{source}: not valid TOML: {snippet(str(toml_error), 120)}") from None
+
+
+def _looks_like_a_name(text: str) -> bool:
+    """One short line without TOML's '=' or JSON's braces: a path or an old deck name."""
+    line = text.strip()
+    return 0 < len(line) <= 300 and "\n" not in line and not any(ch in line for ch in "={}[]")
+
+
+def _names(items: Sequence[str]) -> str:
+    shown = (i if len(i) <= 30 and i.isprintable() else snippet(i, 30) for i in items[:5])
+    return ", ".join(shown) + (", ..." if len(items) > 5 else "")
+
+
+@lru_cache(maxsize=1)
+def standard_deck_text() -> str:
+    """The text of the standard deck (ruling K1), shipped with the game."""
+    return resources.files(__package__).joinpath("data/default_deck.toml").read_text("utf-8")
+
+
 @lru_cache(maxsize=32)
-def load_deck(deck: str = "default") -> Deck:
-    """The deck named by the ``deck`` option: ``"default"`` or a path to a .toml/.json file."""
-    if deck == "default":
-        text = resources.files(__package__).joinpath("data/default_deck.toml").read_text("utf-8")
-        return parse_deck_text(text, "toml", "default")
-    path = Path(deck).expanduser()
-    suffix = path.suffix.lower()
-    if suffix not in (".toml", ".json"):
-        raise DeckError(f"deck={deck!r}: use 'default' or a path to a .toml or .json deck file")
+def load_deck(text: str | None = None) -> Deck:
+    """The deck of the ``deck`` option: None = the standard deck (K1), else a deck file's text.
+    Parsed once per distinct text while it stays among the 32 most recently used."""
+    if text is None:
+        return parse_deck_text(standard_deck_text(), "the standard deck", "toml")
+    return parse_deck_text(text)
+
+
+DECK_SUFFIXES = (".toml", ".json")
+
+
+def read_deck_file(path: str | os.PathLike[str]) -> str:
+    """The text of the deck file at ``path``, checked, for the ``deck`` option (the command
+    line's ``--deck FILE``). A missing file, a suffix other than .toml/.json, bytes that are not
+    UTF-8, a file too large or a deck that does not validate raise :class:`DeckError` (an
+    :class:`InputError`) whose message names the file."""
+    name = str(path)
+    file = Path(path).expanduser()
+    if file.suffix.lower() not in DECK_SUFFIXES:
+        raise DeckError(f"{name}: a deck file must end in .toml or .json")
     try:
-        text = path.read_text("utf-8")
+        with file.open("rb") as handle:
+            raw = handle.read(MAX_DATA_CHARS + 1)
     except OSError as exc:
-        raise DeckError(f"deck={deck!r}: cannot read the file ({exc.strerror or exc})") from None
-    return parse_deck_text(text, suffix[1:], str(deck))
+        raise DeckError(f"{name}: cannot read the deck file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_DATA_CHARS:
+        raise DeckError(f"{name}: a deck file may hold at most {MAX_DATA_CHARS:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DeckError(f"{name}: not UTF-8 text (a bad byte on line {line}); "
+                        f"save the deck file as UTF-8") from None
+    parse_deck_text(text, name, file.suffix.lower()[1:])
+    return text

@@ -20,39 +20,17 @@ played comes last, so a lone player short of cards plays again.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...engine import (GameOptions, InvalidOptionsError, State, TERMINAL, build_options, option,
-                       rng_from_json, rng_to_json)
+from ...engine import State, TERMINAL, rng_from_json, rng_to_json
 from ...engine.state import clone_rng
 from .actions import ACTION_CODEC, ActionTables, tables_for
-from .cards import CLAW, HEART, SEASON, TRAP, Deck, load_deck
+from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .options import PLAYER_COUNTS, AmarokOptions, options_from_json
 
 EMPTY = -1
 WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
 OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
-PLAYER_COUNTS = (3, 4, 5, 6)
-
-
-@dataclass(frozen=True)
-class AmarokOptions(GameOptions):
-    players: int = option(3, "number of players", min=3, max=6)
-    teams: bool = option(False, "team mode: 4 players (2 teams) or 6 players (3 teams), "
-                                "partners sit opposite (seat i with seat i + players/2)")
-    deck: str = option("default", "the deck: 'default' (ruling K1) or a path to a .toml/.json deck file")
-    rounds_to_win: int = option(3, "round wins needed to win the game", min=1, max=9)
-    partner_hand: bool = option(False, "team mode only: a player may also take a card from their "
-                                       "partner's hand (the rulebook says 'an opponent's hand')")
-
-    def validate(self) -> None:
-        if self.teams and self.players not in (4, 6):
-            raise InvalidOptionsError(
-                f"teams=true needs 4 or 6 players (2 or 3 teams of partners sitting opposite); "
-                f"got players={self.players}. Use players=4 or 6, or teams=false.")
-        if self.partner_hand and not self.teams:
-            raise InvalidOptionsError("partner_hand=true only applies with teams=true")
-        load_deck(self.deck).check_size(self.players)
 
 
 class AmarokState(State):
@@ -435,10 +413,6 @@ class AmarokState(State):
             "last": self.last_json(),
             "last_round": last_round_copy(self.last_round),
         }
-
-
-def options_from_json(data: Mapping[str, Any]) -> AmarokOptions:
-    return build_options(AmarokOptions, dict(data), PLAYER_COUNTS)  # type: ignore[return-value]
 
 
 def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random,

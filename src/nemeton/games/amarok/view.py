@@ -17,9 +17,10 @@ A view's hand slot is ``None`` (empty) or ``{"card": <id or None if hidden>, "fa
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping
 
-from ...engine import TERMINAL
+from ...engine import TERMINAL, RecordError
 from .actions import tables_for
 from .cards import load_deck
 from .rules import (EMPTY, OBJECTIVE_NAMES, AmarokOptions, AmarokState, assemble,
@@ -107,15 +108,19 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     return out
 
 
-_OPTIONS: dict[tuple, AmarokOptions] = {}
-
-
 def cached_options(raw: Mapping[str, Any]) -> AmarokOptions:
-    key = tuple(sorted(raw.items()))
-    opts = _OPTIONS.get(key)
-    if opts is None:
-        opts = _OPTIONS[key] = options_from_json(raw)
-    return opts
+    """The options of a view, parsed once per distinct value (bounded cache)."""
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"a view's options must be a JSON object; got {type(raw).__name__}")
+    try:
+        return _options_for(tuple(sorted(raw.items())))
+    except TypeError:  # a value that is not plain (a list, an object): not options we wrote
+        raise RecordError("a view's options must map option names to plain values") from None
+
+
+@lru_cache(maxsize=64)
+def _options_for(items: tuple) -> AmarokOptions:
+    return options_from_json(dict(items))
 
 
 # ----- the determinizer --------------------------------------------------------------------
