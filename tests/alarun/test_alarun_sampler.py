@@ -37,7 +37,8 @@ def _positions(players, seed):
 
 
 def test_the_fast_path_is_used_for_search():
-    assert SPEC.prepare_sampler is prepare_sampler
+    # the engine may wrap the game's function (turning stray errors into its own)
+    assert getattr(SPEC.prepare_sampler, "_game_function", SPEC.prepare_sampler) is prepare_sampler
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -7,6 +7,7 @@ each ruling beside the rule it refines, with the test that checks it.
 - :mod:`.cards` the 99 cards and their names; :mod:`.square` a growing magic square;
 - :mod:`.actions` the interned actions; :mod:`.rules` options and the game state;
 - :mod:`.scoring` potions, the druid, the Centum auri and the colour bonus;
+- :mod:`.events` the kinds of event in the log and their sentences;
 - :mod:`.view` views, legal actions from a view, the determinizer; :mod:`.sampler` the
   determinizer's fast path for search (one view, many samples); :mod:`.render` text;
 - :mod:`.companion` scoring a physical game's square typed in by a person.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from ...engine import ActionCodec, GameSpec, register
 from .actions import ACTION_CLASSES, intern_action
+from .events import EVENT_KINDS
 from .render import render
 from .rules import PLAYER_COUNTS, AlarunOptions, AlarunState, new_state
 from .sampler import prepare_sampler
@@ -37,6 +39,7 @@ SPEC = register(GameSpec(
     bot_defaults={"action_cap": 30},
     conformance_variants=({"players": 4, "action_cap": 2},),
     prepare_sampler=prepare_sampler,
+    event_kinds=EVENT_KINDS,
 ))
 
 __all__ = ["AlarunOptions", "AlarunState", "SPEC"]

@@ -8,6 +8,10 @@ The first pass ends the round for everyone after each other player has had exact
 action (A4). In the *placement phase* every player puts their 3 hand cards into their
 square, one card per decision, all players at once (A3): ``acting()`` lists every seat with
 cards left to place, and other seats' placements stay hidden in views until all have placed.
+
+Every action and every automatic effect is recorded in the event log (kinds and sentences in
+:mod:`.events`), each call guarded by ``if self.events is not None`` so that playouts and
+search, which record nothing, pay nothing.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from typing import Any, Mapping
 from ...engine import (GameOptions, InvalidOptionsError, RecordError, State, TERMINAL, build_options, option,
                        rng_from_json, rng_to_json)
 from ...engine.state import clone_rng
+from ...engine.log import Event
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
-from .cards import CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, HAND_SIZE, ROUNDS, card_id, full_deck
-from .scoring import ScoreBreakdown, score_grid
+from .cards import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS, card_id,
+                    card_name, full_deck)
+from .events import event_text as sentence_for
+from .scoring import POINTS, ScoreBreakdown, score_grid, strongest_potion
 from .square import CELL_XY, MagicSquare, cell_index
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -102,6 +109,12 @@ class AlarunState(State):
         self.pending: list[list[int]] = [[] for _ in range(n)]  # cells placed this round (hidden)
         self.round_no = 1
         self.start_player = 0  # the rulebook's "most recently in a forest": seat 0
+        if self.events is not None:
+            self._event("round_started", None, start_player=0)
+            self._tell_centre_dealt()
+            self._tell_hands_dealt()
+            for s in range(n):
+                self._event("colour_dealt", None, {"colour": COLOURS[self.secret[s]]}, (s,), player=s)
         self._begin_action_phase()
 
     def _deal(self, k: int) -> list[int]:
@@ -168,11 +181,11 @@ class AlarunState(State):
         elif cls is Swap:
             self.swap(seat, CARD_IDS[action.give], CARD_IDS[action.take])
         elif cls is Pass:
-            self.end_turn(passed=True)
+            self.pass_turn(seat)
         elif cls is SwapAllAndPass:
             self.swap_all_and_pass(seat)
         elif cls is Flip:
-            self.flip()
+            self.flip(seat)
         else:
             raise TypeError(f"not an Alarún action: {action!r}")
 
@@ -189,7 +202,15 @@ class AlarunState(State):
             known.remove(give)
         known.append(take)
         known.sort()
+        if self.events is not None:
+            self._event("swap", seat, give=CARD_NAMES[give], take=CARD_NAMES[take])
         self.end_turn(passed=False)
+
+    def pass_turn(self, seat: int) -> None:
+        """Pass: take no card."""
+        if self.events is not None:
+            self._event("pass", seat)
+        self.end_turn(passed=True)
 
     def swap_all_and_pass(self, seat: int) -> None:
         """Swap and pass: the whole hand for the three face-up centre cards; this is a pass."""
@@ -197,10 +218,16 @@ class AlarunState(State):
         self.hands[seat] = sorted(self.centre)
         self.centre = hand
         self.known[seat] = self.hands[seat][:]
+        if self.events is not None:
+            self._event("swap_all_and_pass", seat, gave=[CARD_NAMES[c] for c in hand],
+                        took=[CARD_NAMES[c] for c in self.hands[seat]])
         self.end_turn(passed=True)
 
-    def flip(self) -> None:
+    def flip(self, seat: int) -> None:
         """2 players (A5): discard the face-up centre cards, turn the face-down ones up. Not a pass."""
+        if self.events is not None:
+            self._event("flip", seat, discarded=[CARD_NAMES[c] for c in self.centre],
+                        turned_up=[CARD_NAMES[c] for c in self.face_down])
         self.discard.extend(self.centre)
         self.centre = self.face_down
         self.face_down = []
@@ -212,25 +239,43 @@ class AlarunState(State):
         self.actions_taken += 1
         if self.first_passer == NO_SEAT:
             if passed:
-                self.first_passer = self.turn  # takes Alarún: starts the next round
-                self.extra_left = self.n - 1
+                self.first_pass_takes_alarun()
         else:
             self.extra_left -= 1
         if self.first_passer != NO_SEAT and self.extra_left == 0:
             self.begin_placement()
         else:
             self.turn = (self.turn + 1) % self.n
+            if self.actions_taken == self.cap and self.events is not None:
+                self._event("action_cap_reached", None, cap=self.cap)
+
+    def first_pass_takes_alarun(self) -> None:
+        """A4: the first passer takes Alarún (and starts the next round); each other player has
+        exactly one more action, in turn order."""
+        n = self.n
+        self.first_passer = self.turn
+        self.extra_left = n - 1
+        if self.events is not None:
+            self._event("alarun_taken", None, player=self.turn,
+                        one_more=[(self.turn + k) % n for k in range(1, n)])
 
     def begin_placement(self) -> None:
         self.phase = PLACEMENT
         self.to_place = HAND_SIZE * self.n
+        if self.events is not None:
+            self._event("placement_started", None, cards=HAND_SIZE)
 
     def place(self, seat: int, card: int, cell: int) -> None:
         """A3: one hand card onto an open cell of the seat's square (hidden from the others
         until every player has placed)."""
         self.hands[seat].remove(card)
         self.squares[seat].place(card, cell)
-        self.pending[seat].append(cell)
+        pending = self.pending[seat]
+        pending.append(cell)
+        if self.events is not None:
+            x, y = CELL_XY[cell]
+            self.events.append(Event("place", seat, self.round_no, {"placed": len(pending)},
+                                     {"card": CARD_NAMES[card], "x": x, "y": y}, (seat,)))
         self.to_place -= 1
         if self.to_place == 0:
             self.end_round()
@@ -238,26 +283,91 @@ class AlarunState(State):
     def end_round(self) -> None:
         """All placements are revealed; after round 8 the game ends, else the next round is dealt."""
         n = self.n
+        events = self.events is not None
+        if events:
+            self._tell_placements_revealed()
         self.pending = [[] for _ in range(n)]
         self.known = [[] for _ in range(n)]
         if self.round_no == ROUNDS:
             self.phase = OVER
+            if events:
+                self._tell_final_scores()
             return
         self.round_no += 1
         self.start_player = self.first_passer
+        if events:
+            self._event("round_started", None, start_player=self.start_player)
         self.refresh_centre()
         self.hands = [sorted(self._deal(HAND_SIZE)) for _ in range(n)]
+        if events:
+            self._tell_hands_dealt()
         self._begin_action_phase()
 
     def refresh_centre(self) -> None:
         """A6: with 4 players the centre stays; with 2-3 it goes to the open discard pile (face-down
         cards too, face up) and 3 new cards are dealt face up (2 players: 3 more face down)."""
         if self.n == 4:
+            if self.events is not None:
+                self._event("centre_kept", None, cards=[CARD_NAMES[c] for c in self.centre])
             return
+        if self.events is not None:
+            self._event("centre_discarded", None, cards=[CARD_NAMES[c] for c in self.centre],
+                        face_down=[CARD_NAMES[c] for c in self.face_down])
         self.discard.extend(self.centre)
         self.discard.extend(self.face_down)
         self.centre = self._deal(CENTRE_SIZE)
         self.face_down = self._deal(CENTRE_SIZE) if self.n == 2 else []
+        if self.events is not None:
+            self._tell_centre_dealt()
+
+    # ----- telling what happened (the event log) ----------------------------------------
+    def _tell_centre_dealt(self) -> None:
+        self._event("centre_dealt", None, cards=[CARD_NAMES[c] for c in self.centre],
+                    face_down=len(self.face_down))
+
+    def _tell_hands_dealt(self) -> None:
+        """Everyone sees that each player takes 3 cards; only the player sees which."""
+        for s, hand in enumerate(self.hands):
+            self._event("hand_dealt", None, {"cards": [CARD_NAMES[c] for c in hand]}, (s,),
+                        player=s, count=len(hand))
+
+    def _tell_placements_revealed(self) -> None:
+        """A3: once everyone has placed, the round's cards are shown, each seat's by cell (row
+        by row), not in the order placed (which no one else saw)."""
+        for s in range(self.n):
+            cells = self.squares[s].cells
+            shown = [{"card": CARD_NAMES[cells[i]], "x": CELL_XY[i][0], "y": CELL_XY[i][1]}
+                     for i in sorted(self.pending[s])]
+            self._event("placements_revealed", None, player=s, cards=shown)
+
+    def _tell_final_scores(self) -> None:
+        """The score sheet, line by line: the druid's value, rows A-E and columns F-J with
+        their potions, the Centum auri, the colour bonus (the secret colour revealed), the
+        total; then the winner(s)."""
+        finals = self.breakdowns()
+        for s, b in enumerate(finals):
+            grid = self.squares[s].grid()
+            if b.druid is not None:
+                self._event("druid_value", None, player=s, card=CARD_NAMES[b.druid])
+            counted = [b.druid if c == DRUID else c for c in grid]
+            lines = [range(r * 5, r * 5 + 5) for r in range(5)] + [range(c, 25, 5) for c in range(5)]
+            for k, cells in enumerate(lines):
+                strength, by, trait = strongest_potion([counted[i] for i in cells])
+                shared = None if by is None else (INGREDIENTS if by == "ingredient" else COLOURS)[trait]
+                self._event("potion_scored", None, player=s, line="ABCDEFGHIJ"[k],
+                            cards=[card_name(grid[i]) for i in cells], strength=strength, by=by,
+                            shared=shared, points=POINTS[strength])
+            self._event("centum_auri_scored", None, player=s, points=b.centum_auri)
+            colour = COLOURS[self.secret[s]]
+            self._event("colour_bonus", None, player=s, colour=colour, cards=b.colour_bonus // 2,
+                        points=b.colour_bonus)
+            self._event("final_score", None, player=s, potions=b.potions, centum_auri=b.centum_auri,
+                        colour_bonus=b.colour_bonus, total=b.total)
+        winners = self.winners()
+        best = finals[winners[0]]
+        tied = [s for s, b in enumerate(finals) if b.total == best.total]
+        self._event("game_won", None, winners=winners, total=best.total, potions=best.potions,
+                    tie_break=len(winners) < len(tied))
 
     # ----- outcome ----------------------------------------------------------------------
     def breakdowns(self, druids: Mapping[int, int] | None = None) -> list[ScoreBreakdown]:
@@ -284,6 +394,9 @@ class AlarunState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import build_view
         return build_view(self, seat)
+
+    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
+        return sentence_for(entry, viewer)
 
     # ----- copies and serialisation -----------------------------------------------------
     def clone(self) -> "AlarunState":
@@ -339,6 +452,7 @@ class AlarunState(State):
             "squares": [[[*CELL_XY[i], names[c]] for i, c in sq.placed()] for sq in self.squares],
             "pending": [[list(CELL_XY[i]) for i in p] for p in self.pending],
             "history": [{"seat": s, "action": a.to_json()} for s, a in self.history],
+            "events": None if self.events is None else [e.to_json() for e in self.events],
         }
 
     @classmethod
@@ -371,6 +485,8 @@ class AlarunState(State):
             state.pending = [[cell_index(x, y) for x, y in p] for p in data["pending"]]
             state.to_place = sum(len(h) for h in state.hands) if state.phase == PLACEMENT else 0
             state.history = [(int(h["seat"]), SPEC.action_from_json(h["action"])) for h in data["history"]]
+            events = data.get("events")
+            state.events = None if events is None else [Event.from_json(e) for e in events]
         except (KeyError, ValueError, TypeError) as exc:
             raise RecordError(f"not an Alarún state: {exc!r}") from None
         return state

@@ -55,6 +55,28 @@ def line_strength(line: Sequence[int]) -> int:
     return best
 
 
+def strongest_potion(line: Sequence[int]) -> tuple[int, str | None, int]:
+    """The line's strongest stretch as people name a potion: (strength, ``"ingredient"`` or
+    ``"colour"``, the shared ingredient or colour), by ingredient first among equals; below a
+    strength of 2 nothing is shared: (strength, None, -1). Same strength as
+    :func:`line_strength` (which search uses: this one is for telling people)."""
+    best: tuple[int, str | None, int] = (0, None, -1)
+    for by, trait_of in (("ingredient", INGREDIENT_OF), ("colour", COLOUR_OF)):
+        run: set[int] = set()
+        previous = -1
+        for card in line:
+            if card < 0 or card >= CENTUM_AURI:
+                run, previous = set(), -1
+                continue
+            trait = trait_of[card]
+            if trait != previous:
+                run, previous = set(), trait
+            run.add(card)
+            if len(run) > best[0]:
+                best = (len(run), by, trait)
+    return best if best[0] >= 2 else (best[0], None, -1)
+
+
 def line_points(line: Sequence[int]) -> int:
     return POINTS[line_strength(line)]
 
@@ -219,4 +241,4 @@ def score_grid(grid: Sequence[int], secret_colour: int | None, druid: int | None
 
 
 __all__ = ["POINTS", "ScoreBreakdown", "best_druid", "columns_of", "druid_lines", "line_points", "line_strength",
-           "rows_of", "score_grid", "EMPTY"]
+           "rows_of", "score_grid", "strongest_potion", "EMPTY"]
