@@ -144,6 +144,7 @@ def _quick_complete(st: EdoraState, seat: int) -> None:
 def _value_after(st: EdoraState, seat: int, action: Action) -> float:
     c = st.clone()
     c.history = []
+    c.events = None             # a lookahead tells nobody anything
     c.apply_unchecked(action, seat)
     if not c.over and c.current_player == seat and c.stack[-1][0] == D_PLACE:
         return max(_value_after(c, seat, a) for a in c.legal_actions(seat))

@@ -13,6 +13,7 @@ import random
 
 from ...engine.registry import GameSpec, register
 from .actions import CODEC
+from .events import EVENT_KINDS
 from .options import EdoraOptions
 from .render import render
 from .rules import EdoraState
@@ -37,6 +38,7 @@ SPEC = register(GameSpec(
     determinize=determinize,
     prepare_sampler=prepare_sampler,
     render=render,
+    event_kinds=EVENT_KINDS,
     bot_defaults={"safety_valve": True},
     conformance_variants=(
         {"players": 3, "tablet_draft": True, "arranged_herbs": True, "shared_dice": True},

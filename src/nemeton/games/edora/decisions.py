@@ -13,8 +13,8 @@ from functools import lru_cache
 
 from . import actions as A
 from .board import REWARDS
-from .components import ACTIVE, H_FOOD, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, POTION_INDEX, \
-    POTIONS, TABLET_INDEX, TABLETS
+from .components import ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, \
+    POTION_INDEX, POTIONS, TABLET_INDEX, TABLETS
 from .potions import brew
 from .rules import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE,
                     D_RAISE, D_RELEASE, D_RUNE, D_STAND_AGAIN, D_START, D_STONE, D_TABLET,
@@ -59,6 +59,8 @@ def legal_start(state, top, seat):
 
 
 def apply_start(state, action, seat):
+    if state.events is not None:
+        state._event("choose_start", seat, start=action.start, sanctuary=action.sanctuary)
     state.stack.pop()
     state.start_at[seat] = state.board.index[action.sanctuary]
 
@@ -71,6 +73,10 @@ def settle_draft(state, top) -> bool:
         if not state.draft_hand:
             state.stack.pop()
             return False
+        if state.events is not None:     # drawn blind: only the drafter sees them
+            p = top[1]
+            state._event("draft_draw", None, secret={"tablets": [TABLETS[t] for t in state.draft_hand]},
+                         seen_by=(p,), player=p, count=len(state.draft_hand))
     return True
 
 
@@ -82,6 +88,9 @@ def apply_keep_tablet(state, action, seat):
     state.stack.pop()
     hand = state.draft_hand
     hand.remove(TABLET_INDEX[action.tablet])
+    if state.events is not None:
+        state._event("keep_tablet", seat, secret={"under_tablets": [TABLETS[t] for t in hand]},
+                     seen_by=(seat,), tablet=action.tablet, under=len(hand))
     state.tablets[seat].append(TABLET_INDEX[action.tablet])
     for t in hand:                     # V1: the other two go under the deck (this player knows them)
         state.deck.insert(0, t)
@@ -93,6 +102,10 @@ def settle_arrange(state, top) -> bool:
     if state._arranging():
         return True
     state.stack.pop()
+    if state.events is not None:
+        at = state.herb_at
+        state._event("herbs_revealed", None,
+                     layouts=[[HERBS[h] for h in at[NH * p:NH * p + NH]] for p in range(state.n)])
     return False
 
 
@@ -103,6 +116,8 @@ def legal_arrange(state, top, seat):
 
 
 def apply_arrange(state, action, seat):
+    if state.events is not None:     # laid face down: only the arranger knows which herb
+        state._event("arrange_herb", seat, secret={"herb": action.herb}, seen_by=(seat,), circle=action.circle)
     k = state.arranged[seat]
     state.herb_at[NH * seat + k] = HERB_INDEX[action.herb]
     state.arranged[seat] = k + 1
@@ -111,12 +126,18 @@ def apply_arrange(state, action, seat):
 # ----- step 1 and 2 ------------------------------------------------------------------------------
 
 def apply_move(state, action, seat):
+    if state.events is not None:
+        state._event("move", seat, from_sanctuary=state.board.names[state.figure[seat]],
+                     sanctuary=action.to, cost=action.cost)
     state.stack[-1] = (D_PLACE, 0, 0)
     state.prov[seat] -= action.cost
     state.figure[seat] = state.board.index[action.to]
 
 
 def apply_leap(state, action, seat):
+    if state.events is not None:
+        state._event("forest_leap", seat, from_sanctuary=state.board.names[state.figure[seat]],
+                     sanctuary=action.to, cost=1)
     state.stack[-1] = (D_PLACE, 0, 0)
     state.prov[seat] -= 1
     state.figure[seat] = state.board.index[action.to]
@@ -124,12 +145,18 @@ def apply_leap(state, action, seat):
 
 def apply_emergency(state, action, seat):
     """Druid in trouble (Q4): replaces the whole turn; +6 provisions and 1 die (else +2 prestige)."""
+    if state.events is not None:
+        forced = state._legal_turn(state.stack[-1], seat) == [A.EMERGENCY]
+        state._event("emergency", seat, provisions=6, forced=forced)
     state.stack.pop()
     state.prov[seat] += 6
     state.take_dice(seat, 1)
 
 
 def apply_place(state, action, seat):
+    if state.events is not None:
+        state._event("place_die", seat, sanctuary=action.sanctuary, space=action.space,
+                     space_action=action.action, die=action.die, value=action.value, cost=action.value)
     state.stack.pop()
     state.place_die(seat, state.board.index[action.sanctuary], action.space - 1, action.die, action.value)
 
@@ -138,13 +165,19 @@ def apply_place(state, action, seat):
 
 def apply_food(state, action, seat):
     state.stack.pop()
+    before = state.prestige[seat]
+    provisions = 0
     if action.take == "provisions":
-        state.prov[seat] += 12
+        provisions = 12
         if state.herb_state[NH * seat + H_FOOD] == ACTIVE:
-            state.prov[seat] += 6
+            provisions += 6
             state.vp3(seat)
+        state.prov[seat] += provisions
     else:
         state.take_dice(seat, 3)       # Q18: the provisions herb gives nothing here
+    if state.events is not None:
+        state._event("food_choice", seat, take=action.take, provisions=provisions,
+                     prestige=state.prestige[seat] - before)
 
 
 def settle_take_die(state, top) -> bool:
@@ -156,13 +189,17 @@ def settle_take_die(state, top) -> bool:
         return True
     count = top[1]
     state.stack.pop()
+    taken = []
     if values:
         v = values[0]
         t = min(count, ov[base + v])
         ov[base + v] -= t
         state.reserve[base + v] += t
         count -= t
+        taken = [v] * t
     state.prestige[p] += 2 * count     # each die missing from the overview board: +2 prestige
+    if state.events is not None:
+        state._event("overview_dice", None, player=p, values=taken, missing=count, prestige=2 * count)
     return False
 
 
@@ -178,6 +215,8 @@ def apply_take_die(state, action, seat):
         state.stack[-1] = (D_TAKE_DIE, top[1] - 1, 0)
     else:
         state.stack.pop()
+    if state.events is not None:
+        state._event("take_die", seat, value=action.value)
     state.overview[7 * seat + action.value] -= 1
     state.reserve[7 * seat + action.value] += 1
 
@@ -188,6 +227,8 @@ def settle_tablet(state, top) -> bool:
     if top[1] > 0 and any(t >= 0 for t in state.oracle_slots):
         return True
     state.stack.pop()
+    if top[1] > 0:
+        state.record_no_effect("tablet action", "no tablet is left at the oracle site")
     return False
 
 
@@ -201,7 +242,16 @@ def apply_take_tablet(state, action, seat):
         state.stack[-1] = (D_TABLET, top[1] - 1, 0)
     else:
         state.stack.pop()
+    before = state.prestige[seat]
     state.take_tablet(seat, action.slot)
+    if state.events is not None:
+        side = action.slot // 2
+        stones = [REWARDS[state.oracle_stones[side]], REWARDS[state.oracle_stones[(side + 1) % 6]]]
+        times = 2 if state.herb_state[NH * seat + H_TABLET] == ACTIVE else 1
+        refill = state.oracle_slots[action.slot]
+        state._event("take_tablet", seat, tablet=action.tablet, slot=action.slot, side=side,
+                     rewards=stones * times, refill=TABLETS[refill] if refill >= 0 else None,
+                     prestige=state.prestige[seat] - before)
 
 
 # ----- potions ------------------------------------------------------------------------------------
@@ -234,10 +284,16 @@ def apply_brew(state, action, seat):
     k = POTION_INDEX[action.potion]
     state.mist[seat] -= POTION_COST[k]
     state.potion_owner[k] = seat
+    before = state.prestige[seat]
     brew(state, seat, k)
+    if state.events is not None:
+        state._event("brew", seat, potion=action.potion, cost=POTION_COST[k],
+                     prestige=state.prestige[seat] - before)
 
 
 def apply_stop(state, action, seat):
+    if state.events is not None:
+        state._event(action.kind, seat, what=action.what)
     state.stack.pop()
 
 
@@ -259,6 +315,12 @@ def settle_gem(state, top) -> bool:
     if _gem_choices(state, top, state.player):
         return True
     state.stack.pop()               # Q6: row full or no new gem type: no effect
+    if state.events is not None:
+        p = state.player
+        rows = (top[1],) if top[1] >= 0 else (0, 1, 2)
+        full = all(state.amulet[6 * p + 2 * r + 1] >= 0 for r in rows)
+        row = "every row" if top[1] < 0 else f"the {state.board.amulet_rows[top[1]]} row"
+        state.record_no_effect("amulet action", f"{row} is full" if full else "no new type of gem is left")
     return False
 
 
@@ -276,7 +338,13 @@ def apply_gem(state, action, seat):
     state.amulet[slot] = g
     state.gem_mask[seat] |= 1 << g
     state.gems_left[g] -= 1
-    state.gain(seat, g, top[2])     # each award separate (the prestige herb upgrades each)
+    if state.events is not None:
+        before = state.prestige[seat]
+        state.gain(seat, g, top[2])     # each award separate (the prestige herb upgrades each)
+        state._event("take_gem", seat, gem=action.gem, row=action.row, times=top[2],
+                     prestige=state.prestige[seat] - before)
+    else:
+        state.gain(seat, g, top[2])
 
 
 # ----- standing and rune stones ------------------------------------------------------------------
@@ -285,6 +353,7 @@ def settle_stone(state, top) -> bool:
     if state.standing[state.player] != (1 << len(state.board.standing_row)) - 1:
         return True
     state.stack.pop()
+    state.record_no_effect("standing-stone action", "every standing stone is already placed")
     return False
 
 
@@ -306,21 +375,35 @@ def apply_standing_stone(state, action, seat):
     row = state.board.standing_row
     r = REWARDS.index(action.stone)
     k = next(k for k in range(len(row)) if row[k] == r and not (state.standing[seat] >> k) & 1)
-    state.place_standing_stone(seat, k)
+    if state.events is not None:
+        before = state.prestige[seat]
+        state.place_standing_stone(seat, k)
+        mask = state.standing[seat]
+        gained = [REWARDS[row[k]]] + [REWARDS[row[j]] for j in range(len(row)) if (mask >> j) & 1]
+        state._event("standing_stone", seat, stone=action.stone, rewards=gained,
+                     prestige=state.prestige[seat] - before)
+    else:
+        state.place_standing_stone(seat, k)
 
 
-def _single_or_choose(state, mask) -> bool:
+def _single_or_choose(state, mask, herb) -> bool:
     """Repeat decisions: one possible reward is taken at once; several wait for a choice."""
     if mask and mask & (mask - 1):
         return True
     state.stack.pop()
     if mask:
-        state.gain(state.player, mask.bit_length() - 1)
+        p = state.player
+        before = state.prestige[p]
+        reward = mask.bit_length() - 1
+        state.gain(p, reward)
+        if state.events is not None:
+            state._event("repeat_reward", None, player=p, reward=REWARDS[reward], herb=herb,
+                         prestige=state.prestige[p] - before)
     return False
 
 
 def settle_stand_again(state, top) -> bool:
-    return _single_or_choose(state, top[1])
+    return _single_or_choose(state, top[1], "H_STAND")
 
 
 def legal_repeat_mask(state, top, seat):
@@ -336,7 +419,7 @@ def _pit_mask(state, k):
 
 
 def settle_fire_again(state, top) -> bool:
-    return _single_or_choose(state, _pit_mask(state, top[1]))
+    return _single_or_choose(state, _pit_mask(state, top[1]), "H_FIRE")
 
 
 def legal_fire_again(state, top, seat):
@@ -345,14 +428,20 @@ def legal_fire_again(state, top, seat):
 
 
 def apply_repeat(state, action, seat):
-    state.stack.pop()
+    top = state.stack.pop()
+    before = state.prestige[seat]
     state.gain(seat, REWARDS.index(action.reward))
+    if state.events is not None:
+        state._event("repeat_reward", seat, reward=action.reward,
+                     herb="H_FIRE" if top[0] == D_FIRE_AGAIN else "H_STAND",
+                     prestige=state.prestige[seat] - before)
 
 
 def settle_rune(state, top) -> bool:
     if state.runes[state.player] != (1 << len(state.board.rune_stones)) - 1:
         return True
     state.stack.pop()
+    state.record_no_effect("rune-stone action", "every rune stone is already placed")
     return False
 
 
@@ -370,7 +459,11 @@ def apply_rune(state, action, seat):
     stones = state.board.rune_stones
     k = next(k for k in range(len(stones))
              if stones[k].unit == action.stone and not (state.runes[seat] >> k) & 1)
+    before = state.prestige[seat]
     state.place_rune_stone(seat, k, top[1])
+    if state.events is not None:
+        state._event("rune_stone", seat, stone=action.stone, value=top[1], amount=stones[k].amount(top[1]),
+                     prestige=state.prestige[seat] - before)
 
 
 # ----- dice to 6, herbs ---------------------------------------------------------------------------
@@ -393,6 +486,8 @@ def settle_raise(state, top) -> bool:
     if top[1] > 0 and _raisable(state, state.player):
         return True
     state.stack.pop()
+    if top[1] == 3 or (top[1] == 1 and not top[2]):     # P6a or P1c before any die was raised
+        state.record_no_effect(f"potion {'P6a' if top[1] == 3 else 'P1c'}", "no die of theirs below 6 is placed")
     return False
 
 
@@ -409,6 +504,8 @@ def apply_raise(state, action, seat):
         state.stack[-1] = (D_RAISE, top[1] - 1, top[2])
     else:
         state.stack.pop()
+    if state.events is not None:
+        state._event("raise_die", seat, sanctuary=action.sanctuary, space=action.space, value=action.value)
     state.raise_die(state.board.index[action.sanctuary], action.space - 1)
 
 
@@ -421,6 +518,7 @@ def settle_flip(state, top) -> bool:
     if _herbs_in(state, state.player, INACTIVE):
         return True
     state.stack.pop()
+    state.record_no_effect("potion P1b", "no herb of theirs is face down")
     return False
 
 
@@ -429,6 +527,8 @@ def legal_flip(state, top, seat):
 
 
 def apply_flip(state, action, seat):
+    if state.events is not None:
+        state._event("flip_herb", seat, herb=action.herb)
     state.stack.pop()
     state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
 
@@ -437,6 +537,8 @@ def settle_take_herb(state, top) -> bool:
     if top[1] > 0 and _herbs_in(state, state.player, ON_BOARD):
         return True
     state.stack.pop()
+    if not top[2]:                  # nothing taken yet (top[2] counts the herbs taken)
+        state.record_no_effect(f"potion {'P2a' if top[1] == 1 else 'P4c'}", "no herb is left on the sickle track")
     return False
 
 
@@ -445,9 +547,11 @@ def legal_take_herb(state, top, seat):
 
 
 def apply_take_herb(state, action, seat):
+    if state.events is not None:
+        state._event("take_herb", seat, herb=action.herb)
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_TAKE_HERB, top[1] - 1, 0)
+        state.stack[-1] = (D_TAKE_HERB, top[1] - 1, top[2] + 1)
     else:
         state.stack.pop()
     state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
@@ -460,6 +564,8 @@ def legal_release(state, top, seat):
 
 
 def apply_activate(state, action, seat):
+    if state.events is not None:
+        state._event("activate_herb", seat, herb=action.herb, other=action.other)
     state.stack.pop()
     state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
     state.herb_state[NH * seat + HERB_INDEX[action.other]] = INACTIVE

@@ -16,11 +16,12 @@ from typing import Any
 
 from ...engine.state import TERMINAL, State, clone_rng
 from . import actions as A
-from .board import (A_AM, A_FD, A_KN, A_MI, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST, VP, Board,
+from .board import (A_AM, A_FD, A_KN, A_MI, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST, REWARDS, VP, Board,
                     check_dolmen_separation, load_board)
 from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_KNOW,
-                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, ON_BOARD,
+                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, HERBS, ON_BOARD,
                          POTIONS, TABLET_COPIES, TABLETS)
+from .events import event_text
 from .options import EdoraOptions
 
 # ----- stack steps ----------------------------------------------------------------------------
@@ -139,6 +140,8 @@ class EdoraState(State):
         sp = tied[0] if len(tied) == 1 else rng.choice(tied)
         self.start_player = sp
         self.player = sp
+        if self.events is not None:
+            self._event("setup", None, start_player=sp, reserve_sums=sums, tie=len(tied) > 1)
         for p in range(n):
             for v in (nine[sp] if opts.shared_dice else nine[p]):
                 self.overview[7 * p + v] += 1
@@ -174,6 +177,8 @@ class EdoraState(State):
             for p in order:
                 self.tablets[p].append(self.deck.pop())
                 self.deck_marks.pop()
+                if self.events is not None:
+                    self._event("start_tablet", None, player=p, tablet=TABLETS[self.tablets[p][-1]])
         self._advance()
 
     def _index_colours(self) -> None:
@@ -365,6 +370,8 @@ class EdoraState(State):
         if self.figure[p] < 0:      # first turn: free step onto the start sanctuary
             self.figure[p] = self.start_at[p]
             self.stack.append((D_PLACE, 0, 0))
+            if self.events is not None:
+                self._event("first_step", None, player=p, sanctuary=self.board.names[self.figure[p]])
         else:
             self.stack.append((D_TURN, 0, 0))
 
@@ -376,15 +383,27 @@ class EdoraState(State):
             self.quiet_rounds = 0 if self.die_this_round else self.quiet_rounds + 1
             self.die_this_round = False
             valve = self.options.safety_valve and (self.quiet_rounds >= 3 or self.round_no >= 40)
-            if self.ending or valve:
-                from .scoring import final_scoring
+            over = self.ending or valve
+            if self.events is not None:
+                self._event("round_end", None, game_over=over, reason=self._end_reason(valve) if over else None)
+            if over:
+                from .scoring import final_scoring, record_final_scoring
                 self.final = final_scoring(self)
                 self.over = True
                 self.stack.clear()
+                if self.events is not None:
+                    record_final_scoring(self)
                 return
             self.round_no += 1
         self.player = (p + 1) % n
         self.begin_turn()
+
+    def _end_reason(self, valve: bool) -> str:
+        if self.ending:
+            return "a player has placed their 13th die"
+        if self.quiet_rounds >= 3:
+            return "safety valve: 3 rounds without any die placed"
+        return "safety valve: round 40 reached"
 
     def place_die(self, p: int, s: int, i: int, die: int, value: int) -> None:
         """Step 2: the die goes on space i of sanctuary s; pay its (possibly turned) value."""
@@ -396,8 +415,10 @@ class EdoraState(State):
         self.die_mask[p] |= 1 << s
         self.placed[p] += 1
         self.die_this_round = True
-        if self.placed[p] >= 13:
+        if self.placed[p] >= 13 and not self.ending:
             self.ending = True
+            if self.events is not None:
+                self._event("last_round", None, player=p)
         st = self.stack
         st.append((W_HERBS, 0, 0))
         st.append((W_DOLMEN, 0, 0))
@@ -422,8 +443,11 @@ class EdoraState(State):
     def competition(self, s: int) -> None:
         """Step 3: with >= 2 dice here, the owner of the highest die gains 2 prestige."""
         if self.used[s] >= 2:
-            winner, _ = self.highest_die(s)
+            winner, i = self.highest_die(s)
             self.prestige[winner] += 2
+            if self.events is not None:
+                self._event("competition", None, player=winner, sanctuary=self.board.names[s],
+                            value=self.value[s * SPACES + i], prestige=2)
 
     def do_action(self, p: int, s: int, i: int) -> None:
         """Step 4: the placed space's action (§4.2)."""
@@ -432,17 +456,33 @@ class EdoraState(State):
         if kind == A_FD:
             self.stack.append((D_FOOD, 0, 0))
         elif kind == A_KN:
-            self.advance_knowledge(p, a + (2 if hs[NH * p + H_KNOW] == ACTIVE else 0))
+            steps = a + (2 if hs[NH * p + H_KNOW] == ACTIVE else 0)
+            before = self.prestige[p]
+            self.advance_knowledge(p, steps)
+            if self.events is not None:
+                self._event("knowledge", None, player=p, steps=steps, position=self.kpos[p],
+                            prestige=self.prestige[p] - before)
         elif kind == A_SI:
-            self.advance_sickle(p, a + (2 if hs[NH * p + H_SICKLE] == ACTIVE else 0))
+            steps = a + (2 if hs[NH * p + H_SICKLE] == ACTIVE else 0)
+            before = self.prestige[p]
+            self.advance_sickle(p, steps)
+            if self.events is not None:
+                self._event("sickle", None, player=p, steps=steps, position=self.sickle[p],
+                            prestige=self.prestige[p] - before)
         elif kind == A_TB:
             self.stack.append((D_TABLET, 1, 0))
         elif kind == A_MI:
+            before = self.prestige[p]
+            gained = a
             self.mist[p] += a
             if hs[NH * p + H_MIST] == ACTIVE:
                 self.mist[p] += 1
+                gained += 1
                 self.vp3(p)
             self.stack.append((D_BREW, b, 0))
+            if self.events is not None:
+                self._event("mistletoe", None, player=p, mistletoe=gained, brews=b,
+                            prestige=self.prestige[p] - before)
         elif kind == A_AM:
             self.stack.append((D_GEM, a, b + (1 if hs[NH * p + H_AMULET] == ACTIVE else 0)))
         elif kind == A_SS:           # a sanctuary's stone action may be left unused (skip)
@@ -461,13 +501,20 @@ class EdoraState(State):
             if self.pit_closed[k] >= 0 or mask & pm != pm:
                 continue
             self.pit_closed[k] = p
+            before = self.prestige[p]
             for r in b.pit_rewards[k]:
                 self.gain(p, r)
+            enclosing = order = 0
             if summary:   # E2: the summary's 2 per enclosing die and 8/6/4 for the first three
-                self.prestige[p] += 2 * len(b.pit_around[k])
-                if self.closures < 3:
-                    self.prestige[p] += BEIGE_BONUS[self.closures]
+                enclosing = 2 * len(b.pit_around[k])
+                order = BEIGE_BONUS[self.closures] if self.closures < 3 else 0
+                self.prestige[p] += enclosing + order
             self.closures += 1
+            if self.events is not None:
+                extra = {"enclosing_bonus": enclosing, "order_bonus": order} if summary else {}
+                self._event("fire_pit", None, player=p, pit=b.pit_names[k],
+                            rewards=[REWARDS[r] for r in b.pit_rewards[k]],
+                            prestige=self.prestige[p] - before, **extra)
             if self.herb_state[NH * p + H_FIRE] == ACTIVE:
                 self.stack.append((D_FIRE_AGAIN, k, 0))
 
@@ -482,11 +529,16 @@ class EdoraState(State):
                 continue
             self.dolmen_owner[c] = p
             self.dolmens[p] += 2
-            self.prestige[p] += 2 * length
-            if self.links < len(BEIGE_BONUS):
+            bonus = BEIGE_BONUS[self.links] if self.links < len(BEIGE_BONUS) else 0
+            self.prestige[p] += 2 * length + bonus
+            if bonus:
                 self.beige[p] += 1
-                self.prestige[p] += BEIGE_BONUS[self.links]
             self.links += 1
+            if self.events is not None:
+                names = self.board.names
+                self._event("dolmen_link", None, player=p, colour=sorted(set(self.ring_colours))[c],
+                            sanctuaries=[names[a], names[z]], length=length, beige_bonus=bonus,
+                            prestige=2 * length + bonus)
 
     def _path_length(self, a: int, z: int, mask: int) -> int:
         """Sanctuaries on the shortest path a..z inside ``mask`` (both ends counted), 0 if none."""
@@ -521,6 +573,9 @@ class EdoraState(State):
                 self.stack.append((D_RELEASE, k, 0))
             elif left:
                 hs[NH * p + left[0]] = ACTIVE
+            if self.events is not None:
+                self._event("herbs_released", None, player=p, pair=k + 1, herbs=[HERBS[h] for h in left],
+                            active=HERBS[left[0]] if len(left) == 1 else None)
 
     # ----- standing and rune stones -----------------------------------------------------------
     def place_standing_stone(self, p: int, k: int) -> None:
@@ -573,6 +628,11 @@ class EdoraState(State):
         self.gain(p, self.oracle_stones[side], times)
         self.gain(p, self.oracle_stones[(side + 1) % 6], times)
 
+    def record_no_effect(self, what: str, reason: str) -> None:
+        """A sanctuary action or potion of the turn's player that cannot do anything."""
+        if self.events is not None:
+            self._event("no_effect", None, player=self.player, what=what, reason=reason)
+
     def raise_die(self, s: int, i: int) -> None:
         """P1c/P6a: the die becomes a 6; with other dice there, a new competition."""
         self.value[s * SPACES + i] = 6
@@ -609,6 +669,9 @@ class EdoraState(State):
         c.colour_ends = self.colour_ends
         c.final = self.final
         return c
+
+    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
+        return event_text(entry, viewer)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         from .view import state_view

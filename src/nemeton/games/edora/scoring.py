@@ -75,11 +75,16 @@ def tablet_met(state, p: int, t: int) -> bool:
     return count >= 5
 
 
-def amulet_points(state, p: int) -> int:
-    """10 per row holding 2 gems, +20 when all three left slots are filled (max 50)."""
+def amulet_rows(state, p: int) -> tuple[int, bool]:
+    """(rows holding 2 gems, whether all three left slots are filled)."""
     am = state.amulet[6 * p:6 * p + 6]
     rows = sum(1 for r in range(3) if am[2 * r] >= 0 and am[2 * r + 1] >= 0)
-    left = all(am[2 * r] >= 0 for r in range(3))
+    return rows, all(am[2 * r] >= 0 for r in range(3))
+
+
+def amulet_points(state, p: int) -> int:
+    """10 per row holding 2 gems, +20 when all three left slots are filled (max 50)."""
+    rows, left = amulet_rows(state, p)
     return 10 * rows + (20 if left else 0)
 
 
@@ -113,3 +118,36 @@ def final_scoring(state) -> list[dict]:
                     "collected": collected[p], "multiplier": multiplier,
                     "sanctuaries": sanctuaries, "total": total})
     return out
+
+
+def record_final_scoring(state) -> None:
+    """The log of the final scoring: each step for every player in the rulebook's order, each
+    total, the tie-break when the best total is shared, and the winner(s)."""
+    final = state.final
+    n = state.n
+    event = state._event
+    for p in range(n):
+        dice = sum(state.reserve[7 * p + v] for v in range(1, 7))
+        event("score_leftovers", None, player=p, provisions=state.prov[p], mistletoe=state.mist[p],
+              dice=dice, points=final[p]["leftovers"])
+    for p in range(n):
+        event("score_sickle", None, player=p, position=state.sickle[p], points=final[p]["sickle"])
+    for p in range(n):
+        met = final[p]["tablets_met"]
+        unmet = [TABLETS[t] for t in state.tablets[p]]
+        for t in met:
+            unmet.remove(t)
+        event("score_tablets", None, player=p, met=list(met), unmet=unmet, points=final[p]["tablets"])
+    for p in range(n):
+        rows, left = amulet_rows(state, p)
+        event("score_amulet", None, player=p, full_rows=rows, left_column=left, points=final[p]["amulet"])
+    for p in range(n):
+        event("score_sanctuaries", None, player=p, collected=final[p]["collected"],
+              multiplier=final[p]["multiplier"], points=final[p]["sanctuaries"])
+    for p in range(n):
+        event("final_score", None, player=p, prestige_track=final[p]["prestige"], total=final[p]["total"])
+    best = max(f["total"] for f in final)
+    tied = [p for p in range(n) if final[p]["total"] == best]
+    if len(tied) > 1:
+        event("tie_break", None, players=tied, total=best)
+    event("game_won", None, winners=state.winners(), total=best)
