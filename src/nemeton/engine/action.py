@@ -22,7 +22,7 @@ import types
 import typing
 from typing import Any, Callable, ClassVar, Iterable, Literal, get_args, get_origin
 
-from .errors import NemetonError, RecordError, snippet
+from .errors import NemetonError, RecordError, clip, snippet
 
 # Bounds on a decoded field: no game names anything longer, counts anything larger or lists
 # more items (a card id, a sanctuary name, a seat, a slot).
@@ -150,6 +150,10 @@ class ActionCodec:
     def kinds(self) -> list[str]:
         return sorted(self._classes)
 
+    def classes(self) -> list[type[Action]]:
+        """The action classes this codec reads, by kind."""
+        return [self._classes[kind][0] for kind in self.kinds()]
+
     def from_json(self, data: Any) -> Action:
         if not isinstance(data, dict):
             raise RecordError(f"an action must be a JSON object with a 'type'; got {snippet(data)}")
@@ -177,4 +181,4 @@ class ActionCodec:
             raise
         except Exception as exc:  # the game's constructor or lookup failed on odd input
             raise RecordError(f"action {kind!r} cannot be read: {type(exc).__name__}: "
-                              f"{snippet(str(exc), 80)}") from exc
+                              f"{clip(str(exc), 80)}") from exc

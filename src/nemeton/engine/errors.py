@@ -53,3 +53,8 @@ def _short_repr() -> "reprlib.Repr":
 
 
 _SHORT = _short_repr()
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (an exception's message quoted in another)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."

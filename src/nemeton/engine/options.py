@@ -22,7 +22,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
-from .errors import InvalidOptionsError, NemetonError, snippet
+from .errors import InvalidOptionsError, NemetonError, clip, snippet
 
 
 @dataclass(frozen=True)
@@ -245,5 +245,5 @@ def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
     except (NemetonError, MemoryError):
         raise
     except Exception as exc:  # a game's cross-field check (e.g. parsing a data option) failed
-        raise InvalidOptionsError(f"invalid {cls.__name__}: {type(exc).__name__}: {snippet(str(exc), 100)}") from exc
+        raise InvalidOptionsError(f"invalid {cls.__name__}: {type(exc).__name__}: {clip(str(exc), 100)}") from exc
     return opts

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .action import Action
-from .errors import IllegalActionError, NemetonError, RecordError, snippet
+from .errors import NemetonError, RecordError, clip, snippet
 from .state import State
 
 RECORD_FORMAT = 1  # what ``to_json`` writes
@@ -103,7 +103,7 @@ class GameRecord:
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON: {exc}") from None
         except (ValueError, RecursionError) as exc:  # 5,000-digit numbers, NaN, deep nesting
-            raise RecordError(f"not a JSON game record: {type(exc).__name__}: {snippet(str(exc), 80)}") from None
+            raise RecordError(f"not a JSON game record: {type(exc).__name__}: {clip(str(exc), 80)}") from None
         return cls.from_json(data)
 
     def replay(self, upto: int | None = None) -> State:
@@ -127,13 +127,13 @@ class GameRecord:
             raise RecordError(f"a record's actions must be a list; got {snippet(self.actions)}")
         state = spec.new_state(options, check_seed(self.seed))
         for i, entry in enumerate(self.actions[:upto]):
-            if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
+            if not (isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[1], Action)):
                 raise RecordError(f"record action {i} is not a (seat, action) pair: {snippet(entry)}")
             seat, action = entry
             try:
                 state.apply(action, seat)
             except NemetonError as exc:  # an illegal action, a seat that is not one
-                raise RecordError(f"record action {i} ({snippet(str(action), 80)}) cannot be replayed: {exc}") from None
+                raise RecordError(f"record action {i} ({clip(str(action), 80)}) cannot be replayed: {exc}") from None
         return state
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .action import Action, ActionCodec
-from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, snippet
+from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, clip, snippet
 from .options import GameOptions, build_options, describe_options, OptionInfo
 from .state import State
 
@@ -71,7 +71,7 @@ class GameSpec:
                 guarded._game_function = raw  # type: ignore[attr-defined]
                 object.__setattr__(self, name, guarded)
 
-    def options(self, players: int | None = None, **raw: Any) -> GameOptions:
+    def options(self, /, players: int | None = None, **raw: Any) -> GameOptions:
         if players is not None:
             raw["players"] = players
         return build_options(self.options_cls, raw, self.player_counts)
@@ -79,7 +79,7 @@ class GameSpec:
     def describe_options(self) -> list[OptionInfo]:
         return describe_options(self.options_cls)
 
-    def make(self, players: int | None = None, seed: int | None = None, **raw: Any) -> State:
+    def make(self, /, players: int | None = None, seed: int | None = None, **raw: Any) -> State:
         """A new game; ``seed`` (an integer from 0 to 2**64-1) fixes every card it will deal,
         None draws one at random. A seed given as text (``"7"``) is rejected."""
         opts = self.options(players, **raw)
@@ -147,7 +147,7 @@ def list_games() -> list[GameSpec]:
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
-def make(name: str, players: int | None = None, seed: int | None = None, **options: Any) -> State:
+def make(name: str, /, players: int | None = None, seed: int | None = None, **options: Any) -> State:
     """Create a game: ``make("alarun", players=3, seed=7, action_cap=40)``."""
     return get_game(name).make(players, seed, **options)
 
@@ -242,8 +242,8 @@ def check_view(spec: "GameSpec", view: Any) -> None:
     if seat is not None and not (_is_int(seat) and 0 <= seat < players):
         raise RecordError(f"a view's seat must be null (the spectator) or 0..{players - 1}; got {snippet(seat)}")
     acting = view["acting"]
-    if not (isinstance(acting, list) and len(set(acting)) == len(acting)
-            and all(_is_int(s) and 0 <= s < players for s in acting)):
+    if not (isinstance(acting, list) and all(_is_int(s) and 0 <= s < players for s in acting)
+            and len(set(acting)) == len(acting)):
         raise RecordError(f"a view's acting must be a list of distinct seats 0..{players - 1}; got {snippet(acting)}")
     if not _is_int(view["round"]) or view["round"] < 0:
         raise RecordError(f"a view's round must be a non-negative integer; got {snippet(view['round'])}")
@@ -263,7 +263,7 @@ def _is_int(value: Any) -> bool:
 def _stray(spec: "GameSpec", what: str, exc: Exception) -> RecordError:
     """The RecordError for an exception a game's decoder raised on malformed input: its type
     and a bounded snippet of its message (never the input itself)."""
-    return RecordError(f"cannot read this {spec.name} {what}: {type(exc).__name__}: {snippet(str(exc), 80)}")
+    return RecordError(f"cannot read this {spec.name} {what}: {type(exc).__name__}: {clip(str(exc), 80)}")
 
 
 def _guard_state_loader(spec: "GameSpec", load: Callable[[Mapping[str, Any]], State]):
