@@ -35,6 +35,10 @@ PLAYER_COUNTS = (2, 3, 4)
 ACTIONS, PLACEMENT, OVER = 0, 1, 2
 PHASE_NAMES = ("actions", "placement", "over")
 NO_SEAT = -1
+ONLY = tuple(frozenset((s,)) for s in range(max(PLAYER_COUNTS)))  # seen_by: this seat alone
+# The score sheet's lines: rows A-E (top to bottom), then columns F-J (left to right), as
+# cell indices of a 5x5 grid.
+LINES = tuple(tuple(range(r * 5, r * 5 + 5)) for r in range(5)) + tuple(tuple(range(c, 25, 5)) for c in range(5))
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class AlarunState(State):
             self._tell_centre_dealt()
             self._tell_hands_dealt()
             for s in range(n):
-                self._event("colour_dealt", None, {"colour": COLOURS[self.secret[s]]}, (s,), player=s)
+                self._event("colour_dealt", None, {"colour": COLOURS[self.secret[s]]}, ONLY[s], player=s)
         self._begin_action_phase()
 
     def _deal(self, k: int) -> list[int]:
@@ -202,14 +206,14 @@ class AlarunState(State):
             known.remove(give)
         known.append(take)
         known.sort()
-        if self.events is not None:
-            self._event("swap", seat, give=CARD_NAMES[give], take=CARD_NAMES[take])
+        if self.events is not None:  # (Event directly: the hot path of a recorded game)
+            self.events.append(Event("swap", seat, self.round_no, {"give": CARD_NAMES[give], "take": CARD_NAMES[take]}))
         self.end_turn(passed=False)
 
     def pass_turn(self, seat: int) -> None:
         """Pass: take no card."""
         if self.events is not None:
-            self._event("pass", seat)
+            self.events.append(Event("pass", seat, self.round_no, {}))
         self.end_turn(passed=True)
 
     def swap_all_and_pass(self, seat: int) -> None:
@@ -275,7 +279,7 @@ class AlarunState(State):
         if self.events is not None:
             x, y = CELL_XY[cell]
             self.events.append(Event("place", seat, self.round_no, {"placed": len(pending)},
-                                     {"card": CARD_NAMES[card], "x": x, "y": y}, (seat,)))
+                                     {"card": CARD_NAMES[card], "x": x, "y": y}, ONLY[seat]))
         self.to_place -= 1
         if self.to_place == 0:
             self.end_round()
@@ -328,7 +332,7 @@ class AlarunState(State):
     def _tell_hands_dealt(self) -> None:
         """Everyone sees that each player takes 3 cards; only the player sees which."""
         for s, hand in enumerate(self.hands):
-            self._event("hand_dealt", None, {"cards": [CARD_NAMES[c] for c in hand]}, (s,),
+            self._event("hand_dealt", None, {"cards": [CARD_NAMES[c] for c in hand]}, ONLY[s],
                         player=s, count=len(hand))
 
     def _tell_placements_revealed(self) -> None:
@@ -350,12 +354,15 @@ class AlarunState(State):
             if b.druid is not None:
                 self._event("druid_value", None, player=s, card=CARD_NAMES[b.druid])
             counted = [b.druid if c == DRUID else c for c in grid]
-            lines = [range(r * 5, r * 5 + 5) for r in range(5)] + [range(c, 25, 5) for c in range(5)]
-            for k, cells in enumerate(lines):
-                strength, by, trait = strongest_potion([counted[i] for i in cells])
+            names = [card_name(c) for c in grid]
+            for k, line in enumerate(LINES):
+                points = b.rows[k] if k < 5 else b.columns[k - 5]
+                # what the potion shares matters from 2 cards (3 points) on
+                strength, by, trait = strongest_potion([counted[i] for i in line]) if points > 1 else \
+                    (points, None, -1)
                 shared = None if by is None else (INGREDIENTS if by == "ingredient" else COLOURS)[trait]
                 self._event("potion_scored", None, player=s, line="ABCDEFGHIJ"[k],
-                            cards=[card_name(grid[i]) for i in cells], strength=strength, by=by,
+                            cards=[names[i] for i in line], strength=strength, by=by,
                             shared=shared, points=POINTS[strength])
             self._event("centum_auri_scored", None, player=s, points=b.centum_auri)
             colour = COLOURS[self.secret[s]]

@@ -57,24 +57,35 @@ def line_strength(line: Sequence[int]) -> int:
 
 def strongest_potion(line: Sequence[int]) -> tuple[int, str | None, int]:
     """The line's strongest stretch as people name a potion: (strength, ``"ingredient"`` or
-    ``"colour"``, the shared ingredient or colour), by ingredient first among equals; below a
-    strength of 2 nothing is shared: (strength, None, -1). Same strength as
-    :func:`line_strength` (which search uses: this one is for telling people)."""
-    best: tuple[int, str | None, int] = (0, None, -1)
-    for by, trait_of in (("ingredient", INGREDIENT_OF), ("colour", COLOUR_OF)):
-        run: set[int] = set()
-        previous = -1
-        for card in line:
-            if card < 0 or card >= CENTUM_AURI:
-                run, previous = set(), -1
-                continue
-            trait = trait_of[card]
-            if trait != previous:
-                run, previous = set(), trait
-            run.add(card)
-            if len(run) > best[0]:
-                best = (len(run), by, trait)
-    return best if best[0] >= 2 else (best[0], None, -1)
+    ``"colour"``, the shared ingredient or colour); among equals the first reached along the
+    line, by ingredient first. Below a strength of 2 nothing is shared: (strength, None, -1).
+    The same strength as :func:`line_strength` (the same walk, remembering what the best
+    stretch shares)."""
+    best, by, shared = 0, None, -1
+    prev_colour = prev_ingredient = -1
+    colour_run = ingredient_run = 0
+    for card in line:
+        if card < 0 or card >= CENTUM_AURI:
+            prev_colour = prev_ingredient = -1
+            continue
+        bit = 1 << card
+        colour = COLOUR_OF[card]
+        ingredient = INGREDIENT_OF[card]
+        if colour == prev_colour:
+            colour_run |= bit
+        else:
+            prev_colour, colour_run = colour, bit
+        if ingredient == prev_ingredient:
+            ingredient_run |= bit
+        else:
+            prev_ingredient, ingredient_run = ingredient, bit
+        m = ingredient_run.bit_count()
+        if m > best:
+            best, by, shared = m, "ingredient", ingredient
+        n = colour_run.bit_count()
+        if n > best:
+            best, by, shared = n, "colour", colour
+    return (best, by, shared) if best >= 2 else (best, None, -1)
 
 
 def line_points(line: Sequence[int]) -> int:
