@@ -48,3 +48,19 @@ def test_a_record_naming_an_impossible_action_is_rejected(data, message):
 def test_swap_fields_name_the_cards():
     a = SWAPS[card("CENT")][card("DE-b")]
     assert isinstance(a, Swap) and a.to_json() == {"type": "swap", "give": "centum_auri", "take": "dragon_eggs:blue"}
+
+
+def test_decoding_looks_an_action_up_and_never_adds_one():
+    from nemeton.games.alarun import actions
+    size = len(actions._INTERNED)
+    junk = [{"type": "place", "card": "myrrh:blue", "x": x, "y": 9} for x in range(-300, 300)]
+    junk += [{"type": "swap", "give": f"myrrh:colour{k}", "take": "myrrh:blue"} for k in range(300)]
+    junk += [{"type": "place", "card": "myrrh:blue", "x": bad, "y": 0}
+             for bad in (True, 1.0, None, [1], float("inf"), "1", 2**80)]
+    junk += [{"type": "pass", "extra": 1}, {"type": "swap", "give": "myrrh:blue"}, {"type": "flip", "x": None}]
+    for data in junk:
+        with pytest.raises(RecordError):
+            SPEC.action_from_json(data)
+    for action in (PASS, SWAPS[3][40], PLACES[7][80]):
+        assert SPEC.action_from_json(action.to_json()) is action
+    assert len(actions._INTERNED) == size

@@ -5,7 +5,8 @@ the rulings A1-A9 of RULINGS.md; ``docs/rules/alarun.md`` states the rules as im
 each ruling beside the rule it refines, with the test that checks it.
 
 - :mod:`.cards` the 99 cards and their names; :mod:`.square` a growing magic square;
-- :mod:`.actions` the interned actions; :mod:`.rules` options and the game state;
+- :mod:`.options` the typed options; :mod:`.actions` the interned actions (decoding looks an
+  action up, never adds one); :mod:`.rules` the game state (``AlarunState.from_json`` loads one);
 - :mod:`.scoring` potions, the druid, the Centum auri and the colour bonus;
 - :mod:`.events` the kinds of event in the log and their sentences;
 - :mod:`.view` views, legal actions from a view, the determinizer; :mod:`.sampler` the
@@ -19,7 +20,8 @@ from ...engine import ActionCodec, GameSpec, register
 from .actions import ACTION_CLASSES, intern_action
 from .events import EVENT_KINDS
 from .render import render
-from .rules import PLAYER_COUNTS, AlarunOptions, AlarunState, new_state
+from .options import PLAYER_COUNTS, AlarunOptions
+from .rules import AlarunState, new_state
 from .sampler import prepare_sampler
 from .view import determinize, legal_actions_from_view
 

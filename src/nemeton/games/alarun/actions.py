@@ -89,7 +89,9 @@ ACTION_CLASSES = (Swap, Pass, SwapAllAndPass, Flip, Place)
 
 
 def intern_action(action: Action) -> Action:
-    """The canonical instance of ``action``; RecordError if no such action exists."""
+    """The canonical instance of ``action``; RecordError if no such action exists. A lookup
+    only: the table holds every action of the game, built once above, and decoding (records,
+    clients) never adds to it."""
     canonical = _INTERNED.get(action)
     if canonical is not None:
         return canonical

@@ -17,21 +17,19 @@ search, which record nothing, pay nothing.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...engine import (GameOptions, InvalidOptionsError, RecordError, State, TERMINAL, build_options, option,
-                       rng_from_json, rng_to_json)
+from ...engine import RecordError, State, TERMINAL, build_options, rng_from_json, rng_to_json
 from ...engine.state import clone_rng
 from ...engine.log import Event
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
 from .cards import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS, card_id,
                     card_name, full_deck)
 from .events import event_text as sentence_for
+from .options import PLAYER_COUNTS, AlarunOptions  # (re-exported: options live in options.py)
 from .scoring import POINTS, ScoreBreakdown, score_grid, strongest_potion
 from .square import CELL_XY, MagicSquare, cell_index
 
-PLAYER_COUNTS = (2, 3, 4)
 ACTIONS, PLACEMENT, OVER = 0, 1, 2
 PHASE_NAMES = ("actions", "placement", "over")
 NO_SEAT = -1
@@ -39,19 +37,6 @@ ONLY = tuple(frozenset((s,)) for s in range(max(PLAYER_COUNTS)))  # seen_by: thi
 # The score sheet's lines: rows A-E (top to bottom), then columns F-J (left to right), as
 # cell indices of a 5x5 grid.
 LINES = tuple(tuple(range(r * 5, r * 5 + 5)) for r in range(5)) + tuple(tuple(range(c, 25, 5)) for c in range(5))
-
-
-@dataclass(frozen=True)
-class AlarunOptions(GameOptions):
-    players: int = option(3, "Number of players.", min=2, max=4)
-    action_cap: int | None = option(
-        None, "Safety cap (ruling A9): once this many actions (swaps, flips and passes of all players "
-              "together) have been taken in a round's action phase, the only legal action is to pass. "
-              "None = no cap (as people play).", min=1)
-
-    def validate(self) -> None:
-        if self.players not in PLAYER_COUNTS:
-            raise InvalidOptionsError(f"players={self.players} is not allowed; Alarún is for 2, 3 or 4 players")
 
 
 def action_phase_actions(hand: list[int], centre: list[int], can_flip: bool) -> list:
