@@ -8,6 +8,7 @@ from typing import Literal, Optional
 
 from ...engine.errors import InvalidOptionsError
 from ...engine.options import GameOptions, option
+from .board import board_from_text, standard_board_text
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,9 @@ class EdoraOptions(GameOptions):
     shared_herbs: bool = option(False, "variant V2: everybody copies the start player's random herb layout")
     arranged_herbs: bool = option(False, "variant V3: each player arranges their herbs as they like")
     shared_dice: bool = option(False, "variant V4: everybody copies the start player's 9 overview dice")
-    board: Optional[str] = option(None, "path to another board YAML file (default: the designed §9 board)")
+    board: Optional[str] = option(
+        None, "another board (E3): the text of a board YAML file like data/board.yaml; none = the "
+              "designed §9 board", data="YAML board", standard=standard_board_text)
     safety_valve: bool = option(
         False, "end the game after 3 rounds without any die placed or after 40 rounds "
                "(E4; on for bots and simulations, off for people)")
@@ -32,8 +35,7 @@ class EdoraOptions(GameOptions):
         if self.shared_herbs and self.arranged_herbs:
             raise InvalidOptionsError(
                 "shared_herbs (V2) and arranged_herbs (V3) exclude each other; choose at most one")
-        from .board import load_board
-        board = load_board(self.board)
+        board = board_from_text(self.board)
         if board.max_spaces < self.players:
             short = [board.names[s] for s in range(board.size) if len(board.spaces[s]) < self.players]
             raise InvalidOptionsError(

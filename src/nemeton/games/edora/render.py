@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping
 
-from .board import load_board
+from .board import board_from_text
 from .components import HERB_EFFECTS, POTION_EFFECTS, TABLET_CONDITIONS
 
 LETTERS = "ABCD"
@@ -258,7 +258,7 @@ def _header(view: Mapping[str, Any]) -> list[str]:
 
 
 def render(view: Mapping[str, Any]) -> str:
-    board = load_board(view["options"].get("board"))
+    board = board_from_text(view["options"].get("board"))
     seat = view.get("seat")
     out = _header(view)
     out += _wrapped("players: ", [seat_name(p) + (" (you)" if p == seat else "")

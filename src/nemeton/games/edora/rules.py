@@ -17,7 +17,7 @@ from typing import Any
 from ...engine.state import TERMINAL, State, clone_rng
 from . import actions as A
 from .board import (A_AM, A_FD, A_KN, A_MI, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST, REWARDS, VP, Board,
-                    check_dolmen_separation, load_board)
+                    board_from_text, dolmen_separation_problem)
 from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_KNOW,
                          H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, HERBS, ON_BOARD,
                          POTIONS, TABLET_COPIES, TABLETS)
@@ -65,7 +65,7 @@ class EdoraState(State):
     # ----- construction ----------------------------------------------------------------------
     def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None):
         super().__init__(options, seed, rng if rng is not None else random.Random(seed))
-        self.board: Board = load_board(options.board)
+        self.board: Board = board_from_text(options.board)
         build_tables(self.board)
         self.n = options.players
         self._setup()
@@ -257,13 +257,13 @@ class EdoraState(State):
             dist = b.dist[cur]
             mask = 0 if self.options.revisit_sanctuaries else self.die_mask[p]
             used, n = self.used, self.n
-            table = _MOVES[b]
+            table = b.tables["moves"]
             for d in range(b.size):
                 c = dist[d]
                 if c <= budget and d != cur and not (mask >> d) & 1 and used[d] < n:
                     out.append(table[d][c])
             if self.herb_state[NH * p + H_LEAP] == ACTIVE:
-                leaps = _LEAPS[b]
+                leaps = b.tables["leaps"]
                 for d in b.glade_members[b.glade_of[cur]]:
                     if d != cur and dist[d] > 1 and not (mask >> d) & 1 and used[d] < n:
                         out.append(leaps[d])
@@ -277,7 +277,7 @@ class EdoraState(State):
         res = self.reserve
         base = 7 * p
         herb = self.herb_state[NH * p + H_DIE] == ACTIVE
-        table = _PLACES[self.board][s]
+        table = self.board.tables["places"][s]
         owner = self.owner
         out = []
         for i in range(self.n):
@@ -693,33 +693,26 @@ _LIST_FIELDS = ("prov", "mist", "prestige", "kpos", "kstamp", "sickle", "figure"
 def random_dolmen_ring(size: int, rng: random.Random) -> list[str]:
     """Setup step 6: a random colour layout with >= 2 other dolmens between each pair."""
     colours = [c for c in DOLMEN_COLOURS[:size // 2] for _ in range(2)]
-    while True:
+    while True:                 # rejection sampling: about one shuffle in 9 is valid (12 slots)
         rng.shuffle(colours)
-        try:
-            check_dolmen_separation(colours)
+        if dolmen_separation_problem(colours) is None:
             return colours[:]
-        except Exception:
-            continue
 
 
-# ----- action tables (interned, per board) ------------------------------------------------------
-# keyed by the Board object itself (identity), which also keeps every board in use alive
-_MOVES: dict[Board, list] = {}
-_LEAPS: dict[Board, list] = {}
-_PLACES: dict[Board, list] = {}
-
+# ----- action tables (per board) ---------------------------------------------------------------
+# Built once per board and kept on it (``board.tables``), so they go when the board goes.
 
 def build_tables(board: Board) -> None:
-    key = board
-    if key in _MOVES:
+    tables = board.tables
+    if "moves" in tables:
         return
     names = board.names
-    _MOVES[key] = [[A.make(A.Move, names[d], c) for c in range(max(max(r) for r in board.dist) + 1)]
-                   for d in range(board.size)]
-    _LEAPS[key] = [A.make(A.ForestLeap, names[d]) for d in range(board.size)]
-    _PLACES[key] = [[[[A.make(A.PlaceDie, names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
-                       for w in range(7)] for v in range(7)]
-                     for i in range(len(board.spaces[s]))] for s in range(board.size)]
+    top = max(max(r) for r in board.dist)
+    tables["moves"] = [[A.Move(names[d], c) for c in range(top + 1)] for d in range(board.size)]
+    tables["leaps"] = [A.ForestLeap(names[d]) for d in range(board.size)]
+    tables["places"] = [[[[A.PlaceDie(names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
+                           for w in range(7)] for v in range(7)]
+                         for i in range(len(board.spaces[s]))] for s in range(board.size)]
 
 
 from . import decisions as _decisions  # noqa: E402  (the decision handlers need the class above)

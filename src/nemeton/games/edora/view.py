@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from ...engine.log import Event
 from ...engine.state import rng_from_json, rng_to_json
-from .board import REWARDS, load_board
+from .board import REWARDS, board_from_text
 from .components import HERB_STATES, HERBS, POTIONS, TABLET_COPIES, TABLETS
 from .options import EdoraOptions
 
@@ -133,7 +133,7 @@ def _load(data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random
     st = EdoraState.__new__(EdoraState)
     st.options, st.seed, st.rng, st.history = opts, data.get("seed"), rng, []
     st.events = None
-    st.board = b = load_board(opts.board)
+    st.board = b = board_from_text(opts.board)
     build_tables(b)
     st.n = n = opts.players
     st.round_no, st.start_player, st.player = round_no, data["start_player"], player
