@@ -53,7 +53,7 @@ def test_simulate_accepts_agent_specs_per_seat(kuhn):
     (["simulate", "chess", "-p", "2"], "unknown game 'chess'"),
     (["simulate", "kuhn", "-p", "3"], "players=3 is not allowed"),
     (["simulate", "kuhn", "-p", "2", "--option", "colour=red"], "unknown option colour"),
-    (["simulate", "kuhn", "-p", "2", "--option", "oops"], "key=value"),
+    (["simulate", "kuhn", "-p", "2", "--option", "oops"], "name=value"),
     (["simulate", "kuhn", "-p", "2", "--agents", "genius"], "unknown agent 'genius'"),
     (["simulate", "kuhn", "-p", "2", "--agents", "random,random,random"], "exactly 2 specs"),
 ])

@@ -2,7 +2,8 @@
 
 An agent is bound to a game and a seat, owns a seeded random stream, and on each decision
 receives only its seat's view (the JSON-ready dict of ``state.view(seat)``) and the legal
-actions. It never receives the state. Agents are named by spec strings usable everywhere:
+actions; an agent that reads the event log says so (``needs_log``) and is shown its seat's
+new log entries before each decision (``observe``). It never receives the state. Agents are named by spec strings usable everywhere:
 ``random``, ``heuristic``, ``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``.
 
 Per-game knowledge lives in a :class:`GameHeuristic` registered for the game (under
@@ -29,6 +30,7 @@ class Agent(ABC):
 
     name = "agent"
     needs_view = True  # False: the agent ignores the view, which is then not built
+    needs_log = False  # True: observe() receives the seat's log entries before each decision
     params: Mapping[str, Callable[[str], Any]] = {}
 
     def __init__(self, game: GameSpec, seat: int, rng: random.Random, **params: Any):
@@ -39,6 +41,11 @@ class Agent(ABC):
     @abstractmethod
     def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """Choose one of ``legal`` knowing only ``view``."""
+
+    def observe(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Called before each decision of an agent with ``needs_log``: its seat's log entries
+        (``state.log(seat, since=...)``) since its last decision, its own last action
+        included (all entries so far before its first decision). Default: ignore them."""
 
     def __str__(self) -> str:
         return self.name

@@ -1,29 +1,26 @@
 """Play games between agents: one match, or a batch with summary statistics.
 
-Agents see only ``state.view(seat)`` and the legal actions; an agent that declares
-``needs_view = False`` (random) is spared building the view. Seeds are derived from one
-master seed, so the same seed always gives the same games.
+Games are played by the table loop (:mod:`nemeton.table`): agents see only their seat's
+view and the legal actions, and an agent that declares ``needs_view = False`` (random) is
+spared building the view. A simulation's game and agent seeds are derived one way from its
+master seed, so the same seed always gives the same games and no agent's random stream
+reveals a game's seed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ..agents.base import Agent, make_agent, parse_agent_spec
-from ..engine import GameRecord, GameSpec, State, get_game
+from ..agents.base import Agent, parse_agent_spec
+from ..engine import GameSpec, display_options, get_game
+from ..table import Table, TableResult
 
-
-@dataclass
-class MatchResult:
-    scores: list[float]
-    ranking: list[int]
-    winners: list[int]
-    returns: list[float]
-    steps: int
-    record: GameRecord
+# A finished match: scores, ranking, winners, returns, steps, record, think time per seat.
+MatchResult = TableResult
 
 
 @dataclass
@@ -55,34 +52,32 @@ class SimulationSummary:
 
 
 def play_match(spec: GameSpec, options: Mapping[str, Any], agents: Sequence[Agent], seed: int) -> MatchResult:
-    """Play one game to the end; every action is checked against the legal ones."""
-    state = spec.make(seed=seed, **options)
-    steps = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        agent = agents[seat]
-        legal = state.legal_actions(seat)
-        view = state.view(seat) if getattr(agent, "needs_view", True) else None
-        action = agent.act(view, legal)
-        state.apply(action, seat)
-        steps += 1
-    return MatchResult(state.scores(), state.ranking(), state.winners(), state.returns(), steps, state.record())
+    """Play one game between agents to the end (through the table loop: every action checked)."""
+    return Table(spec.make(seed=seed, **options), agents).run()
+
+
+def derived_seed(master: int, label: str, *index: int, bits: int = 31) -> int:
+    """A seed drawn one way from the master seed: sha256 of (master, label, index). Agents'
+    seeds and game seeds come from different labels, so an agent's random stream says
+    nothing about the game's seed (and so its hidden cards)."""
+    text = ":".join([str(master), label, *map(str, index)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - bits)
 
 
 def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequence[str] = ("random",),
              options: Mapping[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None) -> SimulationSummary:
-    """Play ``games`` games; agent specs are per seat (one spec is used for every seat)."""
+             progress: Callable[[int], None] | None = None, records: bool = False) -> SimulationSummary:
+    """Play ``games`` games; agent specs are per seat (one spec is used for every seat).
+    Each game's result is kept in ``results``, with its record if ``records`` is True (a
+    long simulation keeping every record slows down as they pile up)."""
     spec = get_game(game)
     specs = list(agent_specs) or ["random"]
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise ValueError(f"give one agent spec per seat ({players}), or one for all; got {len(specs)}")
-    for s in specs:
-        parse_agent_spec(s)  # fail early with a clear message
-    opts = spec.options(**{**spec.bot_defaults, **(options or {}), "players": players}).to_json()
-    master = random.Random(seed)
+    agent_types = [parse_agent_spec(s) for s in specs]  # fails early with a clear message
+    built = spec.options(**{**spec.bot_defaults, **(options or {}), "players": players})
     wins = [0] * players
     score_sums = [0.0] * players
     return_sums = [0.0] * players
@@ -90,9 +85,9 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
     results = []
     started = time.perf_counter()
     for g in range(games):
-        game_seed = master.randrange(2**31)
-        agents = [make_agent(specs[s], spec, s, master.randrange(2**31)) for s in range(players)]
-        result = play_match(spec, opts, agents, game_seed)
+        agents = [cls(spec, s, random.Random(derived_seed(seed, "agent", g, s, bits=63)), **params)
+                  for s, (cls, params) in enumerate(agent_types)]
+        result = Table(spec.new_state(built, derived_seed(seed, "game", g)), agents).run(records)
         results.append(result)
         total_steps += result.steps
         for s in range(players):
@@ -105,7 +100,7 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
     seconds = max(time.perf_counter() - started, 1e-9)
     return SimulationSummary(
         game=game, players=players, games=games, seed=seed, agents=specs,
-        options={k: v for k, v in opts.items() if k != "players"}, wins=wins,
+        options={k: v for k, v in display_options(built).items() if k != "players"}, wins=wins,
         mean_scores=[round(x / max(games, 1), 4) for x in score_sums],
         mean_returns=[round(x / max(games, 1), 4) for x in return_sums],
         mean_steps=total_steps / max(games, 1), seconds=seconds,

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Collection, Mapping
 
-from ..agents.base import Agent, make_agent
+from ..agents.base import make_agent
 from ..engine import get_game
 from .match import play_match
 from .stats import Estimate, share_interval
@@ -95,24 +94,6 @@ class PairingJob:
     agent_seeds: tuple[int, ...]
 
 
-class _Timed:
-    """Counts and times an agent's real decisions (more than one legal action)."""
-
-    def __init__(self, agent: Agent):
-        self.agent = agent
-        self.needs_view = getattr(agent, "needs_view", True)
-        self.decisions = 0
-        self.seconds = 0.0
-
-    def act(self, view, legal):
-        started = time.perf_counter()
-        action = self.agent.act(view, legal)  # always asked, as the same agent in another seat is
-        if len(legal) > 1:
-            self.seconds += time.perf_counter() - started
-            self.decisions += 1
-        return action
-
-
 def play_job(job: PairingJob) -> PairingGame:
     """Play one game of a pairing (in this process)."""
     spec = get_game(job.game)
@@ -120,16 +101,13 @@ def play_job(job: PairingJob) -> PairingGame:
     n = len(job.specs)
     focal_team = teams.team_of(job.focal_seat)
     ours_seats = [s for s in range(n) if teams.team_of(s) == focal_team]
-    agents: list = [make_agent(job.specs[s], spec, s, job.agent_seeds[s]) for s in range(n)]
-    for s in ours_seats:
-        agents[s] = _Timed(agents[s])
+    agents = [make_agent(job.specs[s], spec, s, job.agent_seeds[s]) for s in range(n)]
     result = play_match(spec, job.options, agents, job.game_seed)
     ours = max(result.scores[s] for s in ours_seats)
     theirs = max(result.scores[s] for s in range(n) if s not in ours_seats)
-    focal = [agents[s] for s in ours_seats]
     return PairingGame(job.index, job.focal_seat, job.game_seed, result.returns[job.focal_seat],
-                       float(ours - theirs), result.steps, sum(t.decisions for t in focal),
-                       round(sum(t.seconds for t in focal), 4))
+                       float(ours - theirs), result.steps, sum(result.decisions[s] for s in ours_seats),
+                       round(sum(result.seconds[s] for s in ours_seats), 4))
 
 
 def pairing_jobs(game: str, players: int, focal: str, others: str, games: int, seed: int = 0,

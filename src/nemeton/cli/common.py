@@ -1,0 +1,109 @@
+"""What every command shares: printing text literally, failing with a message, and the
+command line's edge, where files are read and options parsed.
+
+User text (game names, option values, agent specs, typed answers, error messages that quote
+them) may hold brackets; Rich would read ``[...]`` as markup, so nothing here passes text
+through markup: styled output is built from :class:`rich.text.Text` pieces.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, NoReturn, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..engine import GameSpec, content_hash
+from ..engine.options import MAX_DATA_CHARS, OptionInfo
+
+console = Console()
+err = Console(stderr=True)
+
+# Words that mean "the standard one" for a data option (a file of that name: ./standard).
+STANDARD_WORDS = ("none", "standard")
+
+
+def say(text: str, style: str | None = None, *, to: Console | None = None) -> None:
+    """Print ``text`` literally (no markup, no highlighting), in ``style`` if given."""
+    (to or console).print(Text(text, style=style or ""), highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` on standard error (literally) and exit with ``code``."""
+    err.print(Text.assemble(("error: ", "bold red"), message), highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def read_text_file(path: str, what: str) -> str:
+    """The text of the UTF-8 file at ``path`` (a byte-order mark is dropped); a missing or
+    unreadable file, one that is not UTF-8 or one too large to be a game's data exits 2
+    with a message naming ``what`` it was for."""
+    limit = MAX_DATA_CHARS * 4  # UTF-8 needs at most 4 bytes a character
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        fail(f"{what}: cannot read {path}: {exc.strerror or exc}")
+    if len(data) > limit:
+        fail(f"{what}: {path} is too large (more than {limit:,} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        fail(f"{what}: {path} is not UTF-8 text (byte {exc.start} is {data[exc.start:exc.start + 1]!r}); "
+             "save it as UTF-8")
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """``"ismcts:seconds=1,heuristic"`` -> specs; an empty entry is an error."""
+    specs = [a.strip() for a in text.split(",")]
+    if any(not a for a in specs):
+        fail(f"--agents {text!r} has an empty entry; give specs separated by single commas, "
+             "e.g. ismcts:seconds=1,heuristic")
+    return specs
+
+
+def show(value: Any) -> str:
+    """An option value as a person types it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def shown_option(info: OptionInfo, value: Any) -> str:
+    """An option value as shown: a data option by its content hash, others as typed."""
+    if info.data is None:
+        return show(value)
+    if value is None:
+        return "standard" + (f" ({info.standard_hash})" if info.standard_hash else "")
+    return content_hash(value)
+
+
+def parse_option_pairs(spec: GameSpec, pairs: List[str], **files: Optional[str]) -> dict[str, Any]:
+    """``name=value`` strings (and the ``--deck``/``--board`` shortcuts, ``name=FILE``) as raw
+    game options. A data option's value is a file's path here: the file is read and its
+    text passed on (``none`` or ``standard`` = the standard one)."""
+    raw: dict[str, tuple[str, str]] = {}  # name -> (value, where it came from)
+    for name, path in files.items():
+        if path is not None:
+            raw[name] = (path, f"--{name}")
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            fail(f"--option expects name=value, got {pair!r}")
+        if key == "players":
+            fail("give the number of players with --players, not --option players=...")
+        raw[key] = (value.strip(), f"--option {key}")
+    data = {info.name: info for info in spec.describe_options() if info.data is not None}
+    out: dict[str, Any] = {}
+    for name, (value, where) in raw.items():
+        if name not in data:
+            out[name] = value  # the engine checks it (an unknown name is its error too)
+        elif value.lower() in STANDARD_WORDS:
+            out[name] = None
+        else:
+            out[name] = read_text_file(value, where)
+    return out

@@ -1,0 +1,188 @@
+"""``nemeton play``: one person plays a game in the terminal against agents.
+
+The game runs on the table loop (:mod:`nemeton.table`). Before each of the person's
+decisions the screen shows what happened since their last one (their seat's log), their
+view and their legal actions, numbered in the engine's order (which is deterministic, so a
+number means the same action whenever the same actions are legal). The seed fixes every
+hidden card, so it is shown only at the end; the agents draw their random streams from
+the system (``secrets``), never from the seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any, List, Optional, Sequence
+
+import typer
+from rich.text import Text
+
+from ..agents.base import make_agent
+from ..engine import Action, NemetonError, display_options, get_game
+from ..engine.log import number
+from ..table import Table
+from .common import console, fail, parse_option_pairs, say, split_agent_specs
+
+# One-letter answers for the common actions, used when an action of exactly that text is legal.
+SHORT_KEYS = {"p": "pass", "f": "flip"}
+QUIT = ("q", "quit", "exit")
+MOST_LISTED = 8  # matches listed for an ambiguous answer
+
+
+def short_keys(legal: Sequence[Action]) -> dict[str, Action]:
+    """The short keys that mean a legal action now."""
+    texts = {str(a).casefold(): a for a in reversed(legal)}
+    return {key: texts[word] for key, word in SHORT_KEYS.items() if word in texts}
+
+
+def choose(answer: str, legal: Sequence[Action]) -> Action | str:
+    """The legal action ``answer`` names, or a message saying why it names none.
+
+    An answer is a number from the list, a short key (``p`` = pass, ``f`` = flip), an
+    action's text or the start of it (case and repeated spaces do not matter); an answer
+    that starts several actions' texts names none of them."""
+    text = " ".join(answer.split())
+    count = f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}"
+    hint = f"type a number from 1 to {len(legal)}, or the start of an action's text"
+    if not text:
+        return hint[0].upper() + hint[1:] + "."
+    if text.isdigit():
+        if 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        return f"'{text}' is not one of the {count}; {hint}."
+    folded = text.casefold()
+    if folded in SHORT_KEYS:
+        keys = short_keys(legal)
+        if folded in keys:
+            return keys[folded]
+        return f"'{text}' means {SHORT_KEYS[folded]}, which is not legal now; {hint}."
+    names = [str(a).casefold() for a in legal]
+    exact = [a for a, name in zip(legal, names) if name == folded]
+    if exact:
+        return exact[0]
+    starting = [i for i, name in enumerate(names) if name.startswith(folded)]
+    if len(starting) == 1:
+        return legal[starting[0]]
+    if starting:
+        shown = "; ".join(f"{i + 1} = {legal[i]}" for i in starting[:MOST_LISTED])
+        more = f"; and {len(starting) - MOST_LISTED} more" if len(starting) > MOST_LISTED else ""
+        return f"'{text}' starts {len(starting)} actions: {shown}{more}. Type more of it, or a number."
+    return f"'{text}' is not one of the {count}; {hint}."
+
+
+def prompt_text(legal: Sequence[Action]) -> str:
+    keys = short_keys(legal)
+    extra = "".join(f", {key} = {keys[key]}" for key in keys)
+    return f"Your choice (number or text{extra}, q = quit): "
+
+
+def ask(seat: int, legal: Sequence[Action]) -> Action:
+    """Ask the person for one of ``legal``; re-ask on an answer that names none."""
+    console.print(Text.assemble(("\nSeat ", "bold"), (str(seat), "bold"), (", your move.", "bold"),
+                                " Legal actions:"))
+    for i, action in enumerate(legal, 1):
+        console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {action}"), highlight=False, soft_wrap=True)
+    while True:
+        try:
+            answer = input(prompt_text(legal))
+        except EOFError:
+            say("\nInput closed: game abandoned.")
+            raise typer.Exit(1)
+        if answer.strip().casefold() in QUIT:
+            say("Game abandoned.")
+            raise typer.Exit(0)
+        chosen = choose(answer, legal)
+        if isinstance(chosen, Action):
+            return chosen
+        say(chosen, "red")
+
+
+def show_news(table: Table, seat: int) -> None:
+    for entry in table.news(seat):
+        say(entry["text"])
+
+
+def show_end(table: Table, seat: int, labels: Sequence[str], spec: Any) -> None:
+    state = table.state
+    console.rule("Game over")
+    show_news(table, seat)
+    say(spec.render(state.view(seat)))
+    result = table.result()
+    who = [f"seat {s} ({'you' if s == seat else labels[s]})" for s in range(len(labels))]
+    for s in range(len(labels)):
+        say(f"{who[s]}: score {number(result.scores[s])}, rank {result.ranking[s]}")
+    winners = result.winners
+    say(("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(who[s] for s in winners) + ".", "bold")
+    say("You win!" if seat in winners else "You did not win.", "bold green" if seat in winners else "bold")
+    say(f"Seed: {state.seed} (--seed {state.seed} deals this game again).")
+
+
+def seat_plan(specs: List[str], players: int, seat: Optional[int]) -> tuple[list[str], int]:
+    """Each seat's spec (``human`` at the person's) and the person's seat, checked."""
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        fail(f"--agents needs one spec for all other seats or exactly {players} specs; got {len(specs)}")
+    humans = [s for s in range(players) if specs[s] == "human"]
+    if len(humans) > 1:
+        fail("only one seat can be 'human' in terminal play (hotseat for several people comes with the web app)")
+    if len(humans) == 1:
+        if seat is not None and seat != humans[0]:
+            fail(f"--seat {seat} disagrees with 'human' at seat {humans[0]} in --agents")
+        seat = humans[0]
+    seat = 0 if seat is None else seat
+    if not 0 <= seat < players:
+        fail(f"--seat must be between 0 and {players - 1}")
+    if len(set(specs)) > 1 and specs[seat] != "human":
+        fail(f"seat {seat} is yours: put 'human' there in --agents (got {specs[seat]!r})")
+    specs = list(specs)
+    specs[seat] = "human"
+    return specs, seat
+
+
+def play_command(
+    game: str = typer.Argument(..., help="Game name (see `nemeton games`)."),
+    players: int = typer.Option(..., "--players", "-p", help="Number of players."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="Your seat (default 0 = the first player)."),
+    agents: str = typer.Option("random", "--agents", "-a",
+                               help="Agent spec for the other seats (one for all), or one spec per seat "
+                                    "with 'human' at yours, e.g. human,heuristic,ismcts:seconds=1."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s",
+                                       help="Seed: the same seed deals the same game (random if omitted; "
+                                            "shown at the end)."),
+    option: List[str] = typer.Option([], "--option", "-o",
+                                     help="Game option name=value (repeatable); for a data option, name=FILE."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
+    board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
+) -> None:
+    """Play a game in the terminal against AI seats, seeing only your own view."""
+    try:
+        spec = get_game(game)
+        opts = parse_option_pairs(spec, option, deck=deck, board=board)
+        state = spec.make(players=players, seed=seed, **opts)
+    except NemetonError as exc:
+        fail(str(exc))
+    specs, seat = seat_plan(split_agent_specs(agents), players, seat)
+    try:
+        seats = [None if s == seat else make_agent(specs[s], spec, s, secrets.randbits(63))
+                 for s in range(players)]
+    except NemetonError as exc:
+        fail(str(exc))
+    table = Table(state, seats)
+    shown = ", ".join(f"{name}: {value}" for name, value in display_options(state.options).items()
+                      if name != "players")
+    say(f"{spec.title}, {players} players. You are seat {seat}." + (f" Options: {shown}." if shown else ""),
+        "bold")
+    while True:
+        busy = (console.status(Text("the other seats are playing…")) if console.is_terminal
+                else contextlib.nullcontext())
+        with busy:
+            table.advance()
+        if table.over:
+            break
+        console.rule()
+        show_news(table, seat)
+        say(spec.render(state.view(seat)))
+        legal = table.legal_actions(seat)
+        table.submit(seat, ask(seat, legal))
+    show_end(table, seat, specs, spec)

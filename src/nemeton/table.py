@@ -1,0 +1,261 @@
+"""One table: a game played to the end by seats that are agents or people.
+
+Every place that plays a game uses this loop: terminal play (one person and agents), the
+arena and ``nemeton simulate`` (agents only, as fast as the rules allow) and the game server
+(several people acting when they like, agents moved on a worker)::
+
+    table = Table(state, [heuristic, None, ismcts])  # None = a seat played by a person
+    table.advance()               # agents act until a person must act or the game is over
+    table.pending()               # [1]: the seats waiting for a person
+    table.legal_actions(1)        # what seat 1 may do
+    table.news(1)                 # the log entries since seat 1's last decision, as seat 1 sees them
+    table.submit(1, action)       # checked: an illegal action raises and changes nothing
+    ...
+    table.result()                # scores, ranking, winners, returns, record, think time
+
+Who acts comes from ``state.acting()``, which may hold several seats at once (Alarún's
+placement at the end of a round, Edora's arranged herbs). Agents among them act first, in
+seat order, before any person's action is taken, so agents see the same states whenever the
+people answer and a game with agents only is a function of its seeds; the record holds the
+order in which the actions were applied, so it always replays.
+
+An agent is asked with its own view (built only if ``agent.needs_view``) and the legal
+actions; an agent with ``needs_log`` first receives, through ``agent.observe(entries)``, its
+seat's log entries since its last decision. What an agent answers is checked: an action
+that is not legal raises :class:`AgentActionError` naming the agent. Think time is counted
+per seat for real decisions (more than one legal action): an agent's time in ``observe`` and
+``act``, a person's time from being asked (first seen in :meth:`pending`) to :meth:`submit`.
+
+When no seat reads the log (agents only, none with ``needs_log``) the table turns the
+state's event recording off, so a simulation pays nothing for the log.
+
+A table is not thread-safe: a server serialises the calls on one table (a worker may run
+:meth:`step` while people's submissions wait for it).
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Any, Callable, Sequence
+
+from .engine import Action, GameRecord, IllegalActionError, NemetonError, State
+
+
+class AgentActionError(IllegalActionError):
+    """An agent answered with an action that is not legal (a bug in the agent)."""
+
+
+class TableError(NemetonError, ValueError):
+    """A table set up wrongly, or asked for something it cannot do now."""
+
+
+@dataclass
+class TableResult:
+    """A finished game: outcome, record and per-seat think time."""
+
+    scores: list[float]
+    ranking: list[int]
+    winners: list[int]
+    returns: list[float]
+    steps: int
+    record: GameRecord | None  # None when not asked for (a long simulation keeps no records)
+    seconds: list[float] = field(default_factory=list)  # think time per seat (real decisions)
+    decisions: list[int] = field(default_factory=list)  # decisions with more than one legal action
+
+
+_is = operator.is_
+_VIEW, _LOG = 1, 2  # what an agent reads besides the legal actions
+
+
+def is_one_of(action: Any, legal: Sequence[Action]) -> bool:
+    """``action in legal``, by identity first: agents return one of the listed objects, and
+    comparing by identity costs a fraction of comparing dataclasses by value."""
+    return any(map(_is, legal, repeat(action))) or action in legal
+
+
+def listed(legal: Sequence[Action], most: int = 12) -> str:
+    return ", ".join(str(a) for a in legal[:most]) + (" ..." if len(legal) > most else "")
+
+
+class Table:
+    """A game in progress with its seats: ``seats[s]`` is an agent, or None for a person."""
+
+    def __init__(self, state: State, seats: Sequence[Any | None],
+                 clock: Callable[[], float] = time.perf_counter):
+        if len(seats) != state.num_players:
+            raise TableError(f"a table of {state.num_players} seats needs {state.num_players} "
+                             f"agents or people; got {len(seats)}")
+        self.state = state
+        self.seats = list(seats)
+        self.clock = clock
+        self.people = tuple(s for s, a in enumerate(self.seats) if a is None)
+        # Per seat: None for a person, else (the agent's act, what it reads: _VIEW | _LOG).
+        self._plan = [None if a is None else
+                      (a.act, (_VIEW if getattr(a, "needs_view", True) else 0)
+                       | (_LOG if getattr(a, "needs_log", False) else 0))
+                      for a in self.seats]
+        if self.people or any(turn[1] & _LOG for turn in self._plan if turn is not None):
+            state.record_events(True)
+        else:
+            state.record_events(False)
+        # Where each seat's news starts: the log length at its last decision.
+        self._since = [0] * state.num_players
+        self._asked_at: dict[int, float] = {}
+        self._legal: tuple[int, int, list[Action]] | None = None  # (history length, seat, legal)
+        self.seconds = [0.0] * state.num_players
+        self.decisions = [0] * state.num_players
+        self.steps = 0
+
+    # ----- who acts ---------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def pending(self) -> list[int]:
+        """The seats waiting for a person now, in seat order (their think time starts when
+        they are first listed here)."""
+        acting = self.state.acting()
+        waiting = [s for s in acting if self.seats[s] is None]
+        if waiting:
+            now = self.clock()
+            for s in waiting:
+                self._asked_at.setdefault(s, now)
+        return waiting
+
+    def agent_to_act(self) -> int | None:
+        """The seat whose agent acts next (the lowest acting agent seat), or None."""
+        for s in self.state.acting():
+            if self.seats[s] is not None:
+                return s
+        return None
+
+    # ----- agents -----------------------------------------------------------------------
+    def step(self) -> int | None:
+        """Let one agent act; returns its seat, or None when no agent may act now (a person
+        must act, or the game is over)."""
+        if self._run_agents(1):
+            return self.state.history[-1][0]
+        return None
+
+    def advance(self) -> list[int]:
+        """Let agents act until a person must act or the game is over; returns :meth:`pending`."""
+        self._run_agents(-1)
+        return self.pending()
+
+    def run(self, record: bool = True) -> TableResult:
+        """Play a table of agents to the end; its result (with the record unless ``record``
+        is False)."""
+        self._run_agents(-1)
+        if not self.state.is_terminal():
+            raise TableError(f"seats {', '.join(map(str, self.pending()))} wait for a person; "
+                             "run() is for tables of agents only (use advance and submit)")
+        return self.result(record)
+
+    def _run_agents(self, limit: int) -> int:
+        """The loop: up to ``limit`` agent actions (-1 = no limit); returns how many.
+
+        It runs once per step of every simulation, so it is written for speed: what each
+        seat needs is looked up once, legal actions are computed once (the check below
+        replaces the one ``State.apply`` would repeat) and the view is built only for an
+        agent that reads it."""
+        state = self.state
+        plan = self._plan
+        acting = state.acting
+        legal_actions = state._legal_actions  # for an acting seat, unchecked: checked below
+        apply = state.apply_unchecked
+        clock = self.clock
+        seconds = self.seconds
+        decisions = self.decisions
+        moved = 0
+        while moved != limit:
+            for seat in acting():
+                turn = plan[seat]
+                if turn is not None:
+                    break
+            else:  # a person must act, or the game is over
+                break
+            act, reads = turn
+            legal = legal_actions(seat)
+            if reads:
+                view = self._prepare(seat, reads)
+                started = clock()
+                self._observe(seat, reads)
+            else:
+                view = None
+                started = clock()
+            action = act(view, legal)
+            spent = clock() - started
+            if not any(map(_is, legal, repeat(action))) and action not in legal:
+                raise AgentActionError(f"agent {self.seats[seat]} at seat {seat} chose {action!r}, "
+                                       f"which is not legal now; legal: {listed(legal)}")
+            if len(legal) > 1:
+                seconds[seat] += spent
+                decisions[seat] += 1
+            apply(action, seat)
+            moved += 1
+        self.steps += moved
+        return moved
+
+    def _prepare(self, seat: int, reads: int) -> dict[str, Any] | None:
+        return self.state.view(seat) if reads & _VIEW else None
+
+    def _observe(self, seat: int, reads: int) -> None:
+        if reads & _LOG:
+            self.seats[seat].observe(self.state.log(seat, since=self._since[seat]))
+            self._since[seat] = self.state.log_length()
+
+    # ----- people -----------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat`` now (empty when it may not act), in the engine's order."""
+        seat = self.state.check_seat(seat)
+        key = len(self.state.history)
+        cached = self._legal
+        if cached is not None and cached[0] == key and cached[1] == seat:
+            return list(cached[2])
+        legal = self.state.legal_actions(seat)
+        self._legal = (key, seat, legal)
+        return list(legal)
+
+    def news(self, seat: int) -> list[dict[str, Any]]:
+        """``seat``'s log entries since its last decision (all of them before its first),
+        its own last action included."""
+        seat = self.state.check_seat(seat)
+        return self.state.log(seat, since=self._since[seat])
+
+    def submit(self, seat: int, action: Action) -> None:
+        """A person's action for ``seat``, checked: a seat that is not a person's or may not
+        act now, or an action that is not legal, raises and changes nothing."""
+        seat = self.state.check_seat(seat)
+        if self.seats[seat] is not None:
+            raise IllegalActionError(f"seat {seat} is played by agent {self.seats[seat]}, not by a person")
+        if self.state.is_terminal():
+            raise IllegalActionError(f"the game is over; no action is legal (got {action})")
+        acting = self.state.acting()
+        if seat not in acting:
+            raise IllegalActionError(f"seat {seat} may not act now; acting: {', '.join(map(str, acting))}")
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {str(action)[:80]!r}")
+        legal = self.legal_actions(seat)
+        if not is_one_of(action, legal):
+            raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {listed(legal)}")
+        now = self.clock()
+        asked = self._asked_at.pop(seat, now)
+        if len(legal) > 1:
+            self.seconds[seat] += now - asked
+            self.decisions[seat] += 1
+        self._since[seat] = self.state.log_length()
+        self.state.apply_unchecked(action, seat)
+        self.steps += 1
+
+    # ----- the end ----------------------------------------------------------------------
+    def result(self, record: bool = True) -> TableResult:
+        """The outcome of the finished game (with its record unless ``record`` is False)."""
+        state = self.state
+        if not state.is_terminal():
+            raise TableError("the game is not over yet")
+        return TableResult(list(state.scores()), state.ranking(), state.winners(), state.returns(),
+                           self.steps, state.record() if record else None,
+                           [round(s, 6) for s in self.seconds], list(self.decisions))
