@@ -9,8 +9,9 @@ import random
 from nemeton.engine import get_game
 from nemeton.games.alarun.actions import PLACES
 from nemeton.games.alarun.cards import CARD_NAMES, COLOURS, DRUID, card_name
-from nemeton.games.alarun.events import EVENT_KINDS
+from nemeton.games.alarun.events import EVENT_KINDS, event_text
 from nemeton.games.alarun.rules import AlarunState
+from nemeton.games.alarun.scoring import ScoreBreakdown
 from nemeton.games.alarun.square import CELL_XY, MagicSquare, cell_index
 
 from alarun_helpers import act, cards, grid, new, pass_round, place_all
@@ -299,10 +300,18 @@ def test_the_winner_is_told_and_a_tie_broken_on_potion_points_says_so():
     assert won["winners"] == st.winners() and won["total"] == st.scores()[w] and won["tie_break"] is False
     you = "You win" if w == 1 else f"Seat {w} wins"
     assert won["text"] == f"{you} with {int(st.scores()[w])} points and {'are' if w == 1 else 'is'} appointed the new druid of the village."
-    from nemeton.games.alarun.events import event_text
+    # equal totals: the one with the more powerful potions wins, and the log says why
+    five = (3,) * 5
+    st._final = [ScoreBreakdown(five, five, 30, 0, 4, 34, 0), ScoreBreakdown(five, five, 34, 0, 0, 34, 0)]
+    st.events = []
+    st._tell_final_scores()
+    told = st.log(0)[-1]
+    assert (told["winners"], told["tie_break"]) == ([1], True)
+    assert told["text"] == ("Seat 1 wins with 34 points, tied on the total but ahead on potion points (34), "
+                            "and is appointed the new druid of the village.")
     tied = dict(won, winners=[0], total=90, potions=80, tie_break=True)
-    assert event_text(tied, None) == ("Seat 0 wins with 90 points, ahead on potion points (80) of a tie on the "
-                                      "total, and is appointed the new druid of the village.")
+    assert event_text(tied, None) == ("Seat 0 wins with 90 points, tied on the total but ahead on potion points "
+                                      "(80), and is appointed the new druid of the village.")
     shared = dict(won, winners=[0, 1], total=90, potions=80, tie_break=False)
     assert event_text(shared, 1) == "Seat 0 and you share the victory with 90 points each (tied on potion points too, 80)."
 

@@ -235,7 +235,7 @@ def _game_won(e, v):
     w = winners[0]
     text = f"{names} {verb(w, v, 'wins', 'win')} with {_points(e['total'])}"
     if e["tie_break"]:
-        text += f", ahead on potion points ({number(e['potions'])}) of a tie on the total"
+        text += f", tied on the total but ahead on potion points ({number(e['potions'])})"
     winner = "are" if w == v else "is"
     return sentence(text + (", and " if e["tie_break"] else " and ") + f"{winner} appointed the new druid of the village")
 
