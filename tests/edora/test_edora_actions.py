@@ -217,3 +217,85 @@ def test_rune_stone_die_gives_v_minus_1_dice():
     _at(st, "S05", reserve=[3], overview=[6, 6, 6])
     play(st, "place die 3 on S05 space 2 (RS)", "place rune stone DIE")
     assert st.reserve[6] == 2
+
+
+# ----- decoding actions from JSON -----------------------------------------------------------
+
+def _module_table_sizes():
+    """The size of every dict, list, set and cache at module level in the game's package."""
+    import functools
+    import importlib
+    import pkgutil
+
+    import nemeton.games.edora as package
+    sizes = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, (dict, list, set)):
+                sizes[f"{info.name}.{name}"] = len(value)
+            elif isinstance(value, functools._lru_cache_wrapper):
+                sizes[f"{info.name}.{name}()"] = value.cache_info().currsize
+    from nemeton.games.edora.board import board_from_text
+    board = board_from_text()
+    sizes["board.tables"] = sum(len(t) for t in board.tables.values())
+    return sizes
+
+
+def test_decoding_junk_actions_grows_no_table():
+    from nemeton.engine import RecordError
+    from nemeton.engine import get_game
+    spec = get_game("edora")
+    spec.make(players=2, seed=0)            # every table of the standard board is built
+    before = _module_table_sizes()
+    assert before, "the check sees the module tables"
+    accepted = 0
+    for k in range(20_000):
+        data = [{"type": "move", "to": f"X{k}", "cost": 1 + k % 200},
+                {"type": "place", "sanctuary": f"Q{k}", "space": 1 + k % 4, "action": "FD",
+                 "die": 1 + k % 6, "value": 1 + (k // 6) % 6},
+                {"type": "raise_die", "sanctuary": f"Z{k}", "space": 1, "value": 1 + k % 5},
+                {"type": "gem", "gem": "VP", "row": "R" * (1 + k % 12)},
+                {"type": "move", "to": "S01", "cost": k + 10_000}][k % 5]
+        try:
+            spec.action_from_json(data)
+            accepted += 1
+        except RecordError:
+            pass
+    assert accepted > 10_000, "well-typed actions naming no sanctuary of this board are still decoded"
+    assert _module_table_sizes() == before
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "move", "to": None, "cost": 1},
+    {"type": "move", "to": "S02", "cost": float("inf")},
+    {"type": "move", "to": "S02", "cost": 1.0},
+    {"type": "move", "to": "S02", "cost": True},
+    {"type": "move", "to": ["S02"], "cost": 1},
+    {"type": "move", "to": "S02", "cost": [1]},
+    {"type": "move", "to": "S02", "cost": 0},
+    {"type": "move", "to": "S" * 40, "cost": 1},
+    {"type": "take_die", "value": 7},
+    {"type": "take_die", "value": False},
+    {"type": "brew", "potion": "P7z"},
+    {"type": "food", "take": "everything"},
+    {"type": "activate_herb", "herb": "H_VP", "other": "H_VP"},
+    {"type": "place", "sanctuary": "S01", "space": 1, "action": "XX", "die": 3, "value": 3},
+    {"type": "take_tablet", "slot": 12, "tablet": "T1"},
+    {"type": "arrange_herb", "herb": "H_VP", "circle": None},
+])
+def test_decoding_refuses_null_infinity_lists_bools_and_out_of_range_fields(data):
+    from nemeton.engine import RecordError
+    from nemeton.engine import get_game
+    with pytest.raises(RecordError):
+        get_game("edora").action_from_json(data)
+
+
+def test_decoded_actions_equal_the_legal_ones():
+    import json
+    from nemeton.engine import get_game
+    spec = get_game("edora")
+    st = fresh(2)
+    play(st, "move to S02 (cost 1)")
+    for action in st.legal_actions():
+        assert spec.action_from_json(json.loads(json.dumps(action.to_json()))) == action

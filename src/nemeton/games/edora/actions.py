@@ -2,8 +2,11 @@
 
 Every decision inside a turn is its own action (destination, die and space, food choice,
 tablet, gem and row, stone, potion, herb, repeated reward), so agents and people choose
-each one. Actions are interned: :func:`intern` returns the one shared instance of a value,
-and the rules keep tables of them, so legal-action lists allocate nothing new.
+each one. The rules build each action value once, in tables (module constants for the
+board-independent ones, ``board.tables`` for the rest), so legal-action lists allocate
+nothing new. Decoding (:data:`CODEC`) checks every field's type and range and builds the
+value without storing it anywhere: junk is refused with :class:`RecordError` and nothing
+grows however many actions are read; whether a decoded action is legal is the state's call.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...engine.action import Action, ActionCodec
+from ...engine.errors import RecordError
+from .board import MAX_DARK, MAX_SANCTUARIES, NAME, REWARDS, ROW_NAME, RUNE_UNITS, is_space_code
+from .components import HERBS, POTIONS, TABLETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,17 +243,81 @@ ACTION_CLASSES = (StartSpace, KeepTablet, ArrangeHerb, Move, ForestLeap, Emergen
                   FoodChoice, TakeDie, TakeTablet, Brew, Stop, Skip, TakeGem, StandingStone, RuneStone,
                   RepeatReward, RaiseDie, FlipHerb, TakeHerb, ActivateHerb)
 
-_INTERNED: dict[Action, Action] = {}
+# ----- decoding: every field checked, nothing stored ---------------------------------------------
+
+def _int_in(low: int, high: int):
+    def check(value) -> bool:
+        return type(value) is int and low <= value <= high
+    check.allowed = f"an integer from {low} to {high}"
+    return check
 
 
-def intern(action: Action) -> Action:
-    """The shared instance equal to ``action``."""
-    return _INTERNED.setdefault(action, action)
+def _one_of(names, what: str):
+    names = frozenset(names)
+
+    def check(value) -> bool:
+        return type(value) is str and value in names
+    check.allowed = what
+    return check
 
 
-def make(cls, *fields) -> Action:
-    return intern(cls(*fields))
+def _matching(pattern, what: str):
+    def check(value) -> bool:
+        return type(value) is str and pattern.match(value) is not None
+    check.allowed = what
+    return check
 
 
-CODEC = ActionCodec(ACTION_CLASSES, intern=intern)
-EMERGENCY = make(Emergency)
+def _space_code(value) -> bool:
+    return type(value) is str and len(value) <= 20 and is_space_code(value)
+
+
+_space_code.allowed = "a space code (FD, KN<k>, SI<k>, TB, SS, RS, MI<m>P<n>, AM-<ROW>-x<k>)"
+
+SANCTUARY = _matching(NAME, "a sanctuary id (1-12 letters, digits or _)")
+HERB = _one_of(HERBS, "a herb id (H_FOOD ... H_TABLET)")
+TABLET = _one_of(TABLETS, "a tablet id (T1 ... T15)")
+REWARD = _one_of(REWARDS, f"a reward ({', '.join(REWARDS)})")
+SPACE = _int_in(1, 4)
+DIE = _int_in(1, 6)
+
+FIELD_CHECKS = {
+    StartSpace: {"start": _matching(NAME, "a start space id"), "sanctuary": SANCTUARY},
+    KeepTablet: {"tablet": TABLET},
+    ArrangeHerb: {"herb": HERB, "circle": _int_in(0, 11)},
+    Move: {"to": SANCTUARY, "cost": _int_in(1, MAX_SANCTUARIES * (1 + MAX_DARK))},
+    ForestLeap: {"to": SANCTUARY},
+    Emergency: {},
+    PlaceDie: {"sanctuary": SANCTUARY, "space": SPACE, "action": _space_code, "die": DIE, "value": DIE},
+    FoodChoice: {"take": _one_of(("provisions", "dice"), "provisions or dice")},
+    TakeDie: {"value": DIE},
+    TakeTablet: {"slot": _int_in(0, 11), "tablet": TABLET},
+    Brew: {"potion": _one_of(POTIONS, "a potion id (P1a ... P6c)")},
+    Stop: {"what": _one_of(("potions", "dice to raise"), "potions or dice to raise")},
+    Skip: {"what": _one_of(("standing-stone", "rune-stone"), "standing-stone or rune-stone")},
+    TakeGem: {"gem": REWARD, "row": _matching(ROW_NAME, "an amulet row (capital letters)")},
+    StandingStone: {"stone": REWARD},
+    RuneStone: {"stone": _one_of(RUNE_UNITS, f"a rune stone ({', '.join(RUNE_UNITS)})")},
+    RepeatReward: {"reward": REWARD},
+    RaiseDie: {"sanctuary": SANCTUARY, "space": SPACE, "value": _int_in(1, 5)},
+    FlipHerb: {"herb": HERB},
+    TakeHerb: {"herb": HERB},
+    ActivateHerb: {"herb": HERB, "other": HERB},
+}
+
+
+def checked(action: Action) -> Action:
+    """``action`` itself when every field has the type and range an Edora action can have;
+    otherwise :class:`RecordError` naming the field and what is allowed. Nothing is stored."""
+    for name, check in FIELD_CHECKS[type(action)].items():
+        value = getattr(action, name)
+        if not check(value):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+            raise RecordError(f"action {action.kind!r}: field {name!r} must be {check.allowed}; got {shown}")
+    if isinstance(action, ActivateHerb) and action.herb == action.other:
+        raise RecordError("action 'activate_herb': herb and other must be the two different herbs of a pair")
+    return action
+
+
+CODEC = ActionCodec(ACTION_CLASSES, intern=checked)
+EMERGENCY = Emergency()

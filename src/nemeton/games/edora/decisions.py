@@ -9,10 +9,8 @@ an action; ``WORK[kind]`` runs an automatic step.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import actions as A
-from .board import REWARDS
+from .board import REWARDS, RUNE_UNITS
 from .components import ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, \
     POTION_INDEX, POTIONS, TABLET_INDEX, TABLETS
 from .potions import brew
@@ -21,28 +19,24 @@ from .rules import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_
                     D_TAKE_DIE, D_TAKE_HERB, D_TURN, NH, SPACES, W_ACTION, W_BEGIN, W_COMPETE,
                     W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
 
-FOOD_PROVISIONS = A.make(A.FoodChoice, "provisions")
-FOOD_DICE = A.make(A.FoodChoice, "dice")
-STOP_BREWING = A.make(A.Stop, "potions")
-STOP_RAISING = A.make(A.Stop, "dice to raise")
-SKIP_STANDING = A.make(A.Skip, "standing-stone")
-SKIP_RUNE = A.make(A.Skip, "rune-stone")
-TAKE_DIE = [None] + [A.make(A.TakeDie, v) for v in range(1, 7)]
-BREW = [A.make(A.Brew, name) for name in POTIONS]
-REPEAT = [A.make(A.RepeatReward, r) for r in REWARDS]
-FLIP = [A.make(A.FlipHerb, h) for h in HERBS]
-TAKE_HERB = [A.make(A.TakeHerb, h) for h in HERBS]
-ACTIVATE = [[A.make(A.ActivateHerb, HERBS[a], HERBS[b]) for b in range(NH)] for a in range(NH)]
-ARRANGE = [[A.make(A.ArrangeHerb, h, c) for c in range(NH)] for h in HERBS]
-KEEP = [A.make(A.KeepTablet, t) for t in TABLETS]
-TABLET_ACTIONS = [[A.make(A.TakeTablet, slot, t) for t in TABLETS] for slot in range(12)]
-STANDING = [A.make(A.StandingStone, r) for r in REWARDS]
-
-
-@lru_cache(maxsize=None)
-def _cached(cls, *fields):
-    """The interned action, looked up without building a new instance each time."""
-    return A.make(cls, *fields)
+# The board-independent actions, built once (the board's own are in ``board.tables``).
+FOOD_PROVISIONS = A.FoodChoice("provisions")
+FOOD_DICE = A.FoodChoice("dice")
+STOP_BREWING = A.Stop("potions")
+STOP_RAISING = A.Stop("dice to raise")
+SKIP_STANDING = A.Skip("standing-stone")
+SKIP_RUNE = A.Skip("rune-stone")
+TAKE_DIE = [None] + [A.TakeDie(v) for v in range(1, 7)]
+BREW = [A.Brew(name) for name in POTIONS]
+REPEAT = [A.RepeatReward(r) for r in REWARDS]
+FLIP = [A.FlipHerb(h) for h in HERBS]
+TAKE_HERB = [A.TakeHerb(h) for h in HERBS]
+ACTIVATE = [[A.ActivateHerb(HERBS[a], HERBS[b]) for b in range(NH)] for a in range(NH)]
+ARRANGE = [[A.ArrangeHerb(h, c) for c in range(NH)] for h in HERBS]
+KEEP = [A.KeepTablet(t) for t in TABLETS]
+TABLET_ACTIONS = [[A.TakeTablet(slot, t) for t in TABLETS] for slot in range(12)]
+STANDING = [A.StandingStone(r) for r in REWARDS]
+RUNE = {unit: A.RuneStone(unit) for unit in RUNE_UNITS}
 
 
 def _always(state, top) -> bool:
@@ -54,7 +48,7 @@ def _always(state, top) -> bool:
 def legal_start(state, top, seat):
     b = state.board
     taken = state.start_at
-    return [A.make(A.StartSpace, b.start_names[k], b.names[s])
+    return [A.StartSpace(b.start_names[k], b.names[s])
             for k, s in enumerate(b.start_sanctuary) if s not in taken]
 
 
@@ -307,8 +301,8 @@ def _gem_choices(state, top, p):
         return []
     gm = state.gem_mask[p]
     gems = [g for g in range(6) if not (gm >> g) & 1 and state.gems_left[g] > 0]
-    row_names = state.board.amulet_rows
-    return [_cached(A.TakeGem, REWARDS[g], row_names[r]) for r in open_rows for g in gems]
+    table = state.board.tables["gems"]
+    return [table[r][g] for r in open_rows for g in gems]
 
 
 def settle_gem(state, top) -> bool:
@@ -448,7 +442,7 @@ def settle_rune(state, top) -> bool:
 def legal_rune(state, top, seat):
     stones = state.board.rune_stones
     mask = state.runes[seat]
-    out = [_cached(A.RuneStone, stones[k].unit) for k in range(len(stones)) if not (mask >> k) & 1]
+    out = [RUNE[stones[k].unit] for k in range(len(stones)) if not (mask >> k) & 1]
     if top[2]:
         out.append(SKIP_RUNE)
     return out
@@ -470,7 +464,7 @@ def apply_rune(state, action, seat):
 
 def _raisable(state, p):
     owner, value = state.owner, state.value
-    names = state.board.names
+    table = state.board.tables["raise"]
     out = []
     for s in range(state.board.size):
         if not (state.die_mask[p] >> s) & 1:
@@ -478,7 +472,7 @@ def _raisable(state, p):
         for i in range(state.n):
             j = s * SPACES + i
             if owner[j] == p and value[j] < 6:
-                out.append(_cached(A.RaiseDie, names[s], i + 1, value[j]))
+                out.append(table[s][i][value[j]])
     return out
 
 

@@ -713,6 +713,9 @@ def build_tables(board: Board) -> None:
     tables["places"] = [[[[A.PlaceDie(names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
                            for w in range(7)] for v in range(7)]
                          for i in range(len(board.spaces[s]))] for s in range(board.size)]
+    tables["raise"] = [[[A.RaiseDie(names[s], i + 1, v) if 0 < v < 6 else None for v in range(7)]
+                        for i in range(len(board.spaces[s]))] for s in range(board.size)]
+    tables["gems"] = [[A.TakeGem(REWARDS[g], row) for g in range(6)] for row in board.amulet_rows]
 
 
 from . import decisions as _decisions  # noqa: E402  (the decision handlers need the class above)
