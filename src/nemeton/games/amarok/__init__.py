@@ -15,6 +15,7 @@ Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
 from ...engine import GameSpec, register
 from .actions import ACTION_CODEC
 from .cards import read_deck_file
+from .events import EVENT_KINDS
 from .render import render
 from .rules import PLAYER_COUNTS, AmarokOptions, AmarokState, new_state, state_from_json
 from .view import determinize, legal_actions_from_view
@@ -33,6 +34,7 @@ SPEC = register(GameSpec(
     determinize=determinize,
     render=render,
     conformance_variants=({"players": 4, "teams": True}, {"players": 6, "teams": True}),
+    event_kinds=EVENT_KINDS,
 ))
 
 __all__ = ["AmarokOptions", "AmarokState", "SPEC", "read_deck_file"]

@@ -22,13 +22,27 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...engine import State, TERMINAL, rng_from_json, rng_to_json
+from ...engine import Event, State, TERMINAL, rng_from_json, rng_to_json
 from ...engine.state import clone_rng
 from .actions import ACTION_CODEC, ActionTables, tables_for
 from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .events import Seating, event_text
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json
 
 EMPTY = -1
+
+
+def sees(viewer: int | None, owner: int, faces_owner: bool) -> bool:
+    """Whether ``viewer`` (None = the spectator) sees a card held by ``owner`` (ruling K2):
+    the owner sees the cards facing it, everyone else the cards facing the others."""
+    if viewer is None:
+        return False
+    return faces_owner if viewer == owner else not faces_owner
+
+
+def seen_by(players: int, owner: int, faces_owner: bool) -> tuple[int, ...]:
+    """The seats that see a card held by ``owner`` (the same rule as :func:`sees`)."""
+    return tuple(v for v in range(players) if sees(v, owner, faces_owner))
 WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
 OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
 
@@ -47,6 +61,7 @@ class AmarokState(State):
         state.objective = WOLF_PACK  # round 1 shows the wolf pack (ruling K6)
         state.holder = 0  # the first player holds the objective card
         state.round_no = 1
+        state.last = None  # the last action and its card (kept over the deal: a claw may end a round)
         state.last_round = None
         state.start_round()
         return state
@@ -79,7 +94,8 @@ class AmarokState(State):
         self.front_count = [0] * n
         self.turn = self.holder  # the objective holder starts the round
         self.claw_pending = False
-        self.last = None
+        if self.events is not None:
+            self.record_deal()
 
     def hand_facing(self, level: int) -> list[bool]:
         """Which slots face their owner, by round wins (ruling K2)."""
@@ -183,10 +199,14 @@ class AmarokState(State):
             card = self.claw(action)
             self.claw_pending = False
             self.last = (seat, action, card)
+            if self.events is not None:
+                self.record_claw(seat, action, card)
             self.pass_turn(seat)
             return
         card = self.take(action, seat)
         self.last = (seat, action, card)
+        if self.events is not None:
+            self.record_take(seat, action, card)
         self.play(seat, card)
 
     def take(self, action, seat: int) -> int:
@@ -232,6 +252,8 @@ class AmarokState(State):
                 return
         elif symbol == SEASON:
             self.objective ^= 1  # change of season: flip the objective card now
+            if self.events is not None:
+                self._event("season", None, player=seat, objective=OBJECTIVE_NAMES[self.objective])
         elif symbol == CLAW:
             self.claw_pending = True  # the same player now chooses the claw's target
             return
@@ -280,7 +302,8 @@ class AmarokState(State):
         self.finish_round(sorted(set(winners)), "mating", seat)
 
     def end_round_by_totals(self) -> None:
-        self.finish_round(self.round_winners(), "totals", None)
+        winners = self.round_winners()
+        self.finish_round(winners, "totals" if winners else "all_trapped", None)  # none: all trapped
 
     def totals(self) -> list[int]:
         """Each seat's total in front (team mode: its team's four cards)."""
@@ -312,12 +335,16 @@ class AmarokState(State):
         return [p for p in free if totals[p] == best]
 
     def finish_round(self, winners: list[int], reason: str, mater: int | None) -> None:
+        """Winners advance one level (K7); the first to the target wins the game (K8), else the
+        objective card passes left and the next round is dealt (K6)."""
         for p in winners:
             self.levels[p] += 1
+        if self.events is not None:
+            self.record_round_end(winners, reason, mater)
         cards = self.cards
         self.last_round = {
             "round": self.round_no,
-            "reason": reason,
+            "reason": "totals" if reason == "all_trapped" else reason,
             "mating_seat": mater,
             "objective": OBJECTIVE_NAMES[self.objective],
             "fronts": [[cards.ids[self.front[i]] for i in range(2 * p, 2 * p + self.front_count[p])]
@@ -329,10 +356,74 @@ class AmarokState(State):
         if max(self.levels) >= self.target:
             self.turn = TERMINAL  # first to the target wins; simultaneous winners share (K8)
             self.claw_pending = False
+            if self.events is not None:
+                self._event("game_end", None, winners=self.winners(), levels=self.levels[:])
             return
         self.round_no += 1
         self.holder = (self.holder + 1) % self.n  # passed left, not flipped (ruling K6)
         self.start_round()
+
+    # ----- the event log (only when recording: guarded by ``self.events is not None``) ------
+    def record_deal(self) -> None:
+        """The new round in public, then each hand, its cards named to those who see them (K2)."""
+        ids, n = self.cards.ids, self.n
+        self._event("deal", None, holder=self.holder, objective=OBJECTIVE_NAMES[self.objective],
+                    river=[ids[c] for c in self.river], deck_size=len(self.deck))
+        hand, owner_sees = self.hand, self.owner_sees
+        for p in range(n):
+            # one event per way of holding (slot 0's first), so K2's audiences never mix
+            first = owner_sees[2 * p]
+            for faces_owner in (first, not first):
+                slots = [k for k in (0, 1) if owner_sees[2 * p + k] == faces_owner]
+                if slots:
+                    self._event("hand_dealt", None,
+                                secret={"cards": [ids[hand[2 * p + k]] for k in slots]},
+                                seen_by=seen_by(n, p, faces_owner),
+                                player=p, facing="owner" if faces_owner else "others", slots=slots)
+
+    def record_take(self, seat: int, action, card: int) -> None:
+        """A taken card is played face up at once, so every viewer may read which card it is (K2)."""
+        kind, cid = action.kind, self.cards.ids[card]
+        if kind == "take_own":
+            self._event("take", seat, source="own_hand", slot=action.slot, card=cid)
+        elif kind == "take_river":
+            self._event("take", seat, source="river", card=cid)
+        elif kind == "take_deck":
+            self._event("take", seat, source="deck", card=cid)
+        else:  # the slot it came from is not told: the taker may not know it (take_unseen)
+            self._event("take", seat, source="hand", player=action.seat, card=cid,
+                        chosen="seen" if kind == "take_seen" else "unseen")
+
+    def record_claw(self, seat: int, action, card: int) -> None:
+        """The clawed card is revealed to all (K5)."""
+        kind, cid = action.kind, self.cards.ids[card]
+        if kind == "claw_front":
+            self._event("claw", seat, target="front", player=action.seat, card=cid)
+        elif kind == "claw_hand":
+            self._event("claw", seat, target="hand", player=action.seat, slot=action.slot, card=cid)
+        elif kind == "claw_river":
+            self._event("claw", seat, target="river", card=cid)
+        else:
+            self._event("claw", seat, target="deck", card=cid)
+
+    def record_round_end(self, winners: list[int], reason: str, mater: int | None) -> None:
+        ids, values, front, counts = self.cards.ids, self.cards.values, self.front, self.front_count
+        fronts = [[ids[front[i]] for i in range(2 * p, 2 * p + counts[p])] for p in range(self.n)]
+        totals = [sum(values[front[i]] for i in range(2 * p, 2 * p + counts[p])) for p in range(self.n)]
+        symbols = self.cards.symbols
+        trapped = [p for p in range(self.n)
+                   if any(symbols[front[i]] == TRAP for i in range(2 * p, 2 * p + counts[p]))]
+        fields: dict[str, Any] = {"reason": reason, "objective": OBJECTIVE_NAMES[self.objective],
+                                  "fronts": fronts, "totals": totals, "trapped": trapped}
+        if self.teams:
+            half = self.n // 2
+            fields["team_totals"] = [totals[t] + totals[t + half] for t in range(half)]
+        if mater is not None:
+            fields["player"] = mater
+        self._event("round_end", None, winners=list(winners), levels=self.levels[:], **fields)
+
+    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
+        return event_text(entry, viewer, Seating(self.cards, self.n, self.teams))
 
     # ----- outcome ------------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -412,6 +503,7 @@ class AmarokState(State):
             "known_bottom": self.known_bottom,
             "last": self.last_json(),
             "last_round": last_round_copy(self.last_round),
+            "events": None if self.events is None else [e.to_json() for e in self.events],
         }
 
 
@@ -463,6 +555,8 @@ def state_from_json(data: Mapping[str, Any]) -> AmarokState:
     options = options_from_json(data["options"])
     state = assemble(options, data, rng_from_json(data["rng"]), data["seed"])
     state.history = [(int(h["seat"]), ACTION_CODEC.from_json(h["action"])) for h in data["history"]]
+    events = data.get("events")
+    state.events = None if events is None else [Event.from_json(e) for e in events]
     return state
 
 

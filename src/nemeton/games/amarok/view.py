@@ -23,15 +23,8 @@ from typing import Any, Mapping
 from ...engine import TERMINAL, RecordError
 from .actions import tables_for
 from .cards import load_deck
-from .rules import (EMPTY, OBJECTIVE_NAMES, AmarokOptions, AmarokState, assemble,
+from .rules import (EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, assemble,
                     last_round_copy, options_from_json)
-
-
-def sees(state: AmarokState, viewer: int | None, owner: int, owner_sees: bool) -> bool:
-    """Whether ``viewer`` sees a card held by ``owner`` (ruling K2)."""
-    if viewer is None:
-        return False
-    return owner_sees if viewer == owner else not owner_sees
 
 
 def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
@@ -45,7 +38,7 @@ def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
                 row.append(None)
                 continue
             faces_owner = state.owner_sees[2 * p + k]
-            row.append({"card": ids[c] if sees(state, seat, p, faces_owner) else None,
+            row.append({"card": ids[c] if sees(seat, p, faces_owner) else None,
                         "facing": "owner" if faces_owner else "others"})
         hands.append(row)
     known = state.known_bottom
