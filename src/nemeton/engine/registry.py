@@ -179,6 +179,48 @@ MAX_JSON_CHARS = 1_000_000
 def check_json(data: Any, what: str, max_int: int) -> None:
     """RecordError unless ``data`` is plain JSON data (dicts with text keys, lists, text,
     finite numbers, booleans, null) of bounded depth, size and magnitude."""
+    if not _plain_json(data, max_int):
+        _explain_json(data, what, max_int)
+
+
+def _plain_json(data: Any, max_int: int) -> bool:
+    """The fast check (exact types, no paths): True when ``data`` is certainly fine."""
+    stack: list[tuple[Any, int]] = [([data], -1)]
+    nodes = 0
+    while stack:
+        container, depth = stack.pop()
+        if depth >= MAX_JSON_DEPTH:
+            return False
+        nodes += len(container)
+        if nodes > MAX_JSON_NODES:
+            return False
+        if type(container) is dict:
+            for key in container:
+                if type(key) is not str:
+                    return False
+            items = container.values()
+        else:
+            items = container
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                if len(item) > MAX_JSON_CHARS:
+                    return False
+            elif kind is int:
+                if not -max_int <= item <= max_int:
+                    return False
+            elif kind is list or kind is dict or kind is tuple:
+                stack.append((item, depth + 1))
+            elif kind is float:
+                if not (math.isfinite(item) and -max_int <= item <= max_int):
+                    return False
+            elif item is not None and kind is not bool:
+                return False
+    return True
+
+
+def _explain_json(data: Any, what: str, max_int: int) -> None:
+    """The slow check, with paths, for the message (accepts int and str subclasses)."""
     stack: list[tuple[Any, int, str]] = [(data, 0, "")]
     nodes = 0
     while stack:
