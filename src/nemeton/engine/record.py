@@ -62,7 +62,6 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError(f"a game record must be a JSON object; got {snippet(data)}")
         _check_format(data)
-        spec = get_game(data["game"]) if "game" in data else None
         missing = [key for key in _KEYS if key not in data]
         if missing:
             raise RecordError(f"a game record needs the keys {', '.join(_KEYS)}; missing {', '.join(missing)}")
@@ -70,7 +69,7 @@ class GameRecord:
         if unknown:
             raise RecordError(f"a game record has only the keys {', '.join(_KEYS)}; "
                               f"unexpected {', '.join(unknown[:5])}")
-        assert spec is not None
+        spec = get_game(data["game"])
         version = data["rules_version"]
         if version != spec.rules_version or not _is_int(version):
             raise RecordError(

@@ -83,13 +83,7 @@ class GameSpec:
         """A new game; ``seed`` (an integer from 0 to 2**64-1) fixes every card it will deal,
         None draws one at random. A seed given as text (``"7"``) is rejected."""
         opts = self.options(players, **raw)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        else:
-            try:
-                seed = check_seed(seed)
-            except RecordError as exc:
-                raise InvalidOptionsError(str(exc)) from None
+        seed = secrets.randbelow(2**31) if seed is None else check_seed(seed, InvalidOptionsError)
         return self.new_state(opts, seed)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
@@ -156,12 +150,12 @@ def make(name: str, /, players: int | None = None, seed: int | None = None, **op
 MAX_SEED = 2**64 - 1
 
 
-def check_seed(seed: Any) -> int:
-    """``seed`` as an int from 0 to 2**64-1, or RecordError. Text (``"7"``), floats and
+def check_seed(seed: Any, error: type[NemetonError] = RecordError) -> int:
+    """``seed`` as an int from 0 to 2**64-1, or ``error``. Text (``"7"``), floats and
     booleans are rejected rather than read as some other game."""
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return int(seed)
-    raise RecordError(f"a seed must be an integer from 0 to 2**64-1; got {snippet(seed)}"
+    raise error(f"a seed must be an integer from 0 to 2**64-1; got {snippet(seed)}"
                       + (" (text: write the number without quotes)" if isinstance(seed, str) else ""))
 
 
