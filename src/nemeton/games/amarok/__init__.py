@@ -16,8 +16,9 @@ from ...engine import GameSpec, register
 from .actions import ACTION_CODEC
 from .cards import read_deck_file
 from .events import EVENT_KINDS
+from .options import PLAYER_COUNTS, AmarokOptions
 from .render import render
-from .rules import PLAYER_COUNTS, AmarokOptions, AmarokState, new_state, state_from_json
+from .rules import AmarokState, new_state
 from .view import determinize, legal_actions_from_view
 
 SPEC = register(GameSpec(
@@ -28,7 +29,7 @@ SPEC = register(GameSpec(
     player_counts=PLAYER_COUNTS,
     options_cls=AmarokOptions,
     new_state=new_state,
-    state_from_json=state_from_json,
+    state_from_json=AmarokState.from_json,
     action_codec=ACTION_CODEC,
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,

@@ -2,17 +2,23 @@
 
 Cards the actor can see are named by their id; cards the actor may not see are named by
 position (own hand slot, "a card of seat k's hand I cannot see", the top of the deck). The
-claw names hand cards by (seat, slot), seen or not. Every value is built once per deck
-(:class:`ActionTables`) and reused, so ``legal_actions`` allocates nothing but its list.
+claw names hand cards by (seat, slot), seen or not. Every value is built once (per deck for
+the actions naming a card: :class:`ActionTables`) and reused, so ``legal_actions`` allocates
+nothing but its list.
+
+Decoding (records, clients) never stores what it reads: :func:`checked` returns the standard
+deck's instance or the checked value; :func:`decode_action` (loading a state, whose deck is
+known) accepts only the actions of that deck.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...engine import Action, ActionCodec, RecordError
-from .cards import Deck
+from ...engine.errors import snippet
+from .cards import MAX_ID_CHARS, Deck, load_deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,52 +110,73 @@ ACTION_CLASSES = (TakeOwn, TakeRiver, TakeDeck, TakeSeen, TakeUnseen,
                   ClawFront, ClawHand, ClawRiver, ClawDeck)
 TAKE_KINDS = frozenset(c.kind for c in ACTION_CLASSES[:5])
 MAX_PLAYERS = 6
+SEATS = range(MAX_PLAYERS)
 
-# One canonical instance per value, whatever the deck (the codec returns these).
-_CANON: dict[Action, Action] = {}
-
-
-def _canon(action: Action) -> Action:
-    return _CANON.setdefault(action, action)
+# The actions that name no card are the same whatever the deck: built once, here.
+TAKE_OWN = tuple(TakeOwn(s) for s in (0, 1))
+TAKE_DECK = TakeDeck()
+TAKE_UNSEEN = tuple(TakeUnseen(p) for p in SEATS)
+CLAW_HAND = tuple(tuple(ClawHand(p, s) for s in (0, 1)) for p in SEATS)
+CLAW_DECK = ClawDeck()
+_CARDLESS = {a: a for a in (*TAKE_OWN, TAKE_DECK, *TAKE_UNSEEN, *(a for row in CLAW_HAND for a in row), CLAW_DECK)}
 
 
 class ActionTables:
-    """Every action of one deck, indexed the way the rules look them up."""
+    """Every action of one deck, indexed the way the rules look them up; ``by_value`` finds
+    the deck's own instance of an equal action (decoding)."""
 
     def __init__(self, deck: Deck):
-        ids, seats = deck.ids, range(MAX_PLAYERS)
-        self.take_own = tuple(_canon(TakeOwn(s)) for s in (0, 1))
-        self.take_river = tuple(_canon(TakeRiver(c)) for c in ids)
-        self.take_deck = _canon(TakeDeck())
-        self.take_seen = tuple(tuple(_canon(TakeSeen(p, c)) for c in ids) for p in seats)
-        self.take_unseen = tuple(_canon(TakeUnseen(p)) for p in seats)
-        self.claw_front = tuple(tuple(_canon(ClawFront(p, c)) for c in ids) for p in seats)
-        self.claw_hand = tuple(tuple(_canon(ClawHand(p, s)) for s in (0, 1)) for p in seats)
-        self.claw_river = tuple(_canon(ClawRiver(c)) for c in ids)
-        self.claw_deck = _canon(ClawDeck())
+        ids = deck.ids
+        self.take_own = TAKE_OWN
+        self.take_river = tuple(TakeRiver(c) for c in ids)
+        self.take_deck = TAKE_DECK
+        self.take_seen = tuple(tuple(TakeSeen(p, c) for c in ids) for p in SEATS)
+        self.take_unseen = TAKE_UNSEEN
+        self.claw_front = tuple(tuple(ClawFront(p, c) for c in ids) for p in SEATS)
+        self.claw_hand = CLAW_HAND
+        self.claw_river = tuple(ClawRiver(c) for c in ids)
+        self.claw_deck = CLAW_DECK
+        by_value = dict(_CARDLESS)
+        for group in (self.take_river, self.claw_river, *self.take_seen, *self.claw_front):
+            by_value.update((a, a) for a in group)
+        self.by_value = by_value
 
 
 def tables_for(deck: Deck) -> ActionTables:
-    """The deck's action tables, built on first use and kept on the deck."""
+    """The deck's action tables, built on first use and kept on the deck (so they live as long
+    as the deck does: decks are cached by content in a bounded cache)."""
     tables = getattr(deck, "action_tables", None)
     if tables is None:
         tables = deck.action_tables = ActionTables(deck)  # type: ignore[attr-defined]
     return tables
 
 
-def _read(action: Action) -> Action:
-    """The canonical instance of an action read from JSON, after checking that its seat,
-    slot and card fields could exist at all (legality is checked when it is applied)."""
+def checked(action: Action) -> Action:
+    """A decoded action (the engine has checked each field's type): the canonical instance when
+    it is an action of the standard deck, else ``action`` itself once its seat, slot and card
+    could exist; :class:`RecordError` otherwise. Nothing is stored: the deck the game uses is
+    not known here, so whether the card is in it is checked when the action is applied (or by
+    :func:`decode_action` when a state is loaded)."""
     seat = getattr(action, "seat", 0)
     slot = getattr(action, "slot", 0)
-    card = getattr(action, "card", "")
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < MAX_PLAYERS):
+    card = getattr(action, "card", "R0")
+    if not 0 <= seat < MAX_PLAYERS:
         raise RecordError(f"{action.kind}: seat must be 0..{MAX_PLAYERS - 1}, got {seat!r}")
-    if not (isinstance(slot, int) and not isinstance(slot, bool) and slot in (0, 1)):
+    if slot not in (0, 1):
         raise RecordError(f"{action.kind}: hand slot must be 0 or 1, got {slot!r}")
-    if not isinstance(card, str):
-        raise RecordError(f"{action.kind}: card must be a card id, got {card!r}")
-    return _CANON.get(action, action)
+    if not card or card != card.strip() or len(card) > MAX_ID_CHARS:
+        raise RecordError(f"{action.kind}: card must be a card id (text of 1..{MAX_ID_CHARS} characters "
+                          f"without surrounding spaces), got {snippet(card)}")
+    return tables_for(load_deck(None)).by_value.get(action, action)
 
 
-ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=_read)
+def decode_action(data: Any, deck: Deck) -> Action:
+    """The action of ``deck``'s game that ``data`` (its JSON form) names, or RecordError."""
+    action = ACTION_CODEC.from_json(data)
+    found = tables_for(deck).by_value.get(action)
+    if found is None:
+        raise RecordError(f"{action}: the deck has no card {snippet(getattr(action, 'card', ''))}")
+    return found
+
+
+ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=checked)

@@ -1,4 +1,4 @@
-"""Amarok's rules: options, the state, a turn, the card effects and the end of a round.
+"""Amarok's rules: the state, a turn, the card effects, the end of a round and the event log.
 
 Rulebook: ``amarok-rulebook-it.txt`` with rulings K1-K9 (``RULINGS.md``); the rules as
 implemented, with the test of each, are in ``docs/rules/amarok.md``.
@@ -22,12 +22,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...engine import Event, State, TERMINAL, rng_from_json, rng_to_json
+from ...engine import Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
+from ...engine.errors import snippet
 from ...engine.state import clone_rng
-from .actions import ACTION_CODEC, ActionTables, tables_for
-from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .actions import ActionTables, decode_action, tables_for
+from .cards import CLAW, HEART, MAX_VALUE, SEASON, TRAP, load_deck
 from .events import Seating, event_text
-from .options import PLAYER_COUNTS, AmarokOptions, options_from_json
+from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
 
 EMPTY = -1
 
@@ -480,6 +481,26 @@ class AmarokState(State):
         seat, action, card = self.last
         return {"seat": seat, "action": action.to_json(), "card": self.cards.ids[card]}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "AmarokState":
+        """The state that :meth:`to_json` wrote (hidden parts, random stream and log included)."""
+        if not isinstance(data, Mapping):
+            raise RecordError("an Amarok state must be a JSON object")
+        options = options_from_json(_Reader._get(data, "options"))
+        state = assemble(options, data, rng_from_json(_Reader._get(data, "rng")), data.get("seed"))
+        history = _Reader._get(data, "history")
+        if not isinstance(history, list):
+            raise RecordError("history must be a list of {seat, action} objects")
+        state.history = [(_Reader._get(h, "seat"), decode_action(_Reader._get(h, "action"), state.cards))
+                         for h in history]
+        if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.n for s, _ in state.history):
+            raise RecordError(f"history: every seat must be 0..{state.n - 1}")
+        events = data.get("events")
+        if events is not None and not isinstance(events, list):
+            raise RecordError("events must be null or a list of events")
+        state.events = None if events is None else [Event.from_json(e) for e in events]
+        return state
+
     def to_json(self) -> dict[str, Any]:
         ids, n = self.cards.ids, self.n
         return {
@@ -509,35 +530,151 @@ class AmarokState(State):
 
 def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random,
              seed: int | None) -> AmarokState:
-    """A state from the JSON fields shared by ``to_json`` and the determinizer."""
+    """A state from the JSON fields shared by ``to_json`` and the determinizer, checked as it
+    is read: seats, slots and counts in range, every card of the deck in exactly one place, the
+    player to act short of two cards (or choosing a claw's target). Anything else is a
+    :class:`RecordError` naming the field."""
     state = AmarokState._blank(options, seed, rng)
-    index, n = state.cards.index, state.n
-
-    def card(cid: str | None) -> int:
-        return EMPTY if cid is None else index[cid]
-
-    state.round_no = int(data["round"])
-    state.levels = list(data["levels"])
-    state.objective = OBJECTIVE_NAMES.index(data["objective"])
-    state.holder = int(data["objective_holder"])
-    state.turn = int(data["turn"])
-    state.claw_pending = bool(data["claw_pending"])
-    state.hand = [card(c) for row in data["hands"] for c in row]
-    state.owner_sees = [bool(v) for row in data["owner_sees"] for v in row]
+    deck, n = state.cards, state.n
+    read = _Reader(deck)
+    state.round_no = read.int(data, "round", 1, MAX_ROUND)
+    state.levels = read.ints(data, "levels", n, 0, state.target)
+    state.objective = read.choice(data, "objective", OBJECTIVE_NAMES)
+    state.holder = read.int(data, "objective_holder", 0, n - 1)
+    state.turn = read.int(data, "turn", TERMINAL, n - 1)
+    state.claw_pending = read.bool(data, "claw_pending")
+    state.hand = [read.card(c, "hands", empty=True) for row in read.rows(data, "hands", n, 2, 2) for c in row]
+    state.owner_sees = [read.flag(v, "owner_sees") for row in read.rows(data, "owner_sees", n, 2, 2) for v in row]
     state.front = [EMPTY] * (2 * n)
     state.front_count = [0] * n
-    for p, row in enumerate(data["fronts"]):
+    for p, row in enumerate(read.rows(data, "fronts", n, 0, 2)):
         for k, cid in enumerate(row):
-            state.front[2 * p + k] = index[cid]
+            state.front[2 * p + k] = read.card(cid, "fronts")
         state.front_count[p] = len(row)
-    state.river = [index[c] for c in data["river"]]
-    state.deck = [index[c] for c in reversed(data["deck"])]
-    state.known_bottom = int(data["known_bottom"])
-    last = data.get("last")
-    state.last = None if last is None else (
-        int(last["seat"]), ACTION_CODEC.from_json(last["action"]), index[last["card"]])
-    state.last_round = last_round_copy(data.get("last_round"))
+    state.river = [read.card(c, "river") for c in read.list(data, "river")]
+    state.deck = [read.card(c, "deck") for c in reversed(read.list(data, "deck"))]
+    state.known_bottom = read.int(data, "known_bottom", 0, len(state.deck))
+    placed = [c for c in state.hand if c != EMPTY] + [c for c in state.front if c != EMPTY]
+    if sorted(placed + state.river + state.deck) != list(range(len(deck))):
+        raise RecordError("every card of the deck must be in exactly one place (a hand, a front, "
+                          "the river or the deck)")
+    _check_turn(state)
+    state.last = read.last(data.get("last"), n)
+    state.last_round = read.last_round(data.get("last_round"), n)
     return state
+
+
+MAX_ROUND = 1_000_000
+
+
+def _check_turn(state: AmarokState) -> None:
+    over = max(state.levels) >= state.target
+    if over != (state.turn == TERMINAL):
+        raise RecordError("turn must be -1 exactly when a player has reached rounds_to_win")
+    if over:
+        if state.claw_pending:
+            raise RecordError("claw_pending must be false once the game is over")
+        return
+    count = state.front_count[state.turn]
+    if state.claw_pending:
+        if count == 0 or state.cards.symbols[state.front[2 * state.turn + count - 1]] != CLAW:
+            raise RecordError("claw_pending needs a claw as the last card in front of the player to act")
+    elif count >= 2:
+        raise RecordError("the player to act must have fewer than two cards in front")
+
+
+class _Reader:
+    """Reads the fields of a state's JSON, raising RecordError that names the field."""
+
+    def __init__(self, deck):
+        self.index = deck.index
+        self.deck = deck
+
+    @staticmethod
+    def _get(data: Mapping[str, Any], key: str) -> Any:
+        if not isinstance(data, Mapping) or key not in data:
+            raise RecordError(f"an Amarok state needs the field {key!r}")
+        return data[key]
+
+    def int(self, data, key, lo, hi) -> int:
+        value = self._get(data, key)
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise RecordError(f"{key} must be an integer from {lo} to {hi}; got {snippet(value)}")
+        return value
+
+    def ints(self, data, key, count, lo, hi) -> list[int]:
+        values = self.list(data, key)
+        if len(values) != count or any(isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi
+                                       for v in values):
+            raise RecordError(f"{key} must list {count} integers from {lo} to {hi}; got {snippet(values)}")
+        return list(values)
+
+    def bool(self, data, key) -> bool:
+        return self.flag(self._get(data, key), key)
+
+    @staticmethod
+    def flag(value, key) -> bool:
+        if not isinstance(value, bool):
+            raise RecordError(f"{key} must hold true or false; got {snippet(value)}")
+        return value
+
+    def choice(self, data, key, names) -> int:
+        value = self._get(data, key)
+        if value not in names:
+            raise RecordError(f"{key} must be one of {', '.join(names)}; got {snippet(value)}")
+        return names.index(value)
+
+    def list(self, data, key) -> list:
+        value = self._get(data, key)
+        if not isinstance(value, list):
+            raise RecordError(f"{key} must be a list; got {snippet(value)}")
+        return value
+
+    def rows(self, data, key, count, least, most) -> list[list]:
+        rows = self.list(data, key)
+        if len(rows) != count or any(not isinstance(r, list) or not least <= len(r) <= most for r in rows):
+            size = f"{most}" if least == most else f"{least} to {most}"
+            raise RecordError(f"{key} must hold {count} lists (one per seat) of {size} items; got {snippet(rows)}")
+        return rows
+
+    def card(self, cid, key, empty=False) -> int:
+        if cid is None and empty:
+            return EMPTY
+        index = self.index.get(cid) if isinstance(cid, str) else None
+        if index is None:
+            raise RecordError(f"{key}: {snippet(cid)} is not a card of this game's deck")
+        return index
+
+    def last(self, last, n):
+        if last is None:
+            return None
+        seat = self.int(last, "seat", 0, n - 1)
+        return seat, decode_action(self._get(last, "action"), self.deck), self.card(self._get(last, "card"), "last")
+
+    def last_round(self, done, n) -> dict[str, Any] | None:
+        if done is None:
+            return None
+        if not isinstance(done, Mapping) or set(done) != LAST_ROUND_KEYS:
+            raise RecordError(f"last_round must be null or an object with the keys {', '.join(sorted(LAST_ROUND_KEYS))}")
+        self.int(done, "round", 1, MAX_ROUND)
+        if done["reason"] not in ("mating", "totals") or done["objective"] not in OBJECTIVE_NAMES:
+            raise RecordError("last_round: reason must be mating or totals and objective a side of the card")
+        if done["mating_seat"] is not None:
+            self.int(done, "mating_seat", 0, n - 1)
+        for row in self.rows(done, "fronts", n, 0, 2):
+            for cid in row:
+                self.card(cid, "last_round.fronts")
+        self.ints(done, "totals", n, -4 * MAX_VALUE, 4 * MAX_VALUE)
+        if not all(isinstance(t, bool) for t in self.list(done, "trapped")) or len(done["trapped"]) != n:
+            raise RecordError(f"last_round.trapped must list {n} booleans")
+        winners = self.list(done, "winners")
+        if not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in winners):
+            raise RecordError(f"last_round.winners must list seats 0..{n - 1}")
+        return last_round_copy(done)
+
+
+LAST_ROUND_KEYS = frozenset(("round", "reason", "mating_seat", "objective", "fronts", "totals", "trapped",
+                             "winners"))
 
 
 def last_round_copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -549,15 +686,6 @@ def last_round_copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
     for key in ("totals", "trapped", "winners"):
         out[key] = list(data[key])
     return out
-
-
-def state_from_json(data: Mapping[str, Any]) -> AmarokState:
-    options = options_from_json(data["options"])
-    state = assemble(options, data, rng_from_json(data["rng"]), data["seed"])
-    state.history = [(int(h["seat"]), ACTION_CODEC.from_json(h["action"])) for h in data["history"]]
-    events = data.get("events")
-    state.events = None if events is None else [Event.from_json(e) for e in events]
-    return state
 
 
 def new_state(options: AmarokOptions, seed: int) -> AmarokState:

@@ -133,7 +133,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
     unknown_deck = view["deck_size"] - len(view["deck_bottom"])
     holes = sum(1 for row in view["hands"] for slot in row if slot is not None and slot["card"] is None)
     if holes + unknown_deck != len(pool):
-        raise ValueError(f"inconsistent Amarok view: {len(pool)} unseen cards for "
+        raise RecordError(f"inconsistent Amarok view: {len(pool)} unseen cards for "
                          f"{holes} hidden hand cards and {unknown_deck} unknown deck cards")
     it = iter(pool)
     for p, row in enumerate(view["hands"]):
