@@ -105,8 +105,12 @@ def test_make_refuses_a_seed_that_is_not_an_integer(kuhn, seed):
         make("kuhn", seed=seed)
 
 
-def test_the_largest_seed_makes_a_game():
-    assert make(GAMES[0], seed=2**64 - 1).seed == 2**64 - 1
+def test_the_largest_seed_and_integer_types_such_as_numpys_make_a_game(kuhn):
+    class Seven:  # an integer type (numpy.int64 and the like implement __index__)
+        def __index__(self):
+            return 7
+    assert make("kuhn", seed=2**64 - 1).seed == 2**64 - 1
+    assert make("kuhn", seed=Seven()).to_json() == make("kuhn", seed=7).to_json()
 
 
 @pytest.mark.parametrize("changes,fragment", [

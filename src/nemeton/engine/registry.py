@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
 import pkgutil
 import random
 import secrets
@@ -153,8 +154,13 @@ MAX_SEED = 2**64 - 1
 def check_seed(seed: Any, error: type[NemetonError] = RecordError) -> int:
     """``seed`` as an int from 0 to 2**64-1, or ``error``. Text (``"7"``), floats and
     booleans are rejected rather than read as some other game."""
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
-        return int(seed)
+    if not isinstance(seed, bool):
+        try:
+            value = operator.index(seed)  # an int, or an integer type such as numpy's
+        except TypeError:
+            value = None
+        if value is not None and 0 <= value <= MAX_SEED:
+            return value
     raise error(f"a seed must be an integer from 0 to 2**64-1; got {snippet(seed)}"
                       + (" (text: write the number without quotes)" if isinstance(seed, str) else ""))
 
