@@ -316,18 +316,22 @@ class AlarunState(State):
 
     def _tell_hands_dealt(self) -> None:
         """Everyone sees that each player takes 3 cards; only the player sees which."""
+        events, round_no = self.events, self.round_no
         for s, hand in enumerate(self.hands):
-            self._event("hand_dealt", None, {"cards": [CARD_NAMES[c] for c in hand]}, ONLY[s],
-                        player=s, count=len(hand))
+            events.append(Event("hand_dealt", None, round_no, {"player": s, "count": len(hand)},
+                                {"cards": [CARD_NAMES[c] for c in hand]}, ONLY[s]))
 
     def _tell_placements_revealed(self) -> None:
         """A3: once everyone has placed, the round's cards are shown, each seat's by cell (row
         by row), not in the order placed (which no one else saw)."""
-        for s in range(self.n):
-            cells = self.squares[s].cells
-            shown = [{"card": CARD_NAMES[cells[i]], "x": CELL_XY[i][0], "y": CELL_XY[i][1]}
-                     for i in sorted(self.pending[s])]
-            self._event("placements_revealed", None, player=s, cards=shown)
+        events, round_no = self.events, self.round_no
+        for s, square in enumerate(self.squares):
+            cells = square.cells
+            shown = []
+            for i in sorted(self.pending[s]):
+                x, y = CELL_XY[i]
+                shown.append({"card": CARD_NAMES[cells[i]], "x": x, "y": y})
+            events.append(Event("placements_revealed", None, round_no, {"player": s, "cards": shown}))
 
     def _tell_final_scores(self) -> None:
         """The score sheet, line by line: the druid's value, rows A-E and columns F-J with
@@ -338,17 +342,7 @@ class AlarunState(State):
             grid = self.squares[s].grid()
             if b.druid is not None:
                 self._event("druid_value", None, player=s, card=CARD_NAMES[b.druid])
-            counted = [b.druid if c == DRUID else c for c in grid]
-            names = [card_name(c) for c in grid]
-            for k, line in enumerate(LINES):
-                points = b.rows[k] if k < 5 else b.columns[k - 5]
-                # what the potion shares matters from 2 cards (3 points) on
-                strength, by, trait = strongest_potion([counted[i] for i in line]) if points > 1 else \
-                    (points, None, -1)
-                shared = None if by is None else (INGREDIENTS if by == "ingredient" else COLOURS)[trait]
-                self._event("potion_scored", None, player=s, line="ABCDEFGHIJ"[k],
-                            cards=[names[i] for i in line], strength=strength, by=by,
-                            shared=shared, points=POINTS[strength])
+            self._tell_potions(s, grid, b)
             self._event("centum_auri_scored", None, player=s, points=b.centum_auri)
             colour = COLOURS[self.secret[s]]
             self._event("colour_bonus", None, player=s, colour=colour, cards=b.colour_bonus // 2,
@@ -360,6 +354,22 @@ class AlarunState(State):
         tied = [s for s, b in enumerate(finals) if b.total == best.total]
         self._event("game_won", None, winners=winners, total=best.total, potions=best.potions,
                     tie_break=len(winners) < len(tied))
+
+    def _tell_potions(self, seat: int, grid: list[int], b: ScoreBreakdown) -> None:
+        """One ``potion_scored`` per line of the score sheet: rows A-E, then columns F-J."""
+        counted = [b.druid if c == DRUID else c for c in grid]
+        names = [card_name(c) for c in grid]
+        events, round_no = self.events, self.round_no
+        for k, line in enumerate(LINES):
+            points = b.rows[k] if k < 5 else b.columns[k - 5]
+            if points > 1:  # from 2 cards on, a potion shares an ingredient or a colour
+                strength, by, trait = strongest_potion([counted[i] for i in line])
+                shared = (INGREDIENTS if by == "ingredient" else COLOURS)[trait]
+            else:
+                strength, by, shared = points, None, None
+            events.append(Event("potion_scored", None, round_no, {
+                "player": seat, "line": "ABCDEFGHIJ"[k], "cards": [names[i] for i in line],
+                "strength": strength, "by": by, "shared": shared, "points": POINTS[strength]}))
 
     # ----- outcome ----------------------------------------------------------------------
     def breakdowns(self, druids: Mapping[int, int] | None = None) -> list[ScoreBreakdown]:
