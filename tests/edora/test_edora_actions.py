@@ -19,7 +19,7 @@ def test_provisions_space_gives_12_provisions():
     play(st, "place die 2 on S01 space 1 (FD)")
     assert legal_texts(st) == ["take 12 provisions", "take 3 dice from the overview board"]
     play(st, "take 12 provisions")
-    assert st.prov[0] == 10 - 2 + 12
+    assert st.provisions[0] == 10 - 2 + 12
 
 
 def test_provisions_space_can_take_3_overview_dice_of_the_players_choice():
@@ -46,7 +46,7 @@ def test_knowledge_spaces_advance_the_marker(sanct, space, steps):
     st = fresh(2)
     _at(st, sanct, reserve=[2])
     play(st, space)
-    assert st.kpos[0] == steps
+    assert st.knowledge[0] == steps
 
 
 def test_sickle_spaces_advance_the_sickle_and_release_herbs_at_the_end_of_the_turn():
@@ -63,7 +63,7 @@ def test_knowledge_overflow_gives_2_prestige_per_step_and_tops_the_stack():
     _at(st, "S09", reserve=[2], knowledge=13)
     set_player(st, 1, knowledge=14)
     play(st, "place die 2 on S09 space 1 (KN3)")
-    assert st.kpos[0] == 14 and st.prestige[0] == 4
+    assert st.knowledge[0] == 14 and st.prestige[0] == 4
     assert st.ahead(0) > st.ahead(1)
 
 
@@ -86,7 +86,7 @@ def test_tablet_space_takes_a_tablet_gains_its_sides_two_oracle_stones_and_refil
     assert len(legal_texts(st)) == 12
     play(st, "take tablet T4 (oracle side 1, slot 3)")      # side 1: corners KNOW and FOOD
     assert TABLETS[st.tablets[0][-1]] == "T4"
-    assert st.kpos[0] == 1 and st.prov[0] == 8 + 3
+    assert st.knowledge[0] == 1 and st.provisions[0] == 8 + 3
     assert st.oracle_slots[3] == top
 
 
@@ -105,10 +105,10 @@ def test_mistletoe_space_gives_mistletoe_then_up_to_n_potions_and_keeps_the_rest
     st = fresh(4)
     _at(st, "S01", reserve=[2], mistletoe=2)
     play(st, "place die 2 on S01 space 4 (MI2P2)")
-    assert st.mist[0] == 4
+    assert st.mistletoe[0] == 4
     assert "brew P4a" in legal_texts(st) and "brew P5a" not in legal_texts(st)
     play(st, "brew P1b", "brew P2c")
-    assert st.mist[0] == 1 and st.sickle[0] == 3
+    assert st.mistletoe[0] == 1 and st.sickle[0] == 3
     assert st.potion_owner[1] == 0 and st.potion_owner[5] == 0
     assert legal_texts(st)[0].startswith("activate")     # the sickle released a pair
 
@@ -117,7 +117,7 @@ def test_mistletoe_space_with_one_brew_stops_after_one_potion():
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=5)
     play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P6c")
-    assert st.prestige[0] == 25 and st.mist[0] == 1 and st.current_player == 1
+    assert st.prestige[0] == 25 and st.mistletoe[0] == 1 and st.current_player == 1
 
 
 def test_a_brewed_potion_is_gone_for_everybody():
@@ -136,7 +136,7 @@ def test_amulet_gem_goes_left_then_right_and_pays_its_reward_k_times():
     play(st, "place die 2 on S05 space 1 (AM-SUN-x2)")
     assert len(legal_texts(st)) == 6
     play(st, "put gem FOOD on the SUN row")
-    assert st.amulet[0] == 2 and st.prov[0] == 8 + 6
+    assert st.amulet[0] == 2 and st.provisions[0] == 8 + 6
     start_turn(st, 0, place_at="S20")
     set_player(st, 0, reserve=[2])
     play(st, "place die 2 on S20 space 1 (AM-SUN-x2)")
@@ -165,7 +165,7 @@ def test_standing_stone_rulebook_example_food_after_vp_die_mist():
                                "place standing stone SICKLE", "skip the standing-stone action"]
     play(st, "place standing stone FOOD")
     # FOOD, then VP, FOOD, DIE, MIST
-    assert st.prov[0] == 8 + 6 and st.prestige[0] == 3 and st.mist[0] == 1 and st.reserve[5] == 1
+    assert st.provisions[0] == 8 + 6 and st.prestige[0] == 3 and st.mistletoe[0] == 1 and st.reserve[5] == 1
     assert st.standing_at[st.board.index["S03"]] == 1
 
 
@@ -179,11 +179,11 @@ def test_the_nth_standing_stone_yields_n_plus_1_rewards():
 # ----- RS -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("stone,check", [
-    ("MIST", lambda st: st.mist[0] == 4),                     # [R] v=5 -> 4 mistletoe
+    ("MIST", lambda st: st.mistletoe[0] == 4),                     # [R] v=5 -> 4 mistletoe
     ("PRESTIGE_POINT", lambda st: st.prestige[0] == 10),      # [R] v=5 -> 10 prestige
-    ("KNOW", lambda st: st.kpos[0] == 4),
+    ("KNOW", lambda st: st.knowledge[0] == 4),
     ("SICKLE_STEP", lambda st: st.sickle[0] == 5),
-    ("PROVISION", lambda st: st.prov[0] == 20 - 5 + 15),
+    ("PROVISION", lambda st: st.provisions[0] == 20 - 5 + 15),
 ])
 def test_rune_stone_reward_depends_on_the_die_value(stone, check):
     st = fresh(2)
@@ -197,7 +197,7 @@ def test_stone_actions_may_be_left_unused_but_the_die_is_paid():
     st = fresh(2)
     _at(st, "S05", reserve=[5], provisions=20)
     play(st, "place die 5 on S05 space 2 (RS)", "skip the rune-stone action")
-    assert st.runes[0] == 0 and st.prov[0] == 15 and st.current_player == 1
+    assert st.runes[0] == 0 and st.provisions[0] == 15 and st.current_player == 1
     st = fresh(2)
     _at(st, "S03", reserve=[2])
     play(st, "place die 2 on S03 space 1 (SS)", "skip the standing-stone action")

@@ -8,7 +8,7 @@ import pytest
 
 from nemeton.engine import get_game, make
 from nemeton.games.edora.events import EVENT_KINDS, HERB_NAMES
-from nemeton.games.edora.positions import fresh, play, put_dice, set_player, start_turn
+from nemeton.games.edora.positions import fresh, play, put_dice, set_player
 
 SPEC = get_game("edora")
 
@@ -189,7 +189,7 @@ def test_the_game_end_tells_each_final_step_every_total_and_the_winner():
 def test_a_shared_best_total_is_told_with_the_tie_break():
     st = fresh(2)
     st.prestige[:] = [20, 20]
-    st.kpos[:] = [3, 1]
+    st.knowledge[:] = [3, 1]
     st.ending = True
     st.player = 1
     st.stack = [(105, 0, 0)]                   # W_END_TURN: the round's last player ends the game

@@ -48,18 +48,18 @@ def test_food_herb_gives_18_provisions_and_3_prestige_on_the_provisions_choice_o
     st = fresh(2)
     _at(st, "S01", reserve=[2], provisions=10, herbs=["H_FOOD"])
     play(st, "place die 2 on S01 space 1 (FD)", "take 12 provisions")
-    assert st.prov[0] == 8 + 18 and st.prestige[0] == 3
+    assert st.provisions[0] == 8 + 18 and st.prestige[0] == 3
     st = fresh(2)
     _at(st, "S01", reserve=[2], provisions=10, overview=[], herbs=["H_FOOD"])
     play(st, "place die 2 on S01 space 1 (FD)", "take 3 dice from the overview board")
-    assert st.prov[0] == 8 and st.prestige[0] == 6       # Q18: only the 3 missing dice
+    assert st.provisions[0] == 8 and st.prestige[0] == 6       # Q18: only the 3 missing dice
 
 
 def test_mistletoe_herb_gives_1_more_mistletoe_and_3_prestige():
     st = fresh(2)
     _at(st, "S04", reserve=[2], herbs=["H_MIST"])
     play(st, "place die 2 on S04 space 2 (MI2P1)", "no more potions")
-    assert st.mist[0] == 3 and st.prestige[0] == 3
+    assert st.mistletoe[0] == 3 and st.prestige[0] == 3
 
 
 def test_sickle_herb_adds_2_steps_to_the_sickle_action_and_potion():
@@ -77,22 +77,22 @@ def test_knowledge_herb_adds_2_steps_to_the_action_and_potion_but_not_to_stone_r
     st = fresh(2)
     _at(st, "S01", reserve=[2], herbs=["H_KNOW"])
     play(st, "place die 2 on S01 space 2 (KN2)")
-    assert st.kpos[0] == 4
+    assert st.knowledge[0] == 4
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=2, herbs=["H_KNOW"])
     play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P4a")
-    assert st.kpos[0] == 5
+    assert st.knowledge[0] == 5
     st = fresh(2)
     _at(st, "S03", reserve=[2], herbs=["H_KNOW"])
     play(st, "place die 2 on S03 space 1 (SS)", "place standing stone KNOW")
-    assert st.kpos[0] == 2                               # stone rewards: no herb
+    assert st.knowledge[0] == 2                               # stone rewards: no herb
 
 
 def test_amulet_herb_raises_the_multiplier_by_one():
     st = fresh(2)
     _at(st, "S05", reserve=[2], provisions=10, herbs=["H_AMULET"])
     play(st, "place die 2 on S05 space 1 (AM-SUN-x2)", "put gem FOOD on the SUN row")
-    assert st.prov[0] == 8 + 9
+    assert st.provisions[0] == 8 + 9
 
 
 def test_die_herb_changes_the_value_by_up_to_2_within_1_to_6_and_pays_the_new_value():
@@ -103,7 +103,7 @@ def test_die_herb_changes_the_value_by_up_to_2_within_1_to_6_and_pays_the_new_va
                      "place die 1 turned to 3 on S04 space 1 (SS)", "place die 6 turned to 4 on S04 space 1 (SS)",
                      "place die 6 turned to 5 on S04 space 1 (SS)", "place die 6 on S04 space 1 (SS)"]
     play(st, "place die 6 turned to 4 on S04 space 1 (SS)")
-    assert st.prov[0] == 16 and st.value[st.board.index["S04"] * 4] == 4
+    assert st.provisions[0] == 16 and st.value[st.board.index["S04"] * 4] == 4
 
 
 def test_die_herb_lets_a_cheaper_die_make_a_destination_affordable():
@@ -119,7 +119,7 @@ def test_standing_stone_herb_takes_one_of_the_rewards_just_gained_once_more():
     play(st, "place die 2 on S03 space 1 (SS)", "place standing stone FOOD")
     assert legal_texts(st) == ["take VP once more", "take FOOD once more"]
     play(st, "take FOOD once more")
-    assert st.prov[0] == 8 + 9 and st.prestige[0] == 3
+    assert st.provisions[0] == 8 + 9 and st.prestige[0] == 3
 
 
 def test_leap_herb_moves_to_a_sanctuary_of_the_same_glade_for_1_provision():
@@ -129,7 +129,7 @@ def test_leap_herb_moves_to_a_sanctuary_of_the_same_glade_for_1_provision():
     assert "forest leap to S16 (cost 1)" in legal_texts(st)
     assert "forest leap to S12 (cost 1)" not in legal_texts(st)   # a plain move costs 1 too
     play(st, "forest leap to S16 (cost 1)")
-    assert st.prov[0] == 9 and st.board.names[st.figure[0]] == "S16"
+    assert st.provisions[0] == 9 and st.board.names[st.figure[0]] == "S16"
 
 
 def test_without_the_leap_herb_there_is_no_leap():
@@ -160,7 +160,7 @@ def test_fire_herb_takes_one_reward_of_each_closed_pit_once_more():
     # F01 (S01, S04): FOOD + DIE, then one of them again
     assert legal_texts(st) == ["take FOOD once more", "take DIE once more"]
     play(st, "take FOOD once more")
-    assert st.prov[0] == 8 + 6
+    assert st.provisions[0] == 8 + 6
 
 
 def test_tablet_herb_gains_the_two_oracle_rewards_again():
@@ -169,14 +169,14 @@ def test_tablet_herb_gains_the_two_oracle_rewards_again():
     _at(st, "S02", reserve=[2], herbs=["H_TABLET"])
     play(st, "place die 2 on S02 space 1 (TB)")
     play(st, [t for t in legal_texts(st) if "slot 0)" in t][0])    # side 0: VP + KNOW
-    assert st.prestige[0] == 6 and st.kpos[0] == 2
+    assert st.prestige[0] == 6 and st.knowledge[0] == 2
 
 
 def test_inactive_herbs_have_no_effect():
     st = fresh(2)
     _at(st, "S01", reserve=[2], provisions=10, inactive=["H_FOOD"])
     play(st, "place die 2 on S01 space 1 (FD)", "take 12 provisions")
-    assert st.prov[0] == 20 and st.prestige[0] == 0
+    assert st.provisions[0] == 20 and st.prestige[0] == 0
 
 
 def test_prestige_herb_makes_every_3_prestige_award_5_but_not_competitions_or_flat_potions():
@@ -224,7 +224,7 @@ def test_a_herb_released_this_turn_does_not_affect_this_turn():
     layout_herbs(st, 0, ["H_KNOW", "H_MIST"] + LAYOUT[2:3] + ["H_FOOD"] + LAYOUT[4:])
     _at(st, "S08", reserve=[2])
     play(st, "place die 2 on S08 space 1 (SI2)", "activate H_KNOW (H_MIST face down)")
-    assert st.kpos[0] == 0
+    assert st.knowledge[0] == 0
 
 
 def test_a_pair_emptied_by_potions_releases_nothing_and_a_single_survivor_goes_active():
@@ -240,4 +240,4 @@ def test_a_pair_emptied_by_potions_releases_nothing_and_a_single_survivor_goes_a
     st.release_herbs(0)
     assert _state(st, "H_MIST") == ACTIVE             # the single survivor
     assert st.stack[-1][0] != 17                       # no decision for the emptied pair
-    assert st.pairs_done[0] == 2
+    assert st.pairs_released[0] == 2

@@ -13,8 +13,8 @@ def _check(st):
         on_board = sum(1 for o in st.owner if o == p)
         assert on_board == st.placed[p]
         assert sum(st.reserve[7 * p:7 * p + 7]) + sum(st.overview[7 * p:7 * p + 7]) + on_board == 13
-        assert 0 <= st.kpos[p] <= st.board.knowledge_end and 0 <= st.sickle[p] <= st.board.sickle_end
-        assert st.prov[p] >= 0 and st.mist[p] >= 0
+        assert 0 <= st.knowledge[p] <= st.board.knowledge_end and 0 <= st.sickle[p] <= st.board.sickle_end
+        assert st.provisions[p] >= 0 and st.mistletoe[p] >= 0
     tablets = [t for t in st.oracle_slots if t >= 0] + st.deck + st.draft_hand + sum(st.tablets, [])
     assert sorted(tablets) == sorted(t for t in range(15) for _ in range(2))
     assert sum(st.standing_at) == sum(bin(m).count("1") for m in st.standing)

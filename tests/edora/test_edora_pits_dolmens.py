@@ -29,7 +29,7 @@ def test_enclosing_a_fire_pit_gives_its_printed_rewards_and_covers_it():
     _at(st, "S04", reserve=[2], provisions=10, overview=[5])
     play(st, "place die 2 on S04 space 2 (MI2P1)", "no more potions")
     assert st.pit_closed[_pit(st, "F01")] == 0
-    assert st.prov[0] == 8 + 3 and st.reserve[5] == 1 and st.prestige[0] == 0
+    assert st.provisions[0] == 8 + 3 and st.reserve[5] == 1 and st.prestige[0] == 0
 
 
 def test_several_fire_pits_close_at_once():
@@ -39,8 +39,8 @@ def test_several_fire_pits_close_at_once():
     play(st, "place die 2 on S04 space 2 (MI2P1)", "no more potions")
     assert st.pit_closed[_pit(st, "F01")] == 0 and st.pit_closed[_pit(st, "F05")] == 0
     # F01 FOOD+DIE, F05 KNOW+MIST+SICKLE
-    assert st.prov[0] == 11 and st.reserve[5] == 1 and st.kpos[0] == 1
-    assert st.mist[0] == 2 + 1 and st.sickle[0] == 1
+    assert st.provisions[0] == 11 and st.reserve[5] == 1 and st.knowledge[0] == 1
+    assert st.mistletoe[0] == 2 + 1 and st.sickle[0] == 1
 
 
 def test_a_covered_fire_pit_gives_nothing_to_a_later_encloser():
@@ -49,7 +49,7 @@ def test_a_covered_fire_pit_gives_nothing_to_a_later_encloser():
     st.pit_closed[_pit(st, "F01")] = 1
     _at(st, "S04", reserve=[2], provisions=10)
     play(st, "place die 2 on S04 space 2 (MI2P1)", "no more potions")
-    assert st.prov[0] == 8 and st.pit_closed[_pit(st, "F01")] == 1
+    assert st.provisions[0] == 8 and st.pit_closed[_pit(st, "F01")] == 1
 
 
 def test_opponent_dice_around_a_pit_do_not_count():
@@ -84,7 +84,7 @@ def test_linking_two_dolmens_gives_2_per_sanctuary_the_dolmens_and_the_first_bei
     _at(st, "S07", reserve=[2], overview=[3])
     play(st, "place die 2 on S07 space 2 (KN2)")
     # colour A joins S01 and S07 along S01-S02-S03-S07: 4 sanctuaries
-    assert st.dolmen_owner[0] == 0 and st.dolmens[0] == 2 and st.beige[0] == 1
+    assert st.dolmen_owner[0] == 0 and st.dolmens[0] == 2 and st.beige_dolmens[0] == 1
     assert st.prestige[0] == 8 + 8 and st.links == 1
 
 
@@ -96,7 +96,7 @@ def test_second_third_links_get_6_and_4_and_later_links_no_beige(links, bonus, b
     put_dice(st, "S01:A1 S02:A1 S03:A1")
     _at(st, "S07", reserve=[2], overview=[3])
     play(st, "place die 2 on S07 space 2 (KN2)")
-    assert st.prestige[0] == 8 + bonus and st.beige[0] == beige
+    assert st.prestige[0] == 8 + bonus and st.beige_dolmens[0] == beige
 
 
 @pytest.mark.parametrize("dice,length", [
@@ -120,7 +120,7 @@ def test_several_links_in_one_turn():
     _at(st, "S02", reserve=[2], overview=[3])
     play(st, "place die 2 on S02 space 2 (FD)", "take 12 provisions")
     assert st.dolmen_owner[0] == 0 and st.dolmen_owner[1] == 0
-    assert st.dolmens[0] == 4 and st.beige[0] == 2
+    assert st.dolmens[0] == 4 and st.beige_dolmens[0] == 2
     assert st.prestige[0] == 2 * 4 + 2 * 6 + 8 + 6
 
 

@@ -59,7 +59,7 @@ def test_p2a_takes_an_unreleased_herb_active_and_its_partner_later_goes_active_a
 def test_p2b_gives_one_die_and_6_provisions():
     st = fresh(2)
     _brew(st, "P2b", provisions=10, overview=[5])
-    assert st.prov[0] == 14 and st.reserve[5] == 1
+    assert st.provisions[0] == 14 and st.reserve[5] == 1
 
 
 def test_p2c_advances_the_sickle_3():
@@ -78,7 +78,7 @@ def test_p3b_is_a_rune_action_as_if_the_die_showed_3():
     st = fresh(2)
     _brew(st, "P3b")
     play(st, "place rune stone MIST")
-    assert st.mist[0] == 2 and st.rune_at[st.board.index["S04"]] == 1
+    assert st.mistletoe[0] == 2 and st.rune_at[st.board.index["S04"]] == 1
 
 
 def test_p3c_is_a_tablet_action():
@@ -86,19 +86,19 @@ def test_p3c_is_a_tablet_action():
     set_oracle(st, ["VP", "KNOW", "FOOD", "DIE", "MIST", "SICKLE"])
     _brew(st, "P3c")
     play(st, [t for t in legal_texts(st) if "slot 0)" in t][0])
-    assert len(st.tablets[0]) == 2 and st.prestige[0] == 3 and st.kpos[0] == 1
+    assert len(st.tablets[0]) == 2 and st.prestige[0] == 3 and st.knowledge[0] == 1
 
 
 def test_p4a_advances_knowledge_3():
     st = fresh(2)
     _brew(st, "P4a")
-    assert st.kpos[0] == 3
+    assert st.knowledge[0] == 3
 
 
 def test_p4b_gives_2_dice_6_provisions_and_5_prestige():
     st = fresh(2)
     _brew(st, "P4b", provisions=10, overview=[6, 6])
-    assert st.reserve[6] == 2 and st.prov[0] == 14 and st.prestige[0] == 5
+    assert st.reserve[6] == 2 and st.provisions[0] == 14 and st.prestige[0] == 5
 
 
 def test_p4c_takes_two_unreleased_herbs_active():
@@ -113,7 +113,7 @@ def test_p5a_is_an_amulet_action_x5_in_a_row_of_your_choice():
     _brew(st, "P5a", provisions=2)
     assert "put gem FOOD on the STAR row" in legal_texts(st) and len(legal_texts(st)) == 18
     play(st, "put gem FOOD on the STAR row")
-    assert st.prov[0] == 15 and st.amulet[4] == 2
+    assert st.provisions[0] == 15 and st.amulet[4] == 2
 
 
 def test_p5b_is_a_rune_action_as_if_the_die_showed_6():

@@ -46,7 +46,7 @@ CASES = [
     ("T2", lambda st: put_dice(st, "S01:A1 S07:A1 S24:A1"), lambda st: put_dice(st, "S01:A1 S07:A1 S23:A1")),
     ("T3", lambda st: put_dice(st, "S02:A1 S09:A2 S16:A3 S23:A4"), lambda st: put_dice(st, "S02:A1 S09:A2 S16:A3 S24:A4")),
     ("T4", lambda st: put_dice(st, "S01:A3 S02:A3 S03:A3"), lambda st: put_dice(st, "S01:A3 S02:A3 S03:A4 S06:A3")),
-    ("T5", lambda st: (setattr(st, "dolmens", [4, 0]), setattr(st, "beige", [1, 0])),
+    ("T5", lambda st: (setattr(st, "dolmens", [4, 0]), setattr(st, "beige_dolmens", [1, 0])),
      lambda st: setattr(st, "dolmens", [4, 0])),
     ("T6", lambda st: _runes(st, 4), lambda st: _runes(st, 3)),
     ("T7", lambda st: set_player(st, 0, knowledge=6), lambda st: set_player(st, 0, knowledge=5)),
@@ -172,7 +172,7 @@ def test_final_tie_goes_to_the_player_behind_on_knowledge_then_lower_in_the_stac
     set_player(st, 1, knowledge=7)
     assert st.winners() == [0]
     set_player(st, 1, knowledge=5)
-    st.kstamp = [9, 4]         # P1 lower in the stack
+    st.knowledge_stack = [9, 4]         # P1 lower in the stack
     assert st.winners() == [1]
 
 

@@ -5,7 +5,7 @@ import pytest
 from nemeton.engine import IllegalActionError, make
 from nemeton.games.edora.actions import Emergency
 from nemeton.games.edora.positions import fresh, legal_texts, play, put_dice, set_player, start_turn
-from nemeton.games.edora.rules import D_PLACE, D_START, D_TURN
+from nemeton.games.edora.steps import D_PLACE, D_START, D_TURN
 
 
 # ----- setup ----------------------------------------------------------------------------------
@@ -14,7 +14,7 @@ from nemeton.games.edora.rules import D_PLACE, D_START, D_TURN
 def test_setup_gives_each_player_15_provisions_4_reserve_9_overview_dice_and_one_tablet(players):
     st = make("edora", players=players, seed=7)
     for p in range(players):
-        assert st.prov[p] == 15
+        assert st.provisions[p] == 15
         assert sum(st.reserve[7 * p:7 * p + 7]) == 4 and sum(st.overview[7 * p:7 * p + 7]) == 9
         assert len(st.tablets[p]) == 1
     assert sum(t >= 0 for t in st.oracle_slots) == 12
@@ -28,7 +28,7 @@ def test_start_player_has_the_highest_reserve_sum_and_is_at_the_bottom_of_the_kn
         sp = st.start_player
         assert sums[sp] == max(sums)
         # start player at the bottom, the others clockwise on top
-        assert [st.kstamp[(sp + k) % 3] for k in range(3)] == [0, 1, 2]
+        assert [st.knowledge_stack[(sp + k) % 3] for k in range(3)] == [0, 1, 2]
 
 
 def test_start_spaces_are_chosen_counter_clockwise_from_the_start_players_right_start_player_last():
@@ -53,10 +53,10 @@ def test_the_free_first_turn_steps_onto_the_start_sanctuary_without_cost_and_no_
     texts = legal_texts(st)
     assert texts and all(t.startswith("place die") and f" on {s} " in t for t in texts)
     assert not any(isinstance(a, Emergency) for a in st.legal_actions())
-    before = st.prov[p]
+    before = st.provisions[p]
     a = st.legal_actions()[0]
     st.apply(a)
-    assert st.prov[p] == before - a.value
+    assert st.provisions[p] == before - a.value
 
 
 # ----- step 1: movement --------------------------------------------------------------------------
@@ -69,7 +69,7 @@ def test_move_costs_the_cheapest_route_and_excludes_own_dice_and_the_current_san
     assert "move to S05 (cost 1)" in texts and "move to S06 (cost 3)" in texts
     assert not any("to S02 " in t for t in texts) and not any("to S01 " in t for t in texts)
     play(st, "move to S06 (cost 3)")
-    assert st.prov[0] == 17 and st.board.names[st.figure[0]] == "S06"
+    assert st.provisions[0] == 17 and st.board.names[st.figure[0]] == "S06"
 
 
 def test_a_destination_is_legal_only_if_a_die_can_then_be_paid():
@@ -85,7 +85,7 @@ def test_emergency_is_forced_when_no_normal_turn_is_possible():
     set_player(st, 0, at="S01", provisions=3, reserve=[3], overview=[5])
     assert legal_texts(st) == ["emergency turn (+6 provisions, 1 die)"]
     play(st, "emergency turn (+6 provisions, 1 die)")
-    assert st.prov[0] == 9 and st.reserve[7 * 0 + 5] == 1 and st.overview[5] == 0
+    assert st.provisions[0] == 9 and st.reserve[7 * 0 + 5] == 1 and st.overview[5] == 0
     assert st.current_player == 1 and st.placed[0] == 0
 
 
@@ -94,7 +94,7 @@ def test_emergency_is_forced_without_reserve_dice_and_gives_2_prestige_without_o
     set_player(st, 0, at="S01", provisions=30, reserve=[], overview=[])
     assert legal_texts(st) == ["emergency turn (+6 provisions, 1 die)"]
     play(st, "emergency turn (+6 provisions, 1 die)")
-    assert st.prestige[0] == 2 and st.prov[0] == 36
+    assert st.prestige[0] == 2 and st.provisions[0] == 36
 
 
 def test_emergency_is_optional_on_a_normal_turn_and_lets_the_player_choose_the_die():
@@ -115,7 +115,7 @@ def test_placing_pays_the_die_value_and_uses_one_of_the_first_n_spaces():
     play(st, "move to S05 (cost 1)")
     assert legal_texts(st) == ["place die 4 on S05 space 1 (AM-SUN-x2)", "place die 4 on S05 space 2 (RS)"]
     play(st, "place die 4 on S05 space 2 (RS)")
-    assert st.prov[0] == 10 - 1 - 4
+    assert st.provisions[0] == 10 - 1 - 4
 
 
 def test_one_die_per_colour_per_sanctuary_for_the_whole_game():
@@ -139,7 +139,7 @@ def test_placing_is_allowed_even_when_the_action_cannot_be_used():
     set_player(st, 0, at="S01", provisions=10, reserve=[2])
     st.runes[0] = 0b111111              # no rune stone left
     play(st, "move to S05 (cost 1)", "place die 2 on S05 space 2 (RS)")
-    assert st.prov[0] == 7 and st.current_player == 1
+    assert st.provisions[0] == 7 and st.current_player == 1
 
 
 # ----- step 3: competitions ----------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_competition_tie_on_the_same_knowledge_space_goes_to_the_marker_higher_i
     put_dice(st, "S05:B4")
     set_player(st, 0, at="S01", provisions=10, reserve=[4], knowledge=3)
     set_player(st, 1, knowledge=3)
-    st.kstamp[0], st.kstamp[1] = 5, 9       # P1 arrived later: on top
+    st.knowledge_stack[0], st.knowledge_stack[1] = 5, 9       # P1 arrived later: on top
     play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place rune stone MIST")
     assert st.prestige[1] == 2 and st.prestige[0] == 0
 

@@ -7,7 +7,7 @@ import pytest
 
 from nemeton.engine import InvalidOptionsError, get_game, make
 from nemeton.games.edora.positions import fresh, legal_texts, play
-from nemeton.games.edora.rules import D_ARRANGE, D_DRAFT, D_START
+from nemeton.games.edora.steps import D_ARRANGE, D_DRAFT, D_START
 
 SPEC = get_game("edora")
 

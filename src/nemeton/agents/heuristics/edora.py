@@ -26,15 +26,15 @@ from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State, get_game
 from ...games.edora.board import DIE, FOOD, KNOW, MIST, SICKLE, VP
-from ...games.edora.components import (ACTIVE, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
+from ...games.edora.components import (ACTIVE, HERBS_PER_PLAYER, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
                                        H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
                                        HERB_INDEX, TABLET_INDEX)
-from ...games.edora.rules import (D_BREW, D_FOOD, D_PLACE, D_TURN, EdoraState)
+from ...games.edora.rules import EdoraState
+from ...games.edora.steps import D_BREW, D_FOOD, D_PLACE, D_TURN
 from ...games.edora.scoring import amulet_points, sanctuary_collections, tablet_met
 from ...games.edora import actions as A
 from ..base import GameHeuristic, register_heuristic
 
-NH = 12
 OPPONENT_SHARE = 0.5
 TEMPERATURE = 12.0
 HERB_VALUE = {H_VP: 9, H_DIE: 5, H_KNOW: 6, H_AMULET: 4, H_FOOD: 4, H_MIST: 3, H_SICKLE: 4,
@@ -51,26 +51,27 @@ def estimates(st: EdoraState) -> list[float]:
     n = st.n
     progress = min(1.0, max(st.placed) / 13.0)
     late = progress * progress
-    w_prov = 0.45 * (1 - late) + late / 6
-    w_mist = 1.4 * (1 - late) + late
-    w_res = 3.5 * (1 - late) + late
-    w_ov = 2.0 * (1 - late)
+    w_provisions = 0.45 * (1 - late) + late / 6
+    w_mistletoe = 1.4 * (1 - late) + late
+    w_reserve = 3.5 * (1 - late) + late
+    w_overview = 2.0 * (1 - late)
     collected = sanctuary_collections(st)
     out = []
     for p in range(n):
         e = float(st.prestige[p])
-        kpos = st.kpos[p]
-        mult = b.knowledge_multiplier[kpos]
-        e += collected[p] * mult + (1 - late) * 1.2 * kpos
+        knowledge = st.knowledge[p]
+        mult = b.knowledge_multiplier[knowledge]
+        e += collected[p] * mult + (1 - late) * 1.2 * knowledge
         e += b.sickle_score[st.sickle[p]] + 0.6 * (1 - late) * st.sickle[p]
         hs = st.herb_state
-        e += (1 - late) * sum(HERB_VALUE[h] * 0.6 for h in range(NH) if hs[NH * p + h] == ACTIVE)
+        e += (1 - late) * sum(
+            HERB_VALUE[h] * 0.6 for h in range(HERBS_PER_PLAYER) if hs[HERBS_PER_PLAYER * p + h] == ACTIVE)
         for t in st.tablets[p]:
             e += 10 if tablet_met(st, p, t) else 2.5 * (1 - late)
         e += amulet_points(st, p) + 2.0 * bin(st.gem_mask[p]).count("1")
-        e += w_prov * min(st.prov[p], 30) + w_mist * st.mist[p]
+        e += w_provisions * min(st.provisions[p], 30) + w_mistletoe * st.mistletoe[p]
         base = 7 * p
-        e += w_res * sum(st.reserve[base + 1:base + 7]) + w_ov * sum(st.overview[base + 1:base + 7])
+        e += w_reserve * sum(st.reserve[base + 1:base + 7]) + w_overview * sum(st.overview[base + 1:base + 7])
         out.append(e)
     return out
 
@@ -88,7 +89,7 @@ def _objective(st: EdoraState, seat: int) -> float:
 def _reward_value(st, p, name: str) -> float:
     from ...games.edora.board import REWARDS
     r = REWARDS.index(name)
-    if r == VP and st.herb_state[NH * p + H_VP] == ACTIVE:
+    if r == VP and st.herb_state[HERBS_PER_PLAYER * p + H_VP] == ACTIVE:
         return 5.0
     return REWARD_VALUE[r]
 
@@ -97,10 +98,11 @@ def _quick_key(st: EdoraState, p: int, a: Action) -> float:
     if isinstance(a, A.FoodChoice):
         ov = sum(st.overview[7 * p + 1:7 * p + 7])
         dice_worth = min(ov, 3) * 3.0 + (3 - min(ov, 3)) * 2.0
-        prov_worth = 12 * (0.5 if st.prov[p] < 15 else 0.25) + (9 if st.herb_state[NH * p + H_FOOD] == ACTIVE else 0)
-        return prov_worth if a.take == "provisions" else dice_worth
+        food_herb = st.herb_state[HERBS_PER_PLAYER * p + H_FOOD] == ACTIVE
+        provisions_worth = 12 * (0.5 if st.provisions[p] < 15 else 0.25) + (9 if food_herb else 0)
+        return provisions_worth if a.take == "provisions" else dice_worth
     if isinstance(a, A.TakeDie):
-        return a.value if st.prov[p] > 12 else -abs(a.value - 3.5)
+        return a.value if st.provisions[p] > 12 else -abs(a.value - 3.5)
     if isinstance(a, A.Brew):
         return POTION_VALUE.get(a.potion, 3)
     if isinstance(a, A.Stop):

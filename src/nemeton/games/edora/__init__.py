@@ -3,8 +3,9 @@
 Implements ``edora-spec.md`` (the rulebook restated, with the designed §9 board as package
 data) and rulings E1-E4; the rules as implemented are in ``docs/rules/edora.md``.
 Variants: the rulebook's V1-V4 and the Spanish summary's two rules (``revisit_sanctuaries``,
-``fire_pit_scoring="summary"``) as options; ``board`` loads another board file; the
-``safety_valve`` (on for bots) ends stalled games.
+``fire_pit_scoring="summary"``) as options; ``board`` holds another board's YAML text (the
+command line reads it with :func:`.board.read_board_file`); the ``safety_valve`` (on for bots)
+ends stalled games.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .events import EVENT_KINDS
 from .options import EdoraOptions
 from .render import render
 from .rules import EdoraState
-from .view import determinize, legal_actions_from_view, prepare_sampler, state_from_json
+from .view import determinize, legal_actions_from_view, prepare_sampler
 
 
 def new_state(options: EdoraOptions, seed: int) -> EdoraState:
@@ -32,7 +33,7 @@ SPEC = register(GameSpec(
     player_counts=(2, 3, 4),
     options_cls=EdoraOptions,
     new_state=new_state,
-    state_from_json=state_from_json,
+    state_from_json=EdoraState.from_json,
     action_codec=CODEC,
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,

@@ -243,6 +243,27 @@ ACTION_CLASSES = (StartSpace, KeepTablet, ArrangeHerb, Move, ForestLeap, Emergen
                   FoodChoice, TakeDie, TakeTablet, Brew, Stop, Skip, TakeGem, StandingStone, RuneStone,
                   RepeatReward, RaiseDie, FlipHerb, TakeHerb, ActivateHerb)
 
+# ----- the board's own actions ------------------------------------------------------------------
+
+def build_board_tables(board) -> None:
+    """The actions that name the board's sanctuaries and rows, built once and kept in
+    ``board.tables`` (they go when the board goes)."""
+    tables = board.tables
+    if "moves" in tables:
+        return
+    names = board.names
+    top = max(max(r) for r in board.dist)
+    tables["moves"] = [[Move(names[d], c) for c in range(top + 1)] for d in range(board.size)]
+    tables["leaps"] = [ForestLeap(names[d]) for d in range(board.size)]
+    tables["places"] = [[[[PlaceDie(names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
+                           for w in range(7)] for v in range(7)]
+                         for i in range(len(board.spaces[s]))] for s in range(board.size)]
+    tables["raise"] = [[[RaiseDie(names[s], i + 1, v) if 0 < v < 6 else None for v in range(7)]
+                        for i in range(len(board.spaces[s]))] for s in range(board.size)]
+    tables["gems"] = [[TakeGem(REWARDS[g], row) for g in range(6)] for row in board.amulet_rows]
+
+
+
 # ----- decoding: every field checked, nothing stored ---------------------------------------------
 
 def _int_in(low: int, high: int):

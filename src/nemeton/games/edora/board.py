@@ -33,7 +33,8 @@ VP, KNOW, FOOD, DIE, MIST, SICKLE = range(6)
 REWARD_INDEX = {name: i for i, name in enumerate(REWARDS)}
 
 # Sanctuary action kinds (§4.2).
-A_FD, A_KN, A_SI, A_TB, A_MI, A_AM, A_SS, A_RS = range(8)
+(SPACE_PROVISIONS, SPACE_KNOWLEDGE, SPACE_SICKLE, SPACE_TABLET, SPACE_MISTLETOE, SPACE_AMULET,
+ SPACE_STANDING_STONE, SPACE_RUNE_STONE) = range(8)
 RUNE_UNITS = ("MIST", "DIE", "KNOW", "SICKLE_STEP", "PRESTIGE_POINT", "PROVISION")
 
 
@@ -156,24 +157,24 @@ def parse_space(code: Any, rows: tuple[str, ...], where: str) -> tuple[int, int,
         if not m:
             continue
         if kind == "FD":
-            return (A_FD, 0, 0)
+            return (SPACE_PROVISIONS, 0, 0)
         if kind == "KN":
-            return (A_KN, int(m.group(1)), 0)
+            return (SPACE_KNOWLEDGE, int(m.group(1)), 0)
         if kind == "SI":
-            return (A_SI, int(m.group(1)), 0)
+            return (SPACE_SICKLE, int(m.group(1)), 0)
         if kind == "TB":
-            return (A_TB, 0, 0)
+            return (SPACE_TABLET, 0, 0)
         if kind == "SS":
-            return (A_SS, 0, 0)
+            return (SPACE_STANDING_STONE, 0, 0)
         if kind == "RS":
-            return (A_RS, 0, 0)
+            return (SPACE_RUNE_STONE, 0, 0)
         if kind == "MI":
-            return (A_MI, int(m.group(1)), int(m.group(2)))
+            return (SPACE_MISTLETOE, int(m.group(1)), int(m.group(2)))
         row = m.group(1)
         if row not in rows:
             raise BoardError(f"{where}: amulet space {code} names row {row!r}; "
                              f"the amulet rows are {', '.join(rows)}")
-        return (A_AM, rows.index(row), int(m.group(2)))
+        return (SPACE_AMULET, rows.index(row), int(m.group(2)))
     raise BoardError(f"{where}: unknown space code {_q(code)}; allowed: {SPACE_HELP}")
 
 
@@ -371,7 +372,8 @@ def board_from_data(data: Any, source: str = "board") -> Board:
     s_score = _threshold_table(_need(st, "score_from", "sickle_track"), s_end, "sickle_track.score_from")
     oracle = tuple(_reward(r, "player_board.oracle_stones")
                    for r in _list(_need(pb, "oracle_stones", "player_board"), "player_board.oracle_stones", 6, 6))
-    overflow = _int(pb.get("overflow_prestige_per_step", 2), 0, MAX_POINTS, "player_board.overflow_prestige_per_step")
+    overflow = _int(pb.get("overflow_prestige_per_step", 2), 0, MAX_POINTS,
+                    "player_board.overflow_prestige_per_step")
     provisions = _int(pb.get("start_provisions", 15), 0, MAX_POINTS, "player_board.start_provisions")
 
     # sanctuaries
@@ -387,7 +389,8 @@ def board_from_data(data: Any, source: str = "board") -> Board:
             raise BoardError(f"{ctx}: unknown sanctuary {_q(name)}")
         return index[name]
 
-    glades_spec = _mapping(_need(board, "glades", where), "board.glades", "a mapping from glade ids to sanctuaries")
+    glades_spec = _mapping(_need(board, "glades", where), "board.glades",
+                           "a mapping from glade ids to sanctuaries")
     glade_names = tuple(_ident(g, "board.glades") for g in glades_spec)
     xy, spaces, actions, glade_of, slots, starts_decl = [], [], [], [], {}, {}
     for name in names:
@@ -451,7 +454,8 @@ def board_from_data(data: Any, source: str = "board") -> Board:
         stairs[sname] = (paths[0], paths[1])
 
     # fire pits
-    pits = _mapping(_need(board, "fire_pits", where), "board.fire_pits", "a mapping from fire pit ids to their data")
+    pits = _mapping(_need(board, "fire_pits", where), "board.fire_pits",
+                    "a mapping from fire pit ids to their data")
     if len(pits) > 4 * MAX_SANCTUARIES:
         raise BoardError(f"board.fire_pits: at most {4 * MAX_SANCTUARIES} fire pits")
     pit_names, pit_xy, pit_around, pit_rewards = [], [], [], []

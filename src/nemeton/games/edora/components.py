@@ -12,6 +12,7 @@ HERBS = ("H_FOOD", "H_MIST", "H_SICKLE", "H_KNOW", "H_AMULET", "H_DIE",
 (H_FOOD, H_MIST, H_SICKLE, H_KNOW, H_AMULET, H_DIE,
  H_STAND, H_LEAP, H_RUNE, H_FIRE, H_VP, H_TABLET) = range(12)
 HERB_INDEX = {h: i for i, h in enumerate(HERBS)}
+HERBS_PER_PLAYER = len(HERBS)      # per-player herb arrays are HERBS_PER_PLAYER long
 HERB_EFFECTS = {
     "H_FOOD": "provisions action: +6 more provisions and +3 prestige",
     "H_MIST": "mistletoe action: +1 mistletoe and +3 prestige",
@@ -76,6 +77,11 @@ TABLET_CONDITIONS = {
     "T15": "highest die on >= 5 sanctuaries that hold an opponent's die",
 }
 TABLET_COPIES = 2
+
+# ----- sanctuaries ---------------------------------------------------------------------------
+# Per-space arrays are flat: space i of sanctuary s is entry s * SPACE_STRIDE + i (at most 4
+# spaces per sanctuary, one per player).
+SPACE_STRIDE = 4
 
 # ----- dolmens --------------------------------------------------------------------------------
 DOLMEN_COLOURS = ("A", "B", "C", "D", "E", "F")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from . import actions as A
 from .board import REWARDS, RUNE_UNITS
-from .components import ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, INACTIVE, ON_BOARD, POTION_COST, \
-    POTION_INDEX, POTIONS, TABLET_INDEX, TABLETS
+from .components import (ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, HERBS_PER_PLAYER, INACTIVE, ON_BOARD,
+                         POTION_COST, POTION_INDEX, POTIONS, SPACE_STRIDE, TABLET_INDEX, TABLETS)
 from .potions import brew
-from .rules import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE,
+from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE,
                     D_RAISE, D_RELEASE, D_RUNE, D_STAND_AGAIN, D_START, D_STONE, D_TABLET,
-                    D_TAKE_DIE, D_TAKE_HERB, D_TURN, NH, SPACES, W_ACTION, W_BEGIN, W_COMPETE,
+                    D_TAKE_DIE, D_TAKE_HERB, D_TURN, W_ACTION, W_BEGIN, W_COMPETE,
                     W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
 
 # The board-independent actions, built once (the board's own are in ``board.tables``).
@@ -31,8 +31,8 @@ BREW = [A.Brew(name) for name in POTIONS]
 REPEAT = [A.RepeatReward(r) for r in REWARDS]
 FLIP = [A.FlipHerb(h) for h in HERBS]
 TAKE_HERB = [A.TakeHerb(h) for h in HERBS]
-ACTIVATE = [[A.ActivateHerb(HERBS[a], HERBS[b]) for b in range(NH)] for a in range(NH)]
-ARRANGE = [[A.ArrangeHerb(h, c) for c in range(NH)] for h in HERBS]
+ACTIVATE = [[A.ActivateHerb(HERBS[a], HERBS[b]) for b in range(len(HERBS))] for a in range(len(HERBS))]
+ARRANGE = [[A.ArrangeHerb(h, c) for c in range(HERBS_PER_PLAYER)] for h in HERBS]
 KEEP = [A.KeepTablet(t) for t in TABLETS]
 TABLET_ACTIONS = [[A.TakeTablet(slot, t) for t in TABLETS] for slot in range(12)]
 STANDING = [A.StandingStone(r) for r in REWARDS]
@@ -98,22 +98,23 @@ def settle_arrange(state, top) -> bool:
     state.stack.pop()
     if state.events is not None:
         at = state.herb_at
+        n = HERBS_PER_PLAYER
         state._event("herbs_revealed", None,
-                     layouts=[[HERBS[h] for h in at[NH * p:NH * p + NH]] for p in range(state.n)])
+                     layouts=[[HERBS[h] for h in at[n * p:n * (p + 1)]] for p in range(state.n)])
     return False
 
 
 def legal_arrange(state, top, seat):
     k = state.arranged[seat]
-    done = set(state.herb_at[NH * seat:NH * seat + k])
-    return [ARRANGE[h][k] for h in range(NH) if h not in done]
+    done = set(state.herb_at[HERBS_PER_PLAYER * seat:HERBS_PER_PLAYER * seat + k])
+    return [ARRANGE[h][k] for h in range(HERBS_PER_PLAYER) if h not in done]
 
 
 def apply_arrange(state, action, seat):
     if state.events is not None:     # laid face down: only the arranger knows which herb
         state._event("arrange_herb", seat, secret={"herb": action.herb}, seen_by=(seat,), circle=action.circle)
     k = state.arranged[seat]
-    state.herb_at[NH * seat + k] = HERB_INDEX[action.herb]
+    state.herb_at[HERBS_PER_PLAYER * seat + k] = HERB_INDEX[action.herb]
     state.arranged[seat] = k + 1
 
 
@@ -124,7 +125,7 @@ def apply_move(state, action, seat):
         state._event("move", seat, from_sanctuary=state.board.names[state.figure[seat]],
                      sanctuary=action.to, cost=action.cost)
     state.stack[-1] = (D_PLACE, 0, 0)
-    state.prov[seat] -= action.cost
+    state.provisions[seat] -= action.cost
     state.figure[seat] = state.board.index[action.to]
 
 
@@ -133,7 +134,7 @@ def apply_leap(state, action, seat):
         state._event("forest_leap", seat, from_sanctuary=state.board.names[state.figure[seat]],
                      sanctuary=action.to, cost=1)
     state.stack[-1] = (D_PLACE, 0, 0)
-    state.prov[seat] -= 1
+    state.provisions[seat] -= 1
     state.figure[seat] = state.board.index[action.to]
 
 
@@ -143,7 +144,7 @@ def apply_emergency(state, action, seat):
         forced = state._legal_turn(state.stack[-1], seat) == [A.EMERGENCY]
         state._event("emergency", seat, provisions=6, forced=forced)
     state.stack.pop()
-    state.prov[seat] += 6
+    state.provisions[seat] += 6
     state.take_dice(seat, 1)
 
 
@@ -163,10 +164,10 @@ def apply_food(state, action, seat):
     provisions = 0
     if action.take == "provisions":
         provisions = 12
-        if state.herb_state[NH * seat + H_FOOD] == ACTIVE:
+        if state.herb_state[HERBS_PER_PLAYER * seat + H_FOOD] == ACTIVE:
             provisions += 6
             state.vp3(seat)
-        state.prov[seat] += provisions
+        state.provisions[seat] += provisions
     else:
         state.take_dice(seat, 3)       # Q18: the provisions herb gives nothing here
     if state.events is not None:
@@ -241,7 +242,7 @@ def apply_take_tablet(state, action, seat):
     if state.events is not None:
         side = action.slot // 2
         stones = [REWARDS[state.oracle_stones[side]], REWARDS[state.oracle_stones[(side + 1) % 6]]]
-        times = 2 if state.herb_state[NH * seat + H_TABLET] == ACTIVE else 1
+        times = 2 if state.herb_state[HERBS_PER_PLAYER * seat + H_TABLET] == ACTIVE else 1
         refill = state.oracle_slots[action.slot]
         state._event("take_tablet", seat, tablet=action.tablet, slot=action.slot, side=side,
                      rewards=stones * times, refill=TABLETS[refill] if refill >= 0 else None,
@@ -251,7 +252,7 @@ def apply_take_tablet(state, action, seat):
 # ----- potions ------------------------------------------------------------------------------------
 
 def _brewable(state, p):
-    m = state.mist[p]
+    m = state.mistletoe[p]
     owner = state.potion_owner
     return [k for k in range(len(POTIONS)) if owner[k] < 0 and POTION_COST[k] <= m]
 
@@ -276,7 +277,7 @@ def apply_brew(state, action, seat):
     else:
         state.stack.pop()
     k = POTION_INDEX[action.potion]
-    state.mist[seat] -= POTION_COST[k]
+    state.mistletoe[seat] -= POTION_COST[k]
     state.potion_owner[k] = seat
     before = state.prestige[seat]
     brew(state, seat, k)
@@ -470,7 +471,7 @@ def _raisable(state, p):
         if not (state.die_mask[p] >> s) & 1:
             continue
         for i in range(state.n):
-            j = s * SPACES + i
+            j = s * SPACE_STRIDE + i
             if owner[j] == p and value[j] < 6:
                 out.append(table[s][i][value[j]])
     return out
@@ -505,7 +506,7 @@ def apply_raise(state, action, seat):
 
 def _herbs_in(state, p, wanted):
     hs = state.herb_state
-    return [h for h in range(NH) if hs[NH * p + h] == wanted]
+    return [h for h in range(HERBS_PER_PLAYER) if hs[HERBS_PER_PLAYER * p + h] == wanted]
 
 
 def settle_flip(state, top) -> bool:
@@ -524,7 +525,7 @@ def apply_flip(state, action, seat):
     if state.events is not None:
         state._event("flip_herb", seat, herb=action.herb)
     state.stack.pop()
-    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
+    state.herb_state[HERBS_PER_PLAYER * seat + HERB_INDEX[action.herb]] = ACTIVE
 
 
 def settle_take_herb(state, top) -> bool:
@@ -548,12 +549,12 @@ def apply_take_herb(state, action, seat):
         state.stack[-1] = (D_TAKE_HERB, top[1] - 1, top[2] + 1)
     else:
         state.stack.pop()
-    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
+    state.herb_state[HERBS_PER_PLAYER * seat + HERB_INDEX[action.herb]] = ACTIVE
 
 
 def legal_release(state, top, seat):
     k = top[1]
-    h1, h2 = state.herb_at[NH * seat + 2 * k], state.herb_at[NH * seat + 2 * k + 1]
+    h1, h2 = state.herb_at[HERBS_PER_PLAYER * seat + 2 * k], state.herb_at[HERBS_PER_PLAYER * seat + 2 * k + 1]
     return [ACTIVATE[h1][h2], ACTIVATE[h2][h1]]
 
 
@@ -561,8 +562,8 @@ def apply_activate(state, action, seat):
     if state.events is not None:
         state._event("activate_herb", seat, herb=action.herb, other=action.other)
     state.stack.pop()
-    state.herb_state[NH * seat + HERB_INDEX[action.herb]] = ACTIVE
-    state.herb_state[NH * seat + HERB_INDEX[action.other]] = INACTIVE
+    state.herb_state[HERBS_PER_PLAYER * seat + HERB_INDEX[action.herb]] = ACTIVE
+    state.herb_state[HERBS_PER_PLAYER * seat + HERB_INDEX[action.other]] = INACTIVE
 
 
 # ----- automatic steps ----------------------------------------------------------------------------
@@ -621,7 +622,8 @@ APPLY = {
     A.StartSpace: apply_start, A.KeepTablet: apply_keep_tablet, A.ArrangeHerb: apply_arrange,
     A.Move: apply_move, A.ForestLeap: apply_leap, A.Emergency: apply_emergency,
     A.PlaceDie: apply_place, A.FoodChoice: apply_food, A.TakeDie: apply_take_die,
-    A.TakeTablet: apply_take_tablet, A.Brew: apply_brew, A.Stop: apply_stop, A.Skip: apply_stop, A.TakeGem: apply_gem,
+    A.TakeTablet: apply_take_tablet, A.Brew: apply_brew, A.Stop: apply_stop, A.Skip: apply_stop,
+    A.TakeGem: apply_gem,
     A.StandingStone: apply_standing_stone, A.RuneStone: apply_rune, A.RepeatReward: apply_repeat,
     A.RaiseDie: apply_raise, A.FlipHerb: apply_flip, A.TakeHerb: apply_take_herb,
     A.ActivateHerb: apply_activate,

@@ -38,7 +38,8 @@ EVENT_KINDS: dict[str, str] = {
     "choose_start": "setup: seat puts the druid on start space start, next to sanctuary",
     # the turn
     "first_step": "player's first turn: the druid steps onto the start sanctuary for free",
-    "move": "step 1: seat walks from from_sanctuary to sanctuary along the cheapest route, paying cost provisions",
+    "move": "step 1: seat walks from from_sanctuary to sanctuary along the cheapest route, paying cost "
+            "provisions",
     "forest_leap": "step 1 with the forest-leap herb: seat leaps from from_sanctuary to sanctuary (1 provision)",
     "emergency": "seat takes an emergency turn: +6 provisions and a die from the overview board "
                  "(forced: no normal turn was possible)",
@@ -65,7 +66,8 @@ EVENT_KINDS: dict[str, str] = {
     "skip": "seat leaves the standing-stone or rune-stone action unused (what)",
     "take_gem": "amulet action: seat puts gem on the row row, gaining its reward times times (prestige)",
     "standing_stone": "standing-stone action: seat places the stone covering stone and gains rewards (prestige)",
-    "rune_stone": "rune-stone action: seat places rune stone stone; the die counts value, giving amount (prestige)",
+    "rune_stone": "rune-stone action: seat places rune stone stone; the die counts value, giving amount "
+                  "(prestige)",
     "repeat_reward": "the standing-stone or fire herb (herb): reward taken once more (prestige); seat or "
                      "player",
     "raise_die": "potion P1c/P6a: seat sets its die on space space of sanctuary from value to 6",
@@ -307,7 +309,8 @@ def _overview_dice(e, v):
     s, name = _subject(e, v)
     parts = []
     if e["values"]:
-        parts.append(f"{_v(s, v, 'takes', 'take')} {_and([f'a {x}' for x in e['values']])} from the overview board")
+        dice = _and([f"a {x}" for x in e["values"]])
+        parts.append(f"{_v(s, v, 'takes', 'take')} {dice} from the overview board")
     if e["missing"]:
         missing = e["missing"]
         dice = "die" if missing == 1 else "dice"
@@ -349,7 +352,8 @@ def _take_gem(e, v):
     s, name = _subject(e, v)
     return sentence(f"{name} {_v(s, v, 'puts', 'put')} the {REWARD_NAMES.get(e['gem'], e['gem'])} gem on "
                     f"the {e['row']} row of {_own(s, v)} amulet and {_v(s, v, 'gains', 'gain')} "
-                    f"{REWARD_GAINS.get(e['gem'], e['gem'])} {e['times']} times{_in_all(e, [e['gem']], e['times'])}")
+                    f"{REWARD_GAINS.get(e['gem'], e['gem'])} {e['times']} times"
+                    f"{_in_all(e, [e['gem']], e['times'])}")
 
 
 def _standing_stone(e, v):
@@ -366,7 +370,8 @@ def _rune_stone(e, v):
     points = e.get("prestige", 0)
     extra = f" (+{number(points)} prestige in all)" if points and e["stone"] != "PRESTIGE_POINT" else ""
     return sentence(f"{name} {_v(s, v, 'places', 'place')} the {RUNE_NAMES.get(e['stone'], e['stone'])} "
-                    f"rune stone with the die counting {e['value']}: {amount} {one if amount == 1 else many}{extra}")
+                    f"rune stone with the die counting {e['value']}: "
+                    f"{amount} {one if amount == 1 else many}{extra}")
 
 
 def _repeat_reward(e, v):
@@ -488,8 +493,8 @@ def _score_sanctuaries(e, v):
 def _final_score(e, v):
     s, name = _subject(e, v)
     return sentence(f"{name} {_v(s, v, 'finishes', 'finish')} with {_points(e['total'])} "
-                    f"({number(e['prestige_track'])} on the prestige track + {number(e['total'] - e['prestige_track'])} "
-                    f"in the final scoring)")
+                    f"({number(e['prestige_track'])} on the prestige track + "
+                    f"{number(e['total'] - e['prestige_track'])} in the final scoring)")
 
 
 def _seats(seats: list[int], v: int | None) -> str:

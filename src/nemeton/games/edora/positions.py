@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from .board import REWARDS
-from .components import ACTIVE, HERB_INDEX, INACTIVE, ON_BOARD
-from .rules import D_PLACE, D_TURN, NH, SPACES, W_END_TURN, EdoraState
+from .components import ACTIVE, HERB_INDEX, HERBS_PER_PLAYER, INACTIVE, ON_BOARD, SPACE_STRIDE
+from .rules import EdoraState
+from .steps import D_PLACE, D_TURN, W_END_TURN
 
 LETTERS = "ABCD"
 
@@ -28,10 +29,10 @@ def fresh(players: int = 2, seed: int = 0, **options) -> EdoraState:
     st.start_player = 0
     n = st.n
     for p in range(n):
-        st.kstamp[p] = p
+        st.knowledge_stack[p] = p
         st.figure[p] = st.start_at[p]
         set_player(st, p, provisions=15, reserve=[1, 2, 3, 4], overview=[1, 2, 3, 4, 5, 6, 1, 2, 3])
-    st.kcounter = n
+    st.knowledge_counter = n
     start_turn(st, 0)
     return st
 
@@ -55,32 +56,32 @@ def set_player(st: EdoraState, p: int, *, at: str | None = None, provisions: int
     if at is not None:
         st.figure[p] = st.board.index[at]
     if provisions is not None:
-        st.prov[p] = provisions
+        st.provisions[p] = provisions
     if mistletoe is not None:
-        st.mist[p] = mistletoe
+        st.mistletoe[p] = mistletoe
     if prestige is not None:
         st.prestige[p] = prestige
     if knowledge is not None:
-        st.kpos[p] = knowledge
+        st.knowledge[p] = knowledge
     if sickle is not None:
         st.sickle[p] = sickle
-        st.pairs_done[p] = sum(1 for pos in st.board.herb_pairs_at if pos <= sickle)
+        st.pairs_released[p] = sum(1 for pos in st.board.herb_pairs_at if pos <= sickle)
     if reserve is not None:
         st.reserve[7 * p:7 * p + 7] = _counts(reserve)
     if overview is not None:
         st.overview[7 * p:7 * p + 7] = _counts(overview)
     for names, state in ((herbs, ACTIVE), (inactive, INACTIVE)):
         for h in names or ():
-            st.herb_state[NH * p + HERB_INDEX[h]] = state
+            st.herb_state[HERBS_PER_PLAYER * p + HERB_INDEX[h]] = state
     if placed is not None:
         st.placed[p] = placed
 
 
 def layout_herbs(st: EdoraState, p: int, herbs: list[str]) -> None:
     """Lay p's 12 herbs in the circles in this order (pair k = circles 2k, 2k+1)."""
-    st.herb_at[NH * p:NH * p + NH] = [HERB_INDEX[h] for h in herbs]
-    for h in range(NH):
-        st.herb_state[NH * p + h] = ON_BOARD
+    st.herb_at[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * p + HERBS_PER_PLAYER] = [HERB_INDEX[h] for h in herbs]
+    for h in range(HERBS_PER_PLAYER):
+        st.herb_state[HERBS_PER_PLAYER * p + h] = ON_BOARD
 
 
 def _counts(values: Iterable[int]) -> list[int]:
@@ -97,9 +98,9 @@ def put_dice(st: EdoraState, spec: str) -> None:
         s = st.board.index[name]
         p = LETTERS.index(die[0])
         v = int(die[1:])
-        i = next(i for i in range(st.n) if st.owner[s * SPACES + i] < 0)
-        st.owner[s * SPACES + i] = p
-        st.value[s * SPACES + i] = v
+        i = next(i for i in range(st.n) if st.owner[s * SPACE_STRIDE + i] < 0)
+        st.owner[s * SPACE_STRIDE + i] = p
+        st.value[s * SPACE_STRIDE + i] = v
         st.used[s] += 1
         st.die_mask[p] |= 1 << s
         st.placed[p] += 1

@@ -7,14 +7,12 @@ A potion whose effect is impossible may still be brewed; it then does nothing (Q
 
 from __future__ import annotations
 
-from .components import H_AMULET, H_KNOW, H_SICKLE, POTIONS
-
-NH = 12
+from .components import H_AMULET, H_KNOW, H_SICKLE, HERBS_PER_PLAYER, POTIONS
+from .steps import D_FLIP, D_GEM, D_RAISE, D_RUNE, D_STONE, D_TABLET, D_TAKE_HERB
 
 
 def brew(state, p: int, k: int) -> None:
     """Resolve potion k for player p (mistletoe already paid)."""
-    from .rules import D_FLIP, D_GEM, D_RAISE, D_RUNE, D_STONE, D_TABLET, D_TAKE_HERB
     name = POTIONS[k]
     hs = state.herb_state
     push = state.stack.append
@@ -27,10 +25,10 @@ def brew(state, p: int, k: int) -> None:
     elif name == "P2a":                     # an unreleased herb, active
         push((D_TAKE_HERB, 1, 0))
     elif name == "P2b":
-        state.prov[p] += 6
+        state.provisions[p] += 6
         state.take_dice(p, 1)
     elif name == "P2c":
-        state.advance_sickle(p, 3 + (2 if hs[NH * p + H_SICKLE] == 1 else 0))
+        state.advance_sickle(p, 3 + (2 if hs[HERBS_PER_PLAYER * p + H_SICKLE] == 1 else 0))
     elif name == "P3a":
         state.prestige[p] += 10
     elif name == "P3b":                     # rune action as if the die showed 3 (no rune herb, Q3)
@@ -38,15 +36,15 @@ def brew(state, p: int, k: int) -> None:
     elif name == "P3c":
         push((D_TABLET, 1, 0))
     elif name == "P4a":
-        state.advance_knowledge(p, 3 + (2 if hs[NH * p + H_KNOW] == 1 else 0))
+        state.advance_knowledge(p, 3 + (2 if hs[HERBS_PER_PLAYER * p + H_KNOW] == 1 else 0))
     elif name == "P4b":
-        state.prov[p] += 6
+        state.provisions[p] += 6
         state.prestige[p] += 5
         state.take_dice(p, 2)
     elif name == "P4c":
         push((D_TAKE_HERB, 2, 0))
     elif name == "P5a":                     # amulet x5, any row (amulet herb applies)
-        push((D_GEM, -1, 5 + (1 if hs[NH * p + H_AMULET] == 1 else 0)))
+        push((D_GEM, -1, 5 + (1 if hs[HERBS_PER_PLAYER * p + H_AMULET] == 1 else 0)))
     elif name == "P5b":
         push((D_RUNE, 6, 0))
     elif name == "P5c":                     # two standing-stone actions, each fully resolved

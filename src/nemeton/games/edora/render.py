@@ -15,6 +15,8 @@ from typing import Any, Mapping
 
 from .board import board_from_text
 from .components import HERB_EFFECTS, POTION_EFFECTS, TABLET_CONDITIONS
+from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FLIP, D_RELEASE, D_START, D_TABLET, D_TAKE_HERB, D_TURN,
+                    STEP_NAMES)
 
 LETTERS = "ABCD"
 CELL = 12          # map columns per grid step
@@ -43,7 +45,6 @@ def _decision(view: Mapping[str, Any]) -> int | None:
 
 
 def _stack_label(view: Mapping[str, Any]) -> str:
-    from .rules import STEP_NAMES
     kind = _decision(view)
     return "game over" if kind is None else STEP_NAMES.get(kind, "")
 
@@ -206,7 +207,6 @@ def _num(code: str) -> int:
 # ----- help for the decision at hand -------------------------------------------------------------
 
 def _decision_help(view: Mapping[str, Any], board) -> list[str]:
-    from .rules import D_ARRANGE, D_BREW, D_DRAFT, D_FLIP, D_RELEASE, D_TABLET, D_TAKE_HERB, D_TURN
     seat = view.get("seat")
     kind = _decision(view)
     if seat is None or seat not in view["acting"]:
@@ -243,7 +243,6 @@ def _wrapped(title: str, items: list[str]) -> list[str]:
 # ----- the whole screen --------------------------------------------------------------------------
 
 def _header(view: Mapping[str, Any]) -> list[str]:
-    from .rules import D_START
     sp = view["start_player"]
     n = view["players"]
     out = [f"The Druids of Edora · round {view['round']} · start player {seat_name(sp)} "

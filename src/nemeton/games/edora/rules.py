@@ -12,50 +12,36 @@ conditions and the final scoring in :mod:`.scoring`.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
-from ...engine.state import TERMINAL, State, clone_rng
+from ...engine.log import Event
+from ...engine.state import TERMINAL, State, clone_rng, rng_from_json
 from . import actions as A
-from .board import (A_AM, A_FD, A_KN, A_MI, A_SI, A_SS, A_TB, DIE, FOOD, KNOW, MIST, REWARDS, VP, Board,
+from . import decisions
+from .board import (DIE, FOOD, KNOW, MIST, REWARDS, SPACE_AMULET, SPACE_KNOWLEDGE, SPACE_MISTLETOE,
+                    SPACE_PROVISIONS, SPACE_SICKLE, SPACE_STANDING_STONE, SPACE_TABLET, VP, Board,
                     board_from_text, dolmen_separation_problem)
 from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_KNOW,
-                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, HERBS, ON_BOARD,
-                         POTIONS, TABLET_COPIES, TABLETS)
+                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, HERBS,
+                         HERBS_PER_PLAYER, ON_BOARD, POTIONS, SPACE_STRIDE, TABLET_COPIES, TABLETS)
 from .events import event_text
 from .options import EdoraOptions
-
-# ----- stack steps ----------------------------------------------------------------------------
-# decisions (wait for a player)
-D_START, D_DRAFT, D_ARRANGE, D_TURN, D_PLACE, D_FOOD, D_TAKE_DIE, D_TABLET, D_BREW, D_GEM, \
-    D_STONE, D_STAND_AGAIN, D_RUNE, D_FIRE_AGAIN, D_RAISE, D_FLIP, D_TAKE_HERB, D_RELEASE = range(18)
-# automatic steps
-W_COMPETE, W_ACTION, W_FIRE, W_DOLMEN, W_HERBS, W_END_TURN, W_BEGIN = range(100, 107)
-# the setup decisions name the deciding seat themselves (the turn's player is not set yet)
-SETUP_DECISIONS = (D_START, D_DRAFT, D_ARRANGE, W_BEGIN)
-STEP_NAMES = {
-    D_START: "choose a start space", D_DRAFT: "keep a tablet", D_ARRANGE: "arrange herbs",
-    D_TURN: "move (or emergency turn)", D_PLACE: "place a die", D_FOOD: "provisions or dice",
-    D_TAKE_DIE: "take a die from the overview board", D_TABLET: "take a tablet",
-    D_BREW: "brew a potion", D_GEM: "take a gem", D_STONE: "place a standing stone",
-    D_STAND_AGAIN: "repeat a standing-stone reward", D_RUNE: "place a rune stone",
-    D_FIRE_AGAIN: "repeat a fire-pit reward", D_RAISE: "set a die to 6",
-    D_FLIP: "turn a herb face up", D_TAKE_HERB: "take a herb", D_RELEASE: "activate a released herb",
-}
-
-SPACES = 4          # stride of the flat per-sanctuary space arrays
-NH = 12             # herbs per player
-
+from .scoring import final_scoring, record_final_scoring
+from .state_json import load_state, state_to_json, state_view
+from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FOOD, D_GEM, D_PLACE, D_RELEASE, D_RUNE,
+                    D_STAND_AGAIN, D_START, D_STONE, D_TABLET, D_TAKE_DIE, D_TURN, W_ACTION, W_BEGIN,
+                    W_COMPETE, W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
 
 class EdoraState(State):
     game_name = "edora"
 
     __slots__ = (
         "board", "n", "stack", "player", "start_player", "round_no", "ending", "over",
-        "quiet_rounds", "die_this_round", "kcounter", "links", "closures",
+        "quiet_rounds", "die_this_round", "knowledge_counter", "links", "closures",
         # per player
-        "prov", "mist", "prestige", "kpos", "kstamp", "sickle", "figure", "start_at",
+        "provisions", "mistletoe", "prestige", "knowledge", "knowledge_stack", "sickle", "figure", "start_at",
         "reserve", "overview", "placed", "die_mask", "standing", "runes", "herb_at",
-        "herb_state", "pairs_done", "arranged", "amulet", "gem_mask", "tablets", "dolmens", "beige",
+        "herb_state", "pairs_released", "arranged", "amulet", "gem_mask", "tablets", "dolmens", "beige_dolmens",
         # shared
         "owner", "value", "used", "standing_at", "rune_at", "pit_closed", "ring_colours",
         "colour_ends", "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks",
@@ -66,7 +52,7 @@ class EdoraState(State):
     def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None):
         super().__init__(options, seed, rng if rng is not None else random.Random(seed))
         self.board: Board = board_from_text(options.board)
-        build_tables(self.board)
+        A.build_board_tables(self.board)
         self.n = options.players
         self._setup()
 
@@ -83,8 +69,8 @@ class EdoraState(State):
         self.die_this_round = False
         self.links = 0
         self.closures = 0
-        self.owner = [-1] * (ns * SPACES)
-        self.value = [0] * (ns * SPACES)
+        self.owner = [-1] * (ns * SPACE_STRIDE)
+        self.value = [0] * (ns * SPACE_STRIDE)
         self.used = [0] * ns
         self.standing_at = [0] * ns
         self.rune_at = [0] * ns
@@ -106,11 +92,11 @@ class EdoraState(State):
         self.potion_owner = [-1] * len(POTIONS)
         self.final = None
         # per player
-        self.prov = [b.start_provisions] * n
-        self.mist = [0] * n
+        self.provisions = [b.start_provisions] * n
+        self.mistletoe = [0] * n
         self.prestige = [0] * n
-        self.kpos = [0] * n
-        self.kstamp = [0] * n
+        self.knowledge = [0] * n
+        self.knowledge_stack = [0] * n
         self.sickle = [0] * n
         self.figure = [-1] * n
         self.start_at = [-1] * n
@@ -118,13 +104,13 @@ class EdoraState(State):
         self.die_mask = [0] * n
         self.standing = [0] * n
         self.runes = [0] * n
-        self.pairs_done = [0] * n
-        self.arranged = [NH] * n
+        self.pairs_released = [0] * n
+        self.arranged = [HERBS_PER_PLAYER] * n
         self.amulet = [-1] * (6 * n)
         self.gem_mask = [0] * n
         self.tablets = [[] for _ in range(n)]
         self.dolmens = [0] * n
-        self.beige = [0] * n
+        self.beige_dolmens = [0] * n
         self.draft_hand = []
         # dice: 4 rolled to the reserve, 9 to the overview board (public, never re-rolled)
         self.reserve = [0] * (7 * n)
@@ -146,22 +132,23 @@ class EdoraState(State):
             for v in (nine[sp] if opts.shared_dice else nine[p]):
                 self.overview[7 * p + v] += 1
         # herbs: shuffled face down, then laid face up in the 12 circles of the sickle track
-        self.herb_at = [-1] * (NH * n)
-        self.herb_state = [ON_BOARD] * (NH * n)
+        self.herb_at = [-1] * (HERBS_PER_PLAYER * n)
+        self.herb_state = [ON_BOARD] * (HERBS_PER_PLAYER * n)
         layouts = []
         for p in range(n):
-            perm = list(range(NH))
+            perm = list(range(HERBS_PER_PLAYER))
             rng.shuffle(perm)
             layouts.append(perm)
         for p in range(n):
             if opts.arranged_herbs:
                 self.arranged[p] = 0
             else:
-                self.herb_at[NH * p:NH * p + NH] = layouts[sp] if opts.shared_herbs else layouts[p]
+                layout = layouts[sp] if opts.shared_herbs else layouts[p]
+                self.herb_at[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * (p + 1)] = layout
         # knowledge stack: start player at the bottom, the others clockwise on top
         for k in range(n):
-            self.kstamp[(sp + k) % n] = k
-        self.kcounter = n
+            self.knowledge_stack[(sp + k) % n] = k
+        self.knowledge_counter = n
         order = [(sp + k) % n for k in range(n)]
         # the setup decisions, last pushed = first taken
         self.stack.append((W_BEGIN, 0, 0))
@@ -209,7 +196,7 @@ class EdoraState(State):
         return (self.current_player,)
 
     def _arranging(self) -> tuple[int, ...]:
-        return tuple(p for p in range(self.n) if self.arranged[p] < NH)
+        return tuple(p for p in range(self.n) if self.arranged[p] < HERBS_PER_PLAYER)
 
     def is_terminal(self) -> bool:
         return self.over
@@ -219,11 +206,11 @@ class EdoraState(State):
         return self.round_no
 
     def herb_active(self, p: int, h: int) -> bool:
-        return self.herb_state[NH * p + h] == ACTIVE
+        return self.herb_state[HERBS_PER_PLAYER * p + h] == ACTIVE
 
     def ahead(self, p: int) -> tuple[int, int]:
         """§5: position on the knowledge track, then height in that position's stack."""
-        return (self.kpos[p], self.kstamp[p])
+        return (self.knowledge[p], self.knowledge_stack[p])
 
     # ----- protocol: legal actions ------------------------------------------------------------
     def _legal_actions(self, seat: int | None = None) -> list:
@@ -248,9 +235,9 @@ class EdoraState(State):
                 break
         if not minv:
             return [A.EMERGENCY]
-        if self.herb_state[NH * p + H_DIE] == ACTIVE:
+        if self.herb_state[HERBS_PER_PLAYER * p + H_DIE] == ACTIVE:
             minv = max(1, minv - 2)
-        budget = self.prov[p] - minv
+        budget = self.provisions[p] - minv
         out = []
         if budget >= 1:
             cur = self.figure[p]
@@ -262,7 +249,7 @@ class EdoraState(State):
                 c = dist[d]
                 if c <= budget and d != cur and not (mask >> d) & 1 and used[d] < n:
                     out.append(table[d][c])
-            if self.herb_state[NH * p + H_LEAP] == ACTIVE:
+            if self.herb_state[HERBS_PER_PLAYER * p + H_LEAP] == ACTIVE:
                 leaps = b.tables["leaps"]
                 for d in b.glade_members[b.glade_of[cur]]:
                     if d != cur and dist[d] > 1 and not (mask >> d) & 1 and used[d] < n:
@@ -273,15 +260,15 @@ class EdoraState(State):
 
     def _legal_place(self, top, p) -> list:
         s = self.figure[p]
-        budget = self.prov[p]
+        budget = self.provisions[p]
         res = self.reserve
         base = 7 * p
-        herb = self.herb_state[NH * p + H_DIE] == ACTIVE
+        herb = self.herb_state[HERBS_PER_PLAYER * p + H_DIE] == ACTIVE
         table = self.board.tables["places"][s]
         owner = self.owner
         out = []
         for i in range(self.n):
-            if owner[s * SPACES + i] >= 0:
+            if owner[s * SPACE_STRIDE + i] >= 0:
                 continue
             ti = table[i]
             for v in range(1, 7):
@@ -315,7 +302,7 @@ class EdoraState(State):
     # ----- rewards ----------------------------------------------------------------------------
     def vp3(self, p: int, times: int = 1) -> None:
         """Awards of exactly 3 prestige (5 with the prestige herb, Q7)."""
-        self.prestige[p] += (5 if self.herb_state[NH * p + H_VP] == ACTIVE else 3) * times
+        self.prestige[p] += (5 if self.herb_state[HERBS_PER_PLAYER * p + H_VP] == ACTIVE else 3) * times
 
     def gain(self, p: int, reward: int, times: int = 1) -> None:
         """A basic reward (§4.1), ``times`` separate awards; no action herbs apply here."""
@@ -326,11 +313,11 @@ class EdoraState(State):
         elif reward == KNOW:
             self.advance_knowledge(p, times)
         elif reward == FOOD:
-            self.prov[p] += 3 * times
+            self.provisions[p] += 3 * times
         elif reward == DIE:
             self.take_dice(p, times)
         elif reward == MIST:
-            self.mist[p] += times
+            self.mistletoe[p] += times
         else:
             self.advance_sickle(p, times)
 
@@ -338,14 +325,14 @@ class EdoraState(State):
         if steps <= 0:
             return
         end = self.board.knowledge_end
-        new = self.kpos[p] + steps
+        new = self.knowledge[p] + steps
         if new > end:
             self.prestige[p] += (new - end) * self.board.overflow_prestige
             new = end
-        if new != self.kpos[p]:
-            self.kpos[p] = new
-            self.kstamp[p] = self.kcounter     # lands on top of that position's stack
-            self.kcounter += 1
+        if new != self.knowledge[p]:
+            self.knowledge[p] = new
+            self.knowledge_stack[p] = self.knowledge_counter     # lands on top of that position's stack
+            self.knowledge_counter += 1
 
     def advance_sickle(self, p: int, steps: int) -> None:
         end = self.board.sickle_end
@@ -387,7 +374,6 @@ class EdoraState(State):
             if self.events is not None:
                 self._event("round_end", None, game_over=over, reason=self._end_reason(valve) if over else None)
             if over:
-                from .scoring import final_scoring, record_final_scoring
                 self.final = final_scoring(self)
                 self.over = True
                 self.stack.clear()
@@ -407,10 +393,10 @@ class EdoraState(State):
 
     def place_die(self, p: int, s: int, i: int, die: int, value: int) -> None:
         """Step 2: the die goes on space i of sanctuary s; pay its (possibly turned) value."""
-        self.prov[p] -= value
+        self.provisions[p] -= value
         self.reserve[7 * p + die] -= 1
-        self.owner[s * SPACES + i] = p
-        self.value[s * SPACES + i] = value
+        self.owner[s * SPACE_STRIDE + i] = p
+        self.value[s * SPACE_STRIDE + i] = value
         self.used[s] += 1
         self.die_mask[p] |= 1 << s
         self.placed[p] += 1
@@ -428,14 +414,14 @@ class EdoraState(State):
 
     def highest_die(self, s: int) -> tuple[int, int]:
         """(owner, space) of the highest die on s, ties by §5; (-1, -1) if empty."""
-        owner, value, kpos, kstamp = self.owner, self.value, self.kpos, self.kstamp
+        owner, value, knowledge, stack = self.owner, self.value, self.knowledge, self.knowledge_stack
         best, best_key, best_i = -1, None, -1
-        base = s * SPACES
+        base = s * SPACE_STRIDE
         for i in range(self.n):
             o = owner[base + i]
             if o < 0:
                 continue
-            key = (value[base + i], kpos[o], kstamp[o])
+            key = (value[base + i], knowledge[o], stack[o])
             if best_key is None or key > best_key:
                 best, best_key, best_i = o, key, i
         return best, best_i
@@ -447,48 +433,48 @@ class EdoraState(State):
             self.prestige[winner] += 2
             if self.events is not None:
                 self._event("competition", None, player=winner, sanctuary=self.board.names[s],
-                            value=self.value[s * SPACES + i], prestige=2)
+                            value=self.value[s * SPACE_STRIDE + i], prestige=2)
 
     def do_action(self, p: int, s: int, i: int) -> None:
         """Step 4: the placed space's action (§4.2)."""
         kind, a, b = self.board.space_actions[s][i]
         hs = self.herb_state
-        if kind == A_FD:
+        if kind == SPACE_PROVISIONS:
             self.stack.append((D_FOOD, 0, 0))
-        elif kind == A_KN:
-            steps = a + (2 if hs[NH * p + H_KNOW] == ACTIVE else 0)
+        elif kind == SPACE_KNOWLEDGE:
+            steps = a + (2 if hs[HERBS_PER_PLAYER * p + H_KNOW] == ACTIVE else 0)
             before = self.prestige[p]
             self.advance_knowledge(p, steps)
             if self.events is not None:
-                self._event("knowledge", None, player=p, steps=steps, position=self.kpos[p],
+                self._event("knowledge", None, player=p, steps=steps, position=self.knowledge[p],
                             prestige=self.prestige[p] - before)
-        elif kind == A_SI:
-            steps = a + (2 if hs[NH * p + H_SICKLE] == ACTIVE else 0)
+        elif kind == SPACE_SICKLE:
+            steps = a + (2 if hs[HERBS_PER_PLAYER * p + H_SICKLE] == ACTIVE else 0)
             before = self.prestige[p]
             self.advance_sickle(p, steps)
             if self.events is not None:
                 self._event("sickle", None, player=p, steps=steps, position=self.sickle[p],
                             prestige=self.prestige[p] - before)
-        elif kind == A_TB:
+        elif kind == SPACE_TABLET:
             self.stack.append((D_TABLET, 1, 0))
-        elif kind == A_MI:
+        elif kind == SPACE_MISTLETOE:
             before = self.prestige[p]
             gained = a
-            self.mist[p] += a
-            if hs[NH * p + H_MIST] == ACTIVE:
-                self.mist[p] += 1
+            self.mistletoe[p] += a
+            if hs[HERBS_PER_PLAYER * p + H_MIST] == ACTIVE:
+                self.mistletoe[p] += 1
                 gained += 1
                 self.vp3(p)
             self.stack.append((D_BREW, b, 0))
             if self.events is not None:
                 self._event("mistletoe", None, player=p, mistletoe=gained, brews=b,
                             prestige=self.prestige[p] - before)
-        elif kind == A_AM:
-            self.stack.append((D_GEM, a, b + (1 if hs[NH * p + H_AMULET] == ACTIVE else 0)))
-        elif kind == A_SS:           # a sanctuary's stone action may be left unused (skip)
+        elif kind == SPACE_AMULET:
+            self.stack.append((D_GEM, a, b + (1 if hs[HERBS_PER_PLAYER * p + H_AMULET] == ACTIVE else 0)))
+        elif kind == SPACE_STANDING_STONE:           # a sanctuary's stone action may be left unused (skip)
             self.stack.append((D_STONE, 1, 0))
         else:
-            v = self.value[s * SPACES + i] + (2 if hs[NH * p + H_RUNE] == ACTIVE else 0)
+            v = self.value[s * SPACE_STRIDE + i] + (2 if hs[HERBS_PER_PLAYER * p + H_RUNE] == ACTIVE else 0)
             self.stack.append((D_RUNE, v, 1))
 
     def close_fire_pits(self, p: int, s: int) -> None:
@@ -515,7 +501,7 @@ class EdoraState(State):
                 self._event("fire_pit", None, player=p, pit=b.pit_names[k],
                             rewards=[REWARDS[r] for r in b.pit_rewards[k]],
                             prestige=self.prestige[p] - before, **extra)
-            if self.herb_state[NH * p + H_FIRE] == ACTIVE:
+            if self.herb_state[HERBS_PER_PLAYER * p + H_FIRE] == ACTIVE:
                 self.stack.append((D_FIRE_AGAIN, k, 0))
 
     def link_dolmens(self, p: int) -> None:
@@ -532,7 +518,7 @@ class EdoraState(State):
             bonus = BEIGE_BONUS[self.links] if self.links < len(BEIGE_BONUS) else 0
             self.prestige[p] += 2 * length + bonus
             if bonus:
-                self.beige[p] += 1
+                self.beige_dolmens[p] += 1
             self.links += 1
             if self.events is not None:
                 names = self.board.names
@@ -564,15 +550,15 @@ class EdoraState(State):
         """Step 7: each herb pair the sickle reached or passed: one face up, one face down (Q9)."""
         pairs = self.board.herb_pairs_at
         hs, at = self.herb_state, self.herb_at
-        while self.pairs_done[p] < len(pairs) and pairs[self.pairs_done[p]] <= self.sickle[p]:
-            k = self.pairs_done[p]
-            self.pairs_done[p] += 1
-            h1, h2 = at[NH * p + 2 * k], at[NH * p + 2 * k + 1]
-            left = [h for h in (h1, h2) if hs[NH * p + h] == ON_BOARD]
+        while self.pairs_released[p] < len(pairs) and pairs[self.pairs_released[p]] <= self.sickle[p]:
+            k = self.pairs_released[p]
+            self.pairs_released[p] += 1
+            h1, h2 = at[HERBS_PER_PLAYER * p + 2 * k], at[HERBS_PER_PLAYER * p + 2 * k + 1]
+            left = [h for h in (h1, h2) if hs[HERBS_PER_PLAYER * p + h] == ON_BOARD]
             if len(left) == 2:
                 self.stack.append((D_RELEASE, k, 0))
             elif left:
-                hs[NH * p + left[0]] = ACTIVE
+                hs[HERBS_PER_PLAYER * p + left[0]] = ACTIVE
             if self.events is not None:
                 self._event("herbs_released", None, player=p, pair=k + 1, herbs=[HERBS[h] for h in left],
                             active=HERBS[left[0]] if len(left) == 1 else None)
@@ -590,7 +576,7 @@ class EdoraState(State):
             if (self.standing[p] >> j) & 1:
                 self.gain(p, row[j])
                 gained |= 1 << row[j]
-        if self.herb_state[NH * p + H_STAND] == ACTIVE:
+        if self.herb_state[HERBS_PER_PLAYER * p + H_STAND] == ACTIVE:
             self.stack.append((D_STAND_AGAIN, gained, 0))
 
     def place_rune_stone(self, p: int, k: int, v: int) -> None:
@@ -601,7 +587,7 @@ class EdoraState(State):
         amount = stone.amount(v)
         unit = stone.unit
         if unit == "MIST":
-            self.mist[p] += amount
+            self.mistletoe[p] += amount
         elif unit == "DIE":
             if amount:
                 self.take_dice(p, amount)
@@ -612,7 +598,7 @@ class EdoraState(State):
         elif unit == "PRESTIGE_POINT":
             self.prestige[p] += amount
         else:
-            self.prov[p] += amount
+            self.provisions[p] += amount
 
     def take_tablet(self, p: int, slot: int) -> None:
         """§4.2 TB: take it, gain the two oracle stones of its side, refill from the deck."""
@@ -624,7 +610,7 @@ class EdoraState(State):
         else:
             self.oracle_slots[slot] = -1
         side = slot // 2
-        times = 2 if self.herb_state[NH * p + H_TABLET] == ACTIVE else 1
+        times = 2 if self.herb_state[HERBS_PER_PLAYER * p + H_TABLET] == ACTIVE else 1
         self.gain(p, self.oracle_stones[side], times)
         self.gain(p, self.oracle_stones[(side + 1) % 6], times)
 
@@ -635,7 +621,7 @@ class EdoraState(State):
 
     def raise_die(self, s: int, i: int) -> None:
         """P1c/P6a: the die becomes a 6; with other dice there, a new competition."""
-        self.value[s * SPACES + i] = 6
+        self.value[s * SPACE_STRIDE + i] = 6
         self.competition(s)
 
     # ----- outcome ----------------------------------------------------------------------------
@@ -650,7 +636,7 @@ class EdoraState(State):
 
     def ranking_key(self, seat: int) -> tuple:
         """Highest total; ties: the player behind on knowledge, then lower in the stack (§5, Q15)."""
-        return (self.scores()[seat], -self.kpos[seat], -self.kstamp[seat])
+        return (self.scores()[seat], -self.knowledge[seat], -self.knowledge_stack[seat])
 
     # ----- copies -----------------------------------------------------------------------------
     def clone(self) -> "EdoraState":
@@ -661,7 +647,7 @@ class EdoraState(State):
         c.stack = self.stack[:]
         c.player, c.start_player, c.round_no = self.player, self.start_player, self.round_no
         c.ending, c.over, c.quiet_rounds = self.ending, self.over, self.quiet_rounds
-        c.die_this_round, c.kcounter, c.links, c.closures = (self.die_this_round, self.kcounter,
+        c.die_this_round, c.knowledge_counter, c.links, c.closures = (self.die_this_round, self.knowledge_counter,
                                                              self.links, self.closures)
         for name in _LIST_FIELDS:
             setattr(c, name, getattr(self, name)[:])
@@ -674,17 +660,27 @@ class EdoraState(State):
         return event_text(entry, viewer)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from .view import state_view
         return state_view(self, seat)
 
     def to_json(self) -> dict[str, Any]:
-        from .view import state_to_json
         return state_to_json(self)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "EdoraState":
+        """The state saved by :meth:`to_json` (its history and event log included)."""
+        st = load_state(cls, data, [TABLETS.index(t) for t in data["deck"]],
+                        [TABLETS.index(t) for t in data["draft_hand"]], rng_from_json(data["rng"]),
+                        data["round"], data["over"], data["player"])
+        st.history = [(h["seat"], A.CODEC.from_json(h["action"])) for h in data["history"]]
+        events = data.get("events")
+        st.events = None if events is None else [Event.from_json(e) for e in events]
+        return st
 
-_LIST_FIELDS = ("prov", "mist", "prestige", "kpos", "kstamp", "sickle", "figure", "start_at",
+
+_LIST_FIELDS = ("provisions", "mistletoe", "prestige", "knowledge", "knowledge_stack", "sickle", "figure",
+                "start_at",
                 "reserve", "overview", "placed", "die_mask", "standing", "runes", "herb_at",
-                "herb_state", "pairs_done", "arranged", "amulet", "gem_mask", "dolmens", "beige",
+                "herb_state", "pairs_released", "arranged", "amulet", "gem_mask", "dolmens", "beige_dolmens",
                 "owner", "value", "used", "standing_at", "rune_at", "pit_closed", "ring_colours",
                 "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks", "draft_hand",
                 "gems_left", "potion_owner")
@@ -699,28 +695,7 @@ def random_dolmen_ring(size: int, rng: random.Random) -> list[str]:
             return colours[:]
 
 
-# ----- action tables (per board) ---------------------------------------------------------------
-# Built once per board and kept on it (``board.tables``), so they go when the board goes.
-
-def build_tables(board: Board) -> None:
-    tables = board.tables
-    if "moves" in tables:
-        return
-    names = board.names
-    top = max(max(r) for r in board.dist)
-    tables["moves"] = [[A.Move(names[d], c) for c in range(top + 1)] for d in range(board.size)]
-    tables["leaps"] = [A.ForestLeap(names[d]) for d in range(board.size)]
-    tables["places"] = [[[[A.PlaceDie(names[s], i + 1, board.spaces[s][i], v, w) if v and w else None
-                           for w in range(7)] for v in range(7)]
-                         for i in range(len(board.spaces[s]))] for s in range(board.size)]
-    tables["raise"] = [[[A.RaiseDie(names[s], i + 1, v) if 0 < v < 6 else None for v in range(7)]
-                        for i in range(len(board.spaces[s]))] for s in range(board.size)]
-    tables["gems"] = [[A.TakeGem(REWARDS[g], row) for g in range(6)] for row in board.amulet_rows]
-
-
-from . import decisions as _decisions  # noqa: E402  (the decision handlers need the class above)
-
-_LEGAL = _decisions.LEGAL
-_SETTLE = _decisions.SETTLE
-_APPLY = _decisions.APPLY
-_WORK = _decisions.WORK
+_LEGAL = decisions.LEGAL
+_SETTLE = decisions.SETTLE
+_APPLY = decisions.APPLY
+_WORK = decisions.WORK

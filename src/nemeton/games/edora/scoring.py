@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from .components import ACTIVE, TABLETS
-
-NH = 12
-SPACES = 4
+from .components import ACTIVE, HERBS_PER_PLAYER, SPACE_STRIDE, TABLETS
 
 
 def _values_at(state, p: int) -> dict[int, int]:
@@ -16,8 +13,8 @@ def _values_at(state, p: int) -> dict[int, int]:
         if (state.die_mask[p] >> s) & 1:
             m = 0
             for i in range(state.n):
-                if owner[s * SPACES + i] == p:
-                    m |= 1 << value[s * SPACES + i]
+                if owner[s * SPACE_STRIDE + i] == p:
+                    m |= 1 << value[s * SPACE_STRIDE + i]
             out[s] = m
     return out
 
@@ -45,15 +42,15 @@ def tablet_met(state, p: int, t: int) -> bool:
                     return True
         return False
     if name == "T5":
-        return state.dolmens[p] + state.beige[p] >= 5
+        return state.dolmens[p] + state.beige_dolmens[p] >= 5
     if name == "T6":
         return _popcount(state.runes[p]) >= 4
     if name == "T7":
-        return state.kpos[p] >= 6
+        return state.knowledge[p] >= 6
     if name == "T8":
         return len(state.tablets[p]) >= 4
     if name == "T9":
-        return sum(1 for h in range(NH) if state.herb_state[NH * p + h] == ACTIVE) >= 6
+        return state.herb_state[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * (p + 1)].count(ACTIVE) >= 6
     if name == "T10":
         return sum(1 for gm in b.glade_masks if mask & gm == gm) >= 3
     if name == "T11":
@@ -70,7 +67,7 @@ def tablet_met(state, p: int, t: int) -> bool:
         if not (mask >> s) & 1 or state.used[s] < 2:
             continue
         winner, _ = state.highest_die(s)
-        if winner == p and any(state.owner[s * SPACES + i] not in (-1, p) for i in range(state.n)):
+        if winner == p and any(state.owner[s * SPACE_STRIDE + i] not in (-1, p) for i in range(state.n)):
             count += 1
     return count >= 5
 
@@ -105,12 +102,13 @@ def final_scoring(state) -> list[dict]:
     collected = sanctuary_collections(state)
     out = []
     for p in range(state.n):
-        leftovers = state.prov[p] // 6 + state.mist[p] + sum(state.reserve[7 * p + v] for v in range(1, 7))
+        dice = sum(state.reserve[7 * p + 1:7 * p + 7])
+        leftovers = state.provisions[p] // 6 + state.mistletoe[p] + dice
         sickle = b.sickle_score[state.sickle[p]]
         met = [TABLETS[t] for t in state.tablets[p] if tablet_met(state, p, t)]
         tablets = 10 * len(met)
         amulet = amulet_points(state, p)
-        multiplier = b.knowledge_multiplier[state.kpos[p]]
+        multiplier = b.knowledge_multiplier[state.knowledge[p]]
         sanctuaries = collected[p] * multiplier
         total = state.prestige[p] + leftovers + sickle + tablets + amulet + sanctuaries
         out.append({"prestige": state.prestige[p], "leftovers": leftovers, "sickle": sickle,
@@ -128,7 +126,7 @@ def record_final_scoring(state) -> None:
     event = state._event
     for p in range(n):
         dice = sum(state.reserve[7 * p + v] for v in range(1, 7))
-        event("score_leftovers", None, player=p, provisions=state.prov[p], mistletoe=state.mist[p],
+        event("score_leftovers", None, player=p, provisions=state.provisions[p], mistletoe=state.mistletoe[p],
               dice=dice, points=final[p]["leftovers"])
     for p in range(n):
         event("score_sickle", None, player=p, position=state.sickle[p], points=final[p]["sickle"])

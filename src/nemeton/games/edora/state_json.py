@@ -1,0 +1,206 @@
+"""Edora's JSON forms: the full state (hidden parts and random stream included) and the
+game's part of a seat's view, and reading either back into a state.
+
+Everything on the table is public: board, dice (all 13 per player are rolled once at setup),
+tracks, amulets, stones, potions, taken tablets. Hidden are the order of the tablet deck and
+what is drawn blind: the 3 tablets a player drafts (variant V1) and, in variant V3, the herb
+layouts still being arranged face down. A seat knows the tablets it put under the deck (V1)
+and where they lie. The view is the full JSON minus those parts (:mod:`.view` fills them back
+in to sample states).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...engine.state import rng_to_json
+from .actions import build_board_tables
+from .board import REWARDS, board_from_text
+from .components import HERB_STATES, HERBS, HERBS_PER_PLAYER, POTIONS, SPACE_STRIDE, TABLETS
+from .options import EdoraOptions
+from .steps import D_DRAFT
+
+
+def _name(names, i):
+    return None if i < 0 else names[i]
+
+
+def _index(names, value):
+    return -1 if value is None else names.index(value)
+
+
+def _dice(counts, p):
+    return [v for v in range(1, 7) for _ in range(counts[7 * p + v])]
+
+
+def public_json(st) -> dict[str, Any]:
+    """The game's own public data (the engine's envelope adds who acts, the round and the
+    scores): every table component, as fresh JSON-ready data."""
+    b = st.board
+    n = st.n
+    boards = []
+    for p in range(n):
+        boards.append({
+            "provisions": st.provisions[p], "mistletoe": st.mistletoe[p], "prestige": st.prestige[p],
+            "knowledge": st.knowledge[p], "knowledge_stack": st.knowledge_stack[p], "sickle": st.sickle[p],
+            "figure": _name(b.names, st.figure[p]), "start": _name(b.names, st.start_at[p]),
+            "reserve": _dice(st.reserve, p), "overview": _dice(st.overview, p), "placed": st.placed[p],
+            "standing_stones": [REWARDS[b.standing_row[k]] for k in range(6) if (st.standing[p] >> k) & 1],
+            "rune_stones": [b.rune_stones[k].unit for k in range(6) if (st.runes[p] >> k) & 1],
+            "herbs": [_name(HERBS, h) for h in st.herb_at[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * (p + 1)]],
+            "herb_state": {HERBS[h]: HERB_STATES[st.herb_state[HERBS_PER_PLAYER * p + h]]
+                           for h in range(len(HERBS))},
+            "pairs_released": st.pairs_released[p], "arranged": st.arranged[p],
+            "amulet": [_name(REWARDS, g) for g in st.amulet[6 * p:6 * p + 6]],
+            "tablets": [TABLETS[t] for t in st.tablets[p]],
+            "potions": [POTIONS[k] for k in range(len(POTIONS)) if st.potion_owner[k] == p],
+            "dolmens": st.dolmens[p], "beige_dolmens": st.beige_dolmens[p],
+        })
+    sanctuaries = []
+    for s in range(b.size):
+        dice = []
+        for i in range(n):
+            o = st.owner[s * SPACE_STRIDE + i]
+            dice.append(None if o < 0 else [o, st.value[s * SPACE_STRIDE + i]])
+        sanctuaries.append({"id": b.names[s], "dice": dice, "standing_stones": st.standing_at[s],
+                            "rune_stones": st.rune_at[s]})
+    colours = sorted(set(st.ring_colours))
+    return {
+        "options": st.options.to_json(),
+        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
+        "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
+        "links": st.links, "closures": st.closures,
+        "stack": [list(item) for item in st.stack],
+        "boards": boards,
+        "sanctuaries": sanctuaries,
+        "fire_pits": {b.pit_names[k]: st.pit_closed[k] for k in range(len(b.pit_names))},
+        "dolmen_ring": list(st.ring_colours),
+        "dolmen_owner": {c: st.dolmen_owner[i] for i, c in enumerate(colours)},
+        "oracle_stones": [REWARDS[r] for r in st.oracle_stones],
+        "oracle_slots": [_name(TABLETS, t) for t in st.oracle_slots],
+        "deck_size": len(st.deck), "deck_marks": list(st.deck_marks),
+        "draft_hand_size": len(st.draft_hand),
+        "gems_left": {REWARDS[g]: st.gems_left[g] for g in range(6)},
+        "potions_left": [POTIONS[k] for k in range(len(POTIONS)) if st.potion_owner[k] < 0],
+        "final": _copy_final(st.final),
+    }
+
+
+def _copy_final(final):
+    return None if final is None else [dict(f, tablets_met=list(f["tablets_met"])) for f in final]
+
+
+def state_to_json(st) -> dict[str, Any]:
+    data = public_json(st)
+    data["round"] = st.round_no
+    data["player"] = st.player
+    data["over"] = st.over
+    data["seed"] = st.seed
+    data["deck"] = [TABLETS[t] for t in st.deck]
+    data["draft_hand"] = [TABLETS[t] for t in st.draft_hand]
+    data["rng"] = rng_to_json(st.rng)
+    data["history"] = [{"seat": seat, "action": a.to_json()} for seat, a in st.history]
+    data["events"] = None if st.events is None else [e.to_json() for e in st.events]
+    return data
+
+
+def state_view(st, seat: int | None) -> dict[str, Any]:
+    """The game's part of ``seat``'s view: the table, minus the deck order, other seats' V1
+    draft hands and, while V3 arranging lasts, other seats' face-down herb layouts."""
+    data = public_json(st)
+    if any(a < HERBS_PER_PLAYER for a in st.arranged):       # V3: layouts stay face down until everybody is done
+        for p, board in enumerate(data["boards"]):
+            if p != seat:
+                board["herbs"] = [None] * HERBS_PER_PLAYER
+    data["deck_known"] = ([[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
+                          if seat is not None else [])
+    top = st.stack[-1] if st.stack else None
+    data["draft_hand"] = ([TABLETS[t] for t in st.draft_hand]
+                          if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat
+                          else None)
+    return data
+
+
+# ----- reading back -----------------------------------------------------------------------------
+
+def load_state(cls, data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random,
+               round_no: int, over: bool, player: int):
+    """A ``cls`` (the state class) from the public data of a view or a state JSON, with the
+    hidden parts given (deck, draft hand) and the turn's bookkeeping; no history, no log."""
+    opts = EdoraOptions(**data["options"])
+    st = cls.__new__(cls)
+    st.options, st.seed, st.rng, st.history = opts, data.get("seed"), rng, []
+    st.events = None
+    st.board = b = board_from_text(opts.board)
+    build_board_tables(b)
+    st.n = n = opts.players
+    st.round_no, st.start_player, st.player = round_no, data["start_player"], player
+    st.ending, st.over, st.quiet_rounds = data["ending"], over, data["quiet_rounds"]
+    st.die_this_round, st.knowledge_counter = data["die_this_round"], data["knowledge_counter"]
+    st.links, st.closures = data["links"], data["closures"]
+    st.stack = [tuple(item) for item in data["stack"]]
+    pls = data["boards"]
+    st.provisions = [pl["provisions"] for pl in pls]
+    st.mistletoe = [pl["mistletoe"] for pl in pls]
+    st.prestige = [pl["prestige"] for pl in pls]
+    st.knowledge = [pl["knowledge"] for pl in pls]
+    st.knowledge_stack = [pl["knowledge_stack"] for pl in pls]
+    st.sickle = [pl["sickle"] for pl in pls]
+    st.figure = [_index_name(b.index, pl["figure"]) for pl in pls]
+    st.start_at = [_index_name(b.index, pl["start"]) for pl in pls]
+    st.reserve = [0] * (7 * n)
+    st.overview = [0] * (7 * n)
+    for p, pl in enumerate(pls):
+        for v in pl["reserve"]:
+            st.reserve[7 * p + v] += 1
+        for v in pl["overview"]:
+            st.overview[7 * p + v] += 1
+    st.placed = [pl["placed"] for pl in pls]
+    row_names = [REWARDS[r] for r in b.standing_row]
+    st.standing = [sum(1 << row_names.index(r) for r in pl["standing_stones"]) for pl in pls]
+    units = [rs.unit for rs in b.rune_stones]
+    st.runes = [sum(1 << units.index(u) for u in pl["rune_stones"]) for pl in pls]
+    st.herb_at = [_index(HERBS, h) for pl in pls for h in pl["herbs"]]
+    st.herb_state = [HERB_STATES.index(pl["herb_state"][h]) for pl in pls for h in HERBS]
+    st.pairs_released = [pl["pairs_released"] for pl in pls]
+    st.arranged = [pl["arranged"] for pl in pls]
+    st.amulet = [_index(REWARDS, g) for pl in pls for g in pl["amulet"]]
+    st.gem_mask = [sum(1 << g for g in st.amulet[6 * p:6 * p + 6] if g >= 0) for p in range(n)]
+    st.tablets = [[TABLETS.index(t) for t in pl["tablets"]] for pl in pls]
+    st.dolmens = [pl["dolmens"] for pl in pls]
+    st.beige_dolmens = [pl["beige_dolmens"] for pl in pls]
+    st.potion_owner = [-1] * len(POTIONS)
+    for p, pl in enumerate(pls):
+        for k in pl["potions"]:
+            st.potion_owner[POTIONS.index(k)] = p
+    st.owner = [-1] * (b.size * SPACE_STRIDE)
+    st.value = [0] * (b.size * SPACE_STRIDE)
+    st.used = [0] * b.size
+    st.standing_at = [0] * b.size
+    st.rune_at = [0] * b.size
+    st.die_mask = [0] * n
+    for s, entry in enumerate(data["sanctuaries"]):
+        for i, die in enumerate(entry["dice"]):
+            if die is not None:
+                st.owner[s * SPACE_STRIDE + i], st.value[s * SPACE_STRIDE + i] = die
+                st.used[s] += 1
+                st.die_mask[die[0]] |= 1 << s
+        st.standing_at[s] = entry["standing_stones"]
+        st.rune_at[s] = entry["rune_stones"]
+    st.pit_closed = [data["fire_pits"][name] for name in b.pit_names]
+    st.ring_colours = list(data["dolmen_ring"])
+    st._index_colours()
+    st.dolmen_owner = [data["dolmen_owner"][c] for c in sorted(data["dolmen_owner"])]
+    st.oracle_stones = [REWARDS.index(r) for r in data["oracle_stones"]]
+    st.oracle_slots = [_index(TABLETS, t) for t in data["oracle_slots"]]
+    st.deck = deck
+    st.deck_marks = list(data["deck_marks"])
+    st.draft_hand = hand
+    st.gems_left = [data["gems_left"][r] for r in REWARDS]
+    st.final = _copy_final(data["final"])
+    return st
+
+
+def _index_name(index, name):
+    return -1 if name is None else index[name]
