@@ -65,3 +65,31 @@ def test_the_take_hint_is_only_for_the_player_to_move():
     state = position(hands="R5 B7 | R3 B2 | B4 B9", turn=0)
     assert "\"own hand slot K\"" in SPEC.render(state.view(0))
     assert "\"own hand slot K\"" not in SPEC.render(state.view(1))
+
+
+def test_team_mode_shows_team_totals_and_names_the_winning_team():
+    # team 0 = seats 0 and 2, team 1 = seats 1 and 3; seat 3 plays round 1's last card
+    state = position(4, teams=True, hands="- - | - - | - - | B9 -", fronts="R10 B2 | R3 B4 | R5 B7 | R7",
+                     turn=3)
+    act(state, "take own hand slot 0")
+    text = SPEC.render(state.view(1))
+    assert text.splitlines()[0] == ("Round 1 won by the team of seats 0 & 2 — WOLF PACK, team totals "
+                                    "seats 0 & 2 24, seats 1 & 3 23")
+    assert "Teams (a team's total is its four cards): seats 0 & 2, seats 1 & 3 (yours)" in text
+    midway = position(4, teams=True, hands="R5 B7 | R3 B2 | B4 B9 | R1 R7", fronts="R10 | R6 | B3 | ")
+    assert "Team totals so far: seats 0 & 2 (yours) 13, seats 1 & 3 6" in SPEC.render(midway.view(2))
+
+
+def test_round_wins_print_as_whole_numbers():
+    state = position(hands="R5 B7 | R3 B2 | B4 B9", levels=[2, 1, 0])
+    assert state.view(0)["scores"] == [2.0, 1.0, 0.0]
+    text = SPEC.render(state.view(0))
+    assert "wins 2  hand" in text and "wins 1  hand" in text and ".0" not in text
+
+
+def test_the_envelope_says_who_plays_and_when_the_game_is_over():
+    state = position(hands="- - | - - | B9 -", fronts="R3 B4 | R7 B2 | R10", turn=2, levels=[2, 2, 2])
+    assert "To play: seat 2 (you): take a card" in SPEC.render(state.view(2))
+    act(state, "take own hand slot 0")
+    text = SPEC.render(state.view(0))
+    assert text.endswith("Game over. Winner(s): seat 2") and "To play" not in text

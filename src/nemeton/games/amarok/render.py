@@ -38,21 +38,35 @@ def _wrap(text: str, width: int = 98, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent=indent)
 
 
-def round_result(done: Mapping[str, Any], teams: bool) -> list[str]:
-    """The block telling how the last finished round ended."""
+def team_text(team: list[int]) -> str:
+    return "seats " + " & ".join(str(s) for s in team)
+
+
+def winners_text(winners: list[int], teams: list[list[int]] | None) -> str:
+    if not teams:
+        return seats_text(winners)
+    won = [t for t in teams if t[0] in winners]
+    return " and ".join(f"the team of {team_text(t)}" for t in won) or "nobody"
+
+
+def round_result(done: Mapping[str, Any], teams: list[list[int]] | None) -> list[str]:
+    """The block telling how the last finished round ended (team mode: by team)."""
     objective = OBJECTIVE_NAME.get(done["objective"], done["objective"])
-    totals = "/".join(str(t) for t in done["totals"])
+    if teams:  # the totals of a team's four cards, listed under each of its seats
+        totals = "team totals " + ", ".join(f"{team_text(t)} {number(done['totals'][t[0]])}" for t in teams)
+        trapped = [team_text(t) for t in teams if done["trapped"][t[0]]]
+    else:
+        totals = "totals " + "/".join(number(t) for t in done["totals"])
+        trapped = [f"seat {p}" for p, t in enumerate(done["trapped"]) if t]
     if done["reason"] == "mating":
         why = f"mating: seat {done['mating_seat']} put a second heart in front"
     elif done["winners"]:
         why = objective
     else:
-        why = "every player was trapped"
-    head = (f"Round {done['round']} won by {seats_text(done['winners'])} — {why}, "
-            f"{'team totals by seat' if teams else 'totals'} {totals}")
-    trapped = [p for p, t in enumerate(done["trapped"]) if t]
+        why = f"every {'team' if teams else 'player'} was trapped"
+    head = f"Round {done['round']} won by {winners_text(done['winners'], teams)} — {why}, {totals}"
     if trapped:
-        head += f"; trapped: {seats_text(trapped)}"
+        head += "; trapped: " + " and ".join(trapped)
     fronts = " · ".join(f"seat {p} " + (" ".join(c for c in front) or "--")
                         for p, front in enumerate(done["fronts"]))
     return _wrap(head) + _wrap(f"  cards in front at the end: {fronts}", indent="    ")
@@ -82,7 +96,7 @@ def render(view: Mapping[str, Any]) -> str:
     lines: list[str] = []
     done = view.get("last_round")
     if done:
-        lines += round_result(done, bool(teams))
+        lines += round_result(done, teams)
         lines.append("-" * 60)
     objective = view["objective"]
     lines.append(f"Amarok - round {view['round']} - first to {view['rounds_to_win']} round wins"
@@ -90,8 +104,8 @@ def render(view: Mapping[str, Any]) -> str:
     lines.append(f"Objective: {OBJECTIVE_NAME[objective]} ({OBJECTIVE_RULE[objective]}); "
                  f"the objective card is held by seat {view['objective_holder']}")
     if teams:
-        lines.append("Teams (totals are the team's four cards): "
-                     + ", ".join(" & ".join(f"seat {s}" for s in t) for t in teams))
+        lines.append("Teams (a team's total is its four cards): "
+                     + ", ".join(team_text(t) + (" (yours)" if me in t else "") for t in teams))
     lines.append("River: " + (" ".join(card_text(c, cards) for c in view["river"]) or "(empty)"))
     bottom = view["deck_bottom"]
     deck = f"Deck: {view['deck_size']} card(s)"
@@ -103,14 +117,19 @@ def render(view: Mapping[str, Any]) -> str:
         front = " ".join(card_text(c, cards) for c in view["fronts"][p]) or "--"
         total = sum(cards[c]["value"] for c in view["fronts"][p])
         lines.append(f"{who:>12}  wins {number(view['scores'][p])}  hand {_hand(view, p, me, cards)}")
-        lines.append(f"{'':>12}  in front: {front}  (total {total})")
+        lines.append(f"{'':>12}  in front: {front}  (total {number(total)})")
+    if teams:
+        values = {c: cards[c]["value"] for c in cards}
+        team_totals = [sum(values[c] for s in t for c in view["fronts"][s]) for t in teams]
+        lines.append("Team totals so far: " + ", ".join(
+            f"{team_text(t)}{' (yours)' if me in t else ''} {number(total)}" for t, total in zip(teams, team_totals)))
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
         lines.append(f"Last: seat {last['seat']}: {action} -> {card_text(last['card'], cards)}")
     lines += _wrap(KEY)
     if view["terminal"]:
-        lines.append("Game over. Winner(s): " + seats_text(view["winners"]))
+        lines.append("Game over. Winner(s): " + winners_text(view["winners"], teams))
         return "\n".join(lines)
     turn = view["acting"][0]
     if view["phase"] == "claw":
