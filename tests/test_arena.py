@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 import toygame
@@ -89,3 +93,53 @@ def test_head_to_head_rejects_a_bad_spec_before_playing(kuhn):
     from nemeton.agents.base import AgentSpecError
     with pytest.raises(AgentSpecError):
         head_to_head("kuhn", 2, "ismcts:iteratons=5", "random", 4)
+
+
+STORED = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "strength.jsonl"
+
+
+def stored_game(game: str, players: int, focal: str, others: str, index: int) -> dict:
+    for line in STORED.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        p = row["pairing"]
+        if (p["game"], p["players"], p["options"], p["focal"], p["others"], row["index"]) == (
+                game, players, {}, focal, others, index):
+            return row
+    raise LookupError(f"no stored game {game} {players}p {focal}/{others} #{index}")
+
+
+@pytest.mark.parametrize("game,players,index", [("amarok", 3, 1), ("alarun", 2, 0)])
+def test_stored_pairing_games_replay_identically(game, players, index):
+    from nemeton.arena.pairing import pairing_jobs, play_job
+    row = stored_game(game, players, "ismcts:iterations=200", "random", index)
+    p = row["pairing"]
+    job = pairing_jobs(game, players, p["focal"], p["others"], index + 1, p["seed"], p["options"])[index]
+    assert job.game_seed == row["game_seed"]  # game i is seeded as it was
+    played = play_job(job).to_json()
+    for key in ("focal_seat", "focal_return", "margin", "steps", "focal_decisions"):
+        assert played[key] == row[key], key
+
+
+def test_simulate_is_reproducible_by_its_seed_and_game_seeds_do_not_depend_on_the_agents(kuhn):
+    from nemeton.arena.match import derived_seed, simulate
+    first = simulate("kuhn", 2, 12, seed=5, records=True)
+    again = simulate("kuhn", 2, 12, seed=5, records=True)
+    assert [r.record.to_json() for r in first.results] == [r.record.to_json() for r in again.results]
+    other = simulate("kuhn", 2, 12, seed=6, records=True)
+    assert [r.record.seed for r in other.results] != [r.record.seed for r in first.results]
+    smart = simulate("kuhn", 2, 12, seed=5, agent_specs=["ismcts:iterations=10"], records=True)
+    assert [r.record.seed for r in smart.results] == [r.record.seed for r in first.results] == [
+        derived_seed(5, "game", g) for g in range(12)]
+
+
+def test_agent_seeds_are_drawn_one_way_and_apart_from_game_seeds():
+    from nemeton.arena.match import derived_seed
+    agent = derived_seed(5, "agent", 0, 0, bits=63)
+    assert agent != derived_seed(5, "game", 0) and 0 <= derived_seed(5, "game", 0) < 2**31
+    assert agent == int.from_bytes(__import__("hashlib").sha256(b"5:agent:0:0").digest()[:8], "big") >> 1
+    assert random.Random(5).randrange(2**31) not in {derived_seed(5, "game", 0), agent}
+
+
+def test_simulate_keeps_no_records_unless_asked(kuhn):
+    from nemeton.arena.match import simulate
+    assert all(r.record is None for r in simulate("kuhn", 2, 3, seed=1).results)

@@ -18,6 +18,7 @@ from rich.text import Text
 from ..agents.base import make_agent
 from ..arena.match import simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
+from ..engine.options import OptionInfo
 from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
 from .play import play_command
 
@@ -40,26 +41,37 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
     if as_json:
         print(json.dumps([{
             "name": s.name, "title": s.title, "players": list(s.player_counts), "summary": s.summary,
-            "options": [{"name": o.name, "default": o.default if o.data is None else shown_option(o, o.default),
-                         "allowed": o.allowed, "help": o.help, "data": o.data,
-                         "bot_default": (s.bot_defaults.get(o.name, o.default) if o.data is None
-                                         else shown_option(o, s.bot_defaults.get(o.name, o.default)))}
+            "options": [option_json(o, s.bot_defaults.get(o.name, o.default))
                         for o in s.describe_options() if o.name != "players"],
         } for s in specs], indent=2))
         return
     for s in specs:
         table = Table(title=f"{s.title} ({s.name}): {', '.join(map(str, s.player_counts))} players",
-                      title_justify="left", show_lines=False, highlight=False)
-        for column in ("option", "default", "bots", "allowed", "meaning"):
-            table.add_column(column)
+                      title_justify="left", show_lines=True, highlight=False)
+        table.add_column("option", no_wrap=True)
+        table.add_column("default", no_wrap=True)
+        table.add_column("meaning")
         for o in s.describe_options():
-            if o.name != "players":
-                table.add_row(*(Text(cell) for cell in (
-                    o.name, shown_option(o, o.default), shown_option(o, s.bot_defaults.get(o.name, o.default)),
-                    o.allowed, o.help)))
+            if o.name == "players":
+                continue
+            default = shown_option(o, o.default).replace(" (sha256:", "\n(sha256:")
+            bots = s.bot_defaults.get(o.name, o.default)
+            if bots != o.default:
+                default += f"\nbots: {shown_option(o, bots)}"
+            table.add_row(Text(o.name), Text(default), Text(f"{o.help.rstrip('.')}. Allowed: {o.allowed}."))
         console.print(table)
         say(f"  {s.summary}")
-        say("  ('bots' = the value simulations and AI games use unless you give --option)\n", "dim")
+        say("  ('bots:' = the value simulations and AI games use unless you give --option)\n", "dim")
+
+
+def option_json(o: OptionInfo, bot_default: Any) -> dict[str, Any]:
+    """One option for ``games --json``; a data option's values are shown by content hash and
+    ``data`` names its format (null for other options)."""
+    if o.data is None:
+        return {"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help, "data": None,
+                "bot_default": bot_default}
+    return {"name": o.name, "default": shown_option(o, o.default), "allowed": o.allowed, "help": o.help,
+            "data": o.data, "bot_default": shown_option(o, bot_default)}
 
 
 @app.command("simulate")

@@ -21,7 +21,7 @@ from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import number
 from ..table import Table
-from .common import console, fail, parse_option_pairs, say, split_agent_specs
+from .common import console, fail, parse_option_pairs, say, show, split_agent_specs
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -169,7 +169,7 @@ def play_command(
     except NemetonError as exc:
         fail(str(exc))
     table = Table(state, seats)
-    shown = ", ".join(f"{name}: {value}" for name, value in display_options(state.options).items()
+    shown = ", ".join(f"{name}: {show(value)}" for name, value in display_options(state.options).items()
                       if name != "players")
     say(f"{spec.title}, {players} players. You are seat {seat}." + (f" Options: {shown}." if shown else ""),
         "bold")
