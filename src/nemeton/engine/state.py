@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
 from .action import Action
-from .errors import IllegalActionError, InvalidSeatError
+from .errors import IllegalActionError, InvalidSeatError, snippet
 from .log import Event, default_event_text
 from .options import GameOptions
 
@@ -80,8 +80,7 @@ class State(ABC):
             if index is not None and 0 <= index < n:
                 return index
         allowed = f"an integer from 0 to {n - 1}" + (" or None for the spectator" if spectator else "")
-        shown = repr(seat) if len(repr(seat)) <= 40 else repr(seat)[:40] + "..."
-        raise InvalidSeatError(f"a seat must be {allowed}; got {shown}")
+        raise InvalidSeatError(f"a seat must be {allowed}; got {snippet(seat, 40)}")
 
     # ----- who acts ---------------------------------------------------------------------
     @property
@@ -134,7 +133,7 @@ class State(ABC):
         if seat is not None:
             seat = self.check_seat(seat)
         if not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {str(action)[:80]!r}")
+            raise IllegalActionError(f"not an action: {snippet(action, 80)}")
         if self.is_terminal():
             raise IllegalActionError(f"the game is over; no action is legal (got {action})")
         if seat is None:
@@ -243,7 +242,7 @@ class State(ABC):
         fields. Empty when this state does not record events (see :meth:`record_events`)."""
         viewer = self.check_seat(viewer, spectator=True)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
-            raise InvalidSeatError(f"since must be a non-negative integer (a log index); got {since!r}")
+            raise InvalidSeatError(f"since must be a non-negative integer (a log index); got {snippet(since, 40)}")
         events = self.events or []
         out = []
         for i in range(since, len(events)):
