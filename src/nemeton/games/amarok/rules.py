@@ -20,6 +20,7 @@ played comes last, so a lone player short of cards plays again.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ...engine import Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
@@ -41,9 +42,12 @@ def sees(viewer: int | None, owner: int, faces_owner: bool) -> bool:
     return faces_owner if viewer == owner else not faces_owner
 
 
-def seen_by(players: int, owner: int, faces_owner: bool) -> tuple[int, ...]:
+@lru_cache(maxsize=None)  # at most 6 seats x 6 owners x 2 ways of holding
+def seen_by(players: int, owner: int, faces_owner: bool) -> frozenset[int]:
     """The seats that see a card held by ``owner`` (the same rule as :func:`sees`)."""
-    return tuple(v for v in range(players) if sees(v, owner, faces_owner))
+    return frozenset(v for v in range(players) if sees(v, owner, faces_owner))
+
+
 WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
 OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
 
@@ -370,17 +374,20 @@ class AmarokState(State):
         ids, n = self.cards.ids, self.n
         self._event("deal", None, holder=self.holder, objective=OBJECTIVE_NAMES[self.objective],
                     river=[ids[c] for c in self.river], deck_size=len(self.deck))
-        hand, owner_sees = self.hand, self.owner_sees
+        hand, owner_sees, event = self.hand, self.owner_sees, self._event
         for p in range(n):
-            # one event per way of holding (slot 0's first), so K2's audiences never mix
-            first = owner_sees[2 * p]
-            for faces_owner in (first, not first):
-                slots = [k for k in (0, 1) if owner_sees[2 * p + k] == faces_owner]
-                if slots:
-                    self._event("hand_dealt", None,
-                                secret={"cards": [ids[hand[2 * p + k]] for k in slots]},
-                                seen_by=seen_by(n, p, faces_owner),
-                                player=p, facing="owner" if faces_owner else "others", slots=slots)
+            # one event per way of holding, so K2's audiences never mix: both slots alike, or
+            # (one round win) slot 0 and slot 1 apart
+            i = 2 * p
+            first = owner_sees[i]
+            if owner_sees[i + 1] == first:
+                groups = (((0, 1), first),)
+            else:
+                groups = (((0,), first), ((1,), not first))
+            for slots, faces_owner in groups:
+                event("hand_dealt", None, secret={"cards": [ids[hand[i + k]] for k in slots]},
+                      seen_by=seen_by(n, p, faces_owner), player=p,
+                      facing="owner" if faces_owner else "others", slots=list(slots))
 
     def record_take(self, seat: int, action, card: int) -> None:
         """A taken card is played face up at once, so every viewer may read which card it is (K2)."""
