@@ -117,7 +117,8 @@ def _deal(e, viewer, s: Seating) -> str:
     plays = verb(holder, viewer, "plays", "play")
     river = s.cards(e["river"]) or "empty"
     return (f"Round {e['round']} begins: {hold}, showing {OBJECTIVE_WORDS[e['objective']]}, and "
-            f"{plays} first; the river is {river}; {e['deck_size']} cards in the deck")
+            f"{plays} first; the river is {river}; {e['deck_size']} card{'' if e['deck_size'] == 1 else 's'} "
+            f"in the deck")
 
 
 def _hand_dealt(e, viewer, s: Seating) -> str:

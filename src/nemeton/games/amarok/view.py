@@ -142,7 +142,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
                 hands[p][k] = next(it)
     data = {
         "round": view["round"],
-        "levels": [int(v) for v in view["scores"]],
+        "levels": [int(v) if isinstance(v, float) and v.is_integer() else v for v in view["scores"]],
         "objective": view["objective"],
         "objective_holder": view["objective_holder"],
         "turn": view["acting"][0] if view["acting"] else TERMINAL,
