@@ -3,7 +3,7 @@
 import pytest
 
 from nemeton.games.edora.positions import fresh, legal_texts, play, set_oracle, set_player, start_turn
-from nemeton.games.edora.components import TABLETS
+from nemeton.games.edora.components import RUNE_NAMES, TABLETS
 
 
 def _at(st, sanct, **kw):
@@ -106,8 +106,8 @@ def test_mistletoe_space_gives_mistletoe_then_up_to_n_potions_and_keeps_the_rest
     _at(st, "S01", reserve=[2], mistletoe=2)
     play(st, "place die 2 on S01 space 4 (MI2P2)")
     assert st.mistletoe[0] == 4
-    assert "brew P4a" in legal_texts(st) and "brew P5a" not in legal_texts(st)
-    play(st, "brew P1b", "brew P2c")
+    assert "brew P4a: knowledge +3" in legal_texts(st) and "brew P5a: amulet action x5, row of your choice" not in legal_texts(st)
+    play(st, "brew P1b: turn one of your inactive herbs face up", "brew P2c: sickle +3")
     assert st.mistletoe[0] == 1 and st.sickle[0] == 3
     assert st.potion_owner[1] == 0 and st.potion_owner[5] == 0
     assert legal_texts(st)[0].startswith("activate")     # the sickle released a pair
@@ -116,7 +116,7 @@ def test_mistletoe_space_gives_mistletoe_then_up_to_n_potions_and_keeps_the_rest
 def test_mistletoe_space_with_one_brew_stops_after_one_potion():
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=5)
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P6c")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P6c: +25 prestige")
     assert st.prestige[0] == 25 and st.mistletoe[0] == 1 and st.current_player == 1
 
 
@@ -125,7 +125,7 @@ def test_a_brewed_potion_is_gone_for_everybody():
     st.potion_owner[0] = 1
     _at(st, "S04", reserve=[2])
     play(st, "place die 2 on S04 space 2 (MI2P1)")
-    assert "brew P1a" not in legal_texts(st) and "brew P1b" in legal_texts(st)
+    assert "brew P1a: standing-stone action here" not in legal_texts(st) and "brew P1b: turn one of your inactive herbs face up" in legal_texts(st)
 
 
 # ----- AM -------------------------------------------------------------------------------------
@@ -135,13 +135,13 @@ def test_amulet_gem_goes_left_then_right_and_pays_its_reward_k_times():
     _at(st, "S05", reserve=[2], provisions=10)
     play(st, "place die 2 on S05 space 1 (AM-SUN-x2)")
     assert len(legal_texts(st)) == 6
-    play(st, "put gem FOOD on the SUN row")
+    play(st, "put the provisions gem on the SUN row")
     assert st.amulet[0] == 2 and st.provisions[0] == 8 + 6
     start_turn(st, 0, place_at="S20")
     set_player(st, 0, reserve=[2])
     play(st, "place die 2 on S20 space 1 (AM-SUN-x2)")
-    assert "put gem FOOD on the SUN row" not in legal_texts(st)      # one gem per type
-    play(st, "put gem VP on the SUN row")
+    assert "put the provisions gem on the SUN row" not in legal_texts(st)      # one gem per type
+    play(st, "put the prestige gem on the SUN row")
     assert st.amulet[0:2] == [2, 0] and st.prestige[0] == 6
 
 
@@ -161,9 +161,9 @@ def test_standing_stone_rulebook_example_food_after_vp_die_mist():
     st.standing[0] = 0b011001          # VP, DIE, MIST already off the row
     _at(st, "S03", reserve=[2], provisions=10, overview=[5])
     play(st, "place die 2 on S03 space 1 (SS)")
-    assert legal_texts(st) == ["place standing stone KNOW", "place standing stone FOOD",
-                               "place standing stone SICKLE", "skip the standing-stone action"]
-    play(st, "place standing stone FOOD")
+    assert legal_texts(st) == ["place the knowledge standing stone", "place the provisions standing stone",
+                               "place the sickle standing stone", "skip the standing-stone action"]
+    play(st, "place the provisions standing stone")
     # FOOD, then VP, FOOD, DIE, MIST
     assert st.provisions[0] == 8 + 6 and st.prestige[0] == 3 and st.mistletoe[0] == 1 and st.reserve[5] == 1
     assert st.standing_at[st.board.index["S03"]] == 1
@@ -172,7 +172,7 @@ def test_standing_stone_rulebook_example_food_after_vp_die_mist():
 def test_the_nth_standing_stone_yields_n_plus_1_rewards():
     st = fresh(2)
     _at(st, "S03", reserve=[2])
-    play(st, "place die 2 on S03 space 1 (SS)", "place standing stone VP")
+    play(st, "place die 2 on S03 space 1 (SS)", "place the prestige standing stone")
     assert st.prestige[0] == 6
 
 
@@ -188,7 +188,7 @@ def test_the_nth_standing_stone_yields_n_plus_1_rewards():
 def test_rune_stone_reward_depends_on_the_die_value(stone, check):
     st = fresh(2)
     _at(st, "S05", reserve=[5], provisions=20)
-    play(st, "place die 5 on S05 space 2 (RS)", f"place rune stone {stone}")
+    play(st, "place die 5 on S05 space 2 (RS)", f"place the {RUNE_NAMES[stone]} rune stone")
     assert check(st)
     assert st.rune_at[st.board.index["S05"]] == 1
 
@@ -208,14 +208,14 @@ def test_potion_stone_actions_offer_no_skip():
     st = fresh(2)
     start_turn(st, 0, place_at="S04")
     set_player(st, 0, reserve=[2], mistletoe=3)
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P5b")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P5b: rune-stone action as if the die showed 6")
     assert "skip the rune-stone action" not in legal_texts(st)
 
 
 def test_rune_stone_die_gives_v_minus_1_dice():
     st = fresh(2)
     _at(st, "S05", reserve=[3], overview=[6, 6, 6])
-    play(st, "place die 3 on S05 space 2 (RS)", "place rune stone DIE")
+    play(st, "place die 3 on S05 space 2 (RS)", "place the die rune stone")
     assert st.reserve[6] == 2
 
 

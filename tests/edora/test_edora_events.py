@@ -7,7 +7,8 @@ import random
 import pytest
 
 from nemeton.engine import get_game, make
-from nemeton.games.edora.events import EVENT_KINDS, HERB_NAMES
+from nemeton.games.edora.components import HERB_NAMES
+from nemeton.games.edora.events import EVENT_KINDS
 from nemeton.games.edora.positions import fresh, play, put_dice, set_player
 
 SPEC = get_game("edora")
@@ -61,7 +62,7 @@ def test_v3_the_herb_a_seat_lays_face_down_is_secret_to_that_seat_until_the_reve
     assert after[0].view(1) == after[1].view(1)
     assert st.describe_action(0, first, 1) == st.describe_action(0, second, 1)
     told = st.describe_action(0, first, 1)
-    assert told == "Seat 0 lays a herb face down in herb circle 0."
+    assert told == "Seat 0 lays a herb face down in herb circle 1."
     assert not any(name in told for name in HERB_NAMES.values())
     start = st.log_length()
     assert after[0].log(1, start) == after[1].log(1, start)
@@ -143,7 +144,7 @@ def test_every_prestige_source_of_a_scripted_turn_is_an_event():
     put_dice(st, "S01:A1 S02:A1 S05:B3")          # F02 (VP VP DIE) closes when A reaches S05
     set_player(st, 0, at="S01", provisions=8, reserve=[4], overview=[], herbs=["H_VP"])
     start = st.log_length()
-    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place rune stone PRESTIGE_POINT")
+    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place the prestige rune stone")
     kinds = [e["kind"] for e in st.log(1, start)]
     assert kinds[:4] == ["move", "place_die", "competition", "rune_stone"]
     assert st.log(1, start)[3]["prestige"] == 8

@@ -23,7 +23,7 @@ def test_fire_pit_vp_vp_die_with_the_prestige_herb_gives_10_prestige_and_the_die
     st = fresh(2)
     put_dice(st, "S01:A1 S02:A1")
     _at(st, "S05", reserve=[2], overview=[4], herbs=["H_VP"])
-    play(st, "place die 2 on S05 space 2 (RS)", "place rune stone MIST")
+    play(st, "place die 2 on S05 space 2 (RS)", "place the mistletoe rune stone")
     assert st.pit_closed[1] == 0                      # F02
     assert st.prestige[0] == 10 and st.reserve[4] == 1
 
@@ -31,14 +31,14 @@ def test_fire_pit_vp_vp_die_with_the_prestige_herb_gives_10_prestige_and_the_die
 def test_gem_vp_on_an_x2_space_with_amulet_and_prestige_herbs_gives_15():
     st = fresh(2)
     _at(st, "S05", reserve=[2], herbs=["H_AMULET", "H_VP"])
-    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)", "put gem VP on the SUN row")
+    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)", "put the prestige gem on the SUN row")
     assert st.prestige[0] == 15
 
 
 def test_potion_p5a_with_gem_vp_amulet_and_prestige_herbs_gives_30():
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=3, herbs=["H_AMULET", "H_VP"])
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P5a", "put gem VP on the MOON row")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P5a: amulet action x5, row of your choice", "put the prestige gem on the MOON row")
     assert st.prestige[0] == 30
 
 
@@ -69,7 +69,7 @@ def test_sickle_herb_adds_2_steps_to_the_sickle_action_and_potion():
     assert st.sickle[0] == 4
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=0, herbs=["H_SICKLE"])
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P2c")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P2c: sickle +3")
     assert st.sickle[0] == 5
 
 
@@ -80,18 +80,18 @@ def test_knowledge_herb_adds_2_steps_to_the_action_and_potion_but_not_to_stone_r
     assert st.knowledge[0] == 4
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=2, herbs=["H_KNOW"])
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P4a")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P4a: knowledge +3")
     assert st.knowledge[0] == 5
     st = fresh(2)
     _at(st, "S03", reserve=[2], herbs=["H_KNOW"])
-    play(st, "place die 2 on S03 space 1 (SS)", "place standing stone KNOW")
+    play(st, "place die 2 on S03 space 1 (SS)", "place the knowledge standing stone")
     assert st.knowledge[0] == 2                               # stone rewards: no herb
 
 
 def test_amulet_herb_raises_the_multiplier_by_one():
     st = fresh(2)
     _at(st, "S05", reserve=[2], provisions=10, herbs=["H_AMULET"])
-    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)", "put gem FOOD on the SUN row")
+    play(st, "place die 2 on S05 space 1 (AM-SUN-x2)", "put the provisions gem on the SUN row")
     assert st.provisions[0] == 8 + 9
 
 
@@ -116,9 +116,9 @@ def test_standing_stone_herb_takes_one_of_the_rewards_just_gained_once_more():
     st = fresh(2)
     st.standing[0] = 0b000001          # VP already off
     _at(st, "S03", reserve=[2], provisions=10, herbs=["H_STAND"])
-    play(st, "place die 2 on S03 space 1 (SS)", "place standing stone FOOD")
-    assert legal_texts(st) == ["take VP once more", "take FOOD once more"]
-    play(st, "take FOOD once more")
+    play(st, "place die 2 on S03 space 1 (SS)", "place the provisions standing stone")
+    assert legal_texts(st) == ["take 3 prestige once more", "take 3 provisions once more"]
+    play(st, "take 3 provisions once more")
     assert st.provisions[0] == 8 + 9 and st.prestige[0] == 3
 
 
@@ -141,14 +141,14 @@ def test_without_the_leap_herb_there_is_no_leap():
 def test_rune_herb_counts_the_die_2_higher_on_the_rune_action():
     st = fresh(2)
     _at(st, "S05", reserve=[5], herbs=["H_RUNE"])
-    play(st, "place die 5 on S05 space 2 (RS)", "place rune stone PRESTIGE_POINT")
+    play(st, "place die 5 on S05 space 2 (RS)", "place the prestige rune stone")
     assert st.prestige[0] == 14                       # 2 x 7
 
 
 def test_rune_herb_does_not_apply_to_rune_potions():
     st = fresh(2)
     _at(st, "S04", reserve=[2], mistletoe=1, herbs=["H_RUNE"])
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P3b", "place rune stone PRESTIGE_POINT")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P3b: rune-stone action as if the die showed 3", "place the prestige rune stone")
     assert st.prestige[0] == 6                        # Q3: as if 3, no bonus
 
 
@@ -156,10 +156,10 @@ def test_fire_herb_takes_one_reward_of_each_closed_pit_once_more():
     st = fresh(2)
     put_dice(st, "S01:A1")
     _at(st, "S04", reserve=[2], provisions=10, overview=[3], herbs=["H_FIRE"])
-    play(st, "place die 2 on S04 space 1 (SS)", "place standing stone MIST")
+    play(st, "place die 2 on S04 space 1 (SS)", "place the mistletoe standing stone")
     # F01 (S01, S04): FOOD + DIE, then one of them again
-    assert legal_texts(st) == ["take FOOD once more", "take DIE once more"]
-    play(st, "take FOOD once more")
+    assert legal_texts(st) == ["take 3 provisions once more", "take a die from the overview board once more"]
+    play(st, "take 3 provisions once more")
     assert st.provisions[0] == 8 + 6
 
 
@@ -183,7 +183,7 @@ def test_prestige_herb_makes_every_3_prestige_award_5_but_not_competitions_or_fl
     st = fresh(2)
     put_dice(st, "S04:B6")
     _at(st, "S04", reserve=[2], mistletoe=1, herbs=["H_VP"])
-    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P3a")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", "brew P3a: +10 prestige")
     assert st.prestige[0] == 10 and st.prestige[1] == 2
 
 
@@ -194,8 +194,8 @@ def test_sickle_reaching_a_pair_releases_it_one_active_one_face_down_at_the_end_
     layout_herbs(st, 0, LAYOUT)
     _at(st, "S08", reserve=[2])
     play(st, "place die 2 on S08 space 1 (SI2)")
-    assert legal_texts(st) == ["activate H_FOOD (H_MIST face down)", "activate H_MIST (H_FOOD face down)"]
-    play(st, "activate H_MIST (H_FOOD face down)")
+    assert legal_texts(st) == ["activate the provisions herb (the mistletoe herb face down)", "activate the mistletoe herb (the provisions herb face down)"]
+    play(st, "activate the mistletoe herb (the provisions herb face down)")
     assert _state(st, "H_MIST") == ACTIVE and _state(st, "H_FOOD") == INACTIVE
     assert st.current_player == 1
 
@@ -223,7 +223,7 @@ def test_a_herb_released_this_turn_does_not_affect_this_turn():
     st = fresh(2)
     layout_herbs(st, 0, ["H_KNOW", "H_MIST"] + LAYOUT[2:3] + ["H_FOOD"] + LAYOUT[4:])
     _at(st, "S08", reserve=[2])
-    play(st, "place die 2 on S08 space 1 (SI2)", "activate H_KNOW (H_MIST face down)")
+    play(st, "place die 2 on S08 space 1 (SI2)", "activate the knowledge herb (the mistletoe herb face down)")
     assert st.knowledge[0] == 0
 
 

@@ -32,7 +32,7 @@ def test_heuristic_brews_the_25_prestige_potion_when_it_can():
     set_player(st, 0, reserve=[2], mistletoe=4)
     st.apply(next(a for a in st.legal_actions() if "space 2" in str(a)))
     choice = H.choose_in_state(st, 0, st.legal_actions(0), random.Random(0))
-    assert str(choice) == "brew P6c"
+    assert str(choice) == "brew P6c: +25 prestige"
 
 
 def test_heuristic_moves_to_close_a_fire_pit():

@@ -1,6 +1,6 @@
 """The 18 potions (§4.6; Q1 cost of P3a, Q2 own dice only, Q3 rune potions, Q11)."""
 
-from nemeton.games.edora.components import HERB_INDEX, POTION_COST, POTIONS
+from nemeton.games.edora.components import HERB_INDEX, POTION_COST, POTION_EFFECTS, POTIONS
 from nemeton.games.edora.positions import (fresh, layout_herbs, legal_texts, play, put_dice,
                                            set_oracle, set_player, start_turn)
 
@@ -10,7 +10,7 @@ def _brew(st, potion, **kw):
     cost = int(potion[1])
     start_turn(st, 0, place_at="S04")
     set_player(st, 0, reserve=[2], mistletoe=cost - 2 if cost >= 2 else 0, **kw)
-    play(st, "place die 2 on S04 space 2 (MI2P1)", f"brew {potion}")
+    play(st, "place die 2 on S04 space 2 (MI2P1)", f"brew {potion}: {POTION_EFFECTS[potion]}")
 
 
 def test_potion_costs_run_1_to_6_three_of_each_with_p3a_costing_3():
@@ -21,15 +21,15 @@ def test_potion_costs_run_1_to_6_three_of_each_with_p3a_costing_3():
 def test_p1a_is_a_standing_stone_action_at_this_sanctuary():
     st = fresh(2)
     _brew(st, "P1a")
-    play(st, "place standing stone VP")
+    play(st, "place the prestige standing stone")
     assert st.prestige[0] == 6 and st.standing_at[st.board.index["S04"]] == 1
 
 
 def test_p1b_turns_an_inactive_herb_face_up():
     st = fresh(2)
     _brew(st, "P1b", inactive=["H_VP", "H_DIE"])
-    assert legal_texts(st) == ["turn H_DIE face up", "turn H_VP face up"]
-    play(st, "turn H_VP face up")
+    assert legal_texts(st) == ["turn the die herb face up", "turn the prestige herb face up"]
+    play(st, "turn the prestige herb face up")
     assert st.herb_active(0, HERB_INDEX["H_VP"])
 
 
@@ -49,7 +49,7 @@ def test_p2a_takes_an_unreleased_herb_active_and_its_partner_later_goes_active_a
                          "H_STAND", "H_LEAP", "H_RUNE", "H_FIRE", "H_VP", "H_TABLET"])
     _brew(st, "P2a")
     assert len(legal_texts(st)) == 12
-    play(st, "take H_MIST from the sickle track (active)")
+    play(st, "take the mistletoe herb from the sickle track (face up)")
     assert st.herb_active(0, HERB_INDEX["H_MIST"])
     st.advance_sickle(0, 2)
     st.release_herbs(0)
@@ -77,7 +77,7 @@ def test_p3a_gives_10_prestige():
 def test_p3b_is_a_rune_action_as_if_the_die_showed_3():
     st = fresh(2)
     _brew(st, "P3b")
-    play(st, "place rune stone MIST")
+    play(st, "place the mistletoe rune stone")
     assert st.mistletoe[0] == 2 and st.rune_at[st.board.index["S04"]] == 1
 
 
@@ -104,33 +104,33 @@ def test_p4b_gives_2_dice_6_provisions_and_5_prestige():
 def test_p4c_takes_two_unreleased_herbs_active():
     st = fresh(2)
     _brew(st, "P4c")
-    play(st, "take H_VP from the sickle track (active)", "take H_DIE from the sickle track (active)")
+    play(st, "take the prestige herb from the sickle track (face up)", "take the die herb from the sickle track (face up)")
     assert st.herb_active(0, HERB_INDEX["H_VP"]) and st.herb_active(0, HERB_INDEX["H_DIE"])
 
 
 def test_p5a_is_an_amulet_action_x5_in_a_row_of_your_choice():
     st = fresh(2)
     _brew(st, "P5a", provisions=2)
-    assert "put gem FOOD on the STAR row" in legal_texts(st) and len(legal_texts(st)) == 18
-    play(st, "put gem FOOD on the STAR row")
+    assert "put the provisions gem on the STAR row" in legal_texts(st) and len(legal_texts(st)) == 18
+    play(st, "put the provisions gem on the STAR row")
     assert st.provisions[0] == 15 and st.amulet[4] == 2
 
 
 def test_p5b_is_a_rune_action_as_if_the_die_showed_6():
     st = fresh(2)
     _brew(st, "P5b")
-    play(st, "place rune stone PRESTIGE_POINT")
+    play(st, "place the prestige rune stone")
     assert st.prestige[0] == 12
 
 
 def test_p5c_is_two_standing_stone_actions_each_fully_resolved():
     st = fresh(2)
     _brew(st, "P5c", herbs=["H_STAND"])
-    play(st, "place standing stone VP", "place standing stone FOOD")
+    play(st, "place the prestige standing stone", "place the provisions standing stone")
     # first: VP + VP (6), herb repeats VP automatically (single reward) -> 9;
     # second: FOOD + VP + FOOD, then the herb asks which to repeat
     assert st.prestige[0] == 9 + 3
-    assert legal_texts(st) == ["take VP once more", "take FOOD once more"]
+    assert legal_texts(st) == ["take 3 prestige once more", "take 3 provisions once more"]
 
 
 def test_p6a_sets_up_to_3_own_dice_to_6_with_new_competitions_and_may_stop():

@@ -148,7 +148,7 @@ def test_competition_gives_2_prestige_to_the_highest_die_even_if_not_the_mover()
     st = fresh(2)
     put_dice(st, "S05:B6")
     set_player(st, 0, at="S01", provisions=10, reserve=[4])
-    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place rune stone MIST")
+    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place the mistletoe rune stone")
     assert st.prestige[1] == 2 and st.prestige[0] == 0
 
 
@@ -164,7 +164,7 @@ def test_competition_tie_goes_to_the_player_ahead_on_knowledge():
     put_dice(st, "S05:B4")
     set_player(st, 0, at="S01", provisions=10, reserve=[4], knowledge=3)
     set_player(st, 1, knowledge=2)
-    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place rune stone MIST")
+    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place the mistletoe rune stone")
     assert st.prestige[0] == 2 and st.prestige[1] == 0
 
 
@@ -174,7 +174,7 @@ def test_competition_tie_on_the_same_knowledge_space_goes_to_the_marker_higher_i
     set_player(st, 0, at="S01", provisions=10, reserve=[4], knowledge=3)
     set_player(st, 1, knowledge=3)
     st.knowledge_stack[0], st.knowledge_stack[1] = 5, 9       # P1 arrived later: on top
-    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place rune stone MIST")
+    play(st, "move to S05 (cost 1)", "place die 4 on S05 space 2 (RS)", "place the mistletoe rune stone")
     assert st.prestige[1] == 2 and st.prestige[0] == 0
 
 
@@ -202,7 +202,7 @@ def test_the_13th_die_by_the_last_player_of_the_round_ends_the_game_at_once():
     st = fresh(2)
     start_turn(st, 1)
     set_player(st, 1, provisions=20, reserve=[1], overview=[], placed=12)
-    play(st, "move to S10 (cost 1)", "place die 1 on S10 space 2 (RS)", "place rune stone MIST")
+    play(st, "move to S10 (cost 1)", "place die 1 on S10 space 2 (RS)", "place the mistletoe rune stone")
     assert st.is_terminal()
 
 

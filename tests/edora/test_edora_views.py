@@ -99,7 +99,7 @@ def test_fire_pit_scoring_names_its_allowed_values():
 def test_renderer_shows_the_map_and_every_players_boards():
     st = fresh(3)
     text = SPEC.render(st.view(0))
-    for word in ("S01", "F16", "P0 [A] (you)", "P2 [C]", "reserve", "amulet", "herbs", "oracle"):
+    for word in ("S01", "F16", "seat 0 [A] (you):", "seat 2 [C]:", "reserve", "amulet", "herbs", "oracle"):
         assert word in text
     assert "*A" in text
 

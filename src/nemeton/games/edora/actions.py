@@ -17,7 +17,8 @@ from typing import ClassVar
 from ...engine.action import Action, ActionCodec
 from ...engine.errors import RecordError
 from .board import MAX_DARK, MAX_SANCTUARIES, NAME, REWARDS, ROW_NAME, RUNE_UNITS, is_space_code
-from .components import HERBS, POTIONS, TABLETS
+from .components import (HERBS, POTION_EFFECTS, POTIONS, REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, TABLETS,
+                         herb_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ class ArrangeHerb(Action):
     circle: int
 
     def __str__(self) -> str:
-        return f"put {self.herb} in herb circle {self.circle}"
+        return f"lay {herb_name(self.herb)} face down in herb circle {self.circle + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ class Brew(Action):
     potion: str
 
     def __str__(self) -> str:
-        return f"brew {self.potion}"
+        return f"brew {self.potion}: {POTION_EFFECTS.get(self.potion, '')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,7 @@ class TakeGem(Action):
     row: str
 
     def __str__(self) -> str:
-        return f"put gem {self.gem} on the {self.row} row"
+        return f"put the {REWARD_NAMES.get(self.gem, self.gem)} gem on the {self.row} row"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +175,7 @@ class StandingStone(Action):
     stone: str
 
     def __str__(self) -> str:
-        return f"place standing stone {self.stone}"
+        return f"place the {REWARD_NAMES.get(self.stone, self.stone)} standing stone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +184,7 @@ class RuneStone(Action):
     stone: str
 
     def __str__(self) -> str:
-        return f"place rune stone {self.stone}"
+        return f"place the {RUNE_NAMES.get(self.stone, self.stone)} rune stone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +194,7 @@ class RepeatReward(Action):
     reward: str
 
     def __str__(self) -> str:
-        return f"take {self.reward} once more"
+        return f"take {REWARD_GAINS.get(self.reward, self.reward)} once more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +216,7 @@ class FlipHerb(Action):
     herb: str
 
     def __str__(self) -> str:
-        return f"turn {self.herb} face up"
+        return f"turn {herb_name(self.herb)} face up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +226,7 @@ class TakeHerb(Action):
     herb: str
 
     def __str__(self) -> str:
-        return f"take {self.herb} from the sickle track (active)"
+        return f"take {herb_name(self.herb)} from the sickle track (face up)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +237,7 @@ class ActivateHerb(Action):
     other: str
 
     def __str__(self) -> str:
-        return f"activate {self.herb} ({self.other} face down)"
+        return f"activate {herb_name(self.herb)} ({herb_name(self.other)} face down)"
 
 
 ACTION_CLASSES = (StartSpace, KeepTablet, ArrangeHerb, Move, ForestLeap, Emergency, PlaceDie,

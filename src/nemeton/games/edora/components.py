@@ -86,3 +86,47 @@ SPACE_STRIDE = 4
 # ----- dolmens --------------------------------------------------------------------------------
 DOLMEN_COLOURS = ("A", "B", "C", "D", "E", "F")
 BEIGE_BONUS = (8, 6, 4)
+
+
+# ----- names people read (actions, the log and the screen use them) ---------------------------
+REWARD_GAINS = {"VP": "3 prestige", "KNOW": "a knowledge step", "FOOD": "3 provisions",
+                "DIE": "a die from the overview board", "MIST": "a mistletoe", "SICKLE": "a sickle step"}
+REWARD_NAMES = {"VP": "prestige", "KNOW": "knowledge", "FOOD": "provisions", "DIE": "die",
+                "MIST": "mistletoe", "SICKLE": "sickle"}
+HERB_NAMES = {"H_FOOD": "provisions herb", "H_MIST": "mistletoe herb", "H_SICKLE": "sickle herb",
+              "H_KNOW": "knowledge herb", "H_AMULET": "amulet herb", "H_DIE": "die herb",
+              "H_STAND": "standing-stone herb", "H_LEAP": "forest-leap herb", "H_RUNE": "rune herb",
+              "H_FIRE": "fire herb", "H_VP": "prestige herb", "H_TABLET": "tablet herb"}
+RUNE_NAMES = {"MIST": "mistletoe", "DIE": "die", "KNOW": "knowledge", "SICKLE_STEP": "sickle",
+              "PRESTIGE_POINT": "prestige", "PROVISION": "provisions"}
+RUNE_UNIT_WORDS = {"MIST": ("mistletoe", "mistletoe"), "DIE": ("die", "dice"),
+                   "KNOW": ("knowledge step", "knowledge steps"), "SICKLE_STEP": ("sickle step", "sickle steps"),
+                   "PRESTIGE_POINT": ("prestige", "prestige"), "PROVISION": ("provision", "provisions")}
+
+
+def space_name(code: str) -> str:
+    """A space code in words: ``MI2P1`` -> "2 mistletoe, brew up to 1 potion"."""
+    if code == "FD":
+        return "provisions"
+    if code == "TB":
+        return "tablet"
+    if code == "SS":
+        return "standing stone"
+    if code == "RS":
+        return "rune stone"
+    if code.startswith("KN"):
+        return f"knowledge +{code[2:]}"
+    if code.startswith("SI"):
+        return f"sickle +{code[2:]}"
+    if code.startswith("MI"):
+        m, _, n = code[2:].partition("P")
+        return f"{m} mistletoe, brew up to {n} potion" + ("" if n == "1" else "s")
+    if code.startswith("AM-"):
+        _, row, times = code.split("-", 2)
+        return f"amulet {row} row x{times[1:]}"
+    return code
+
+
+def herb_name(herb: str) -> str:
+    """``H_LEAP`` -> "the forest-leap herb"."""
+    return "the " + HERB_NAMES.get(herb, herb)

@@ -482,7 +482,7 @@ def settle_raise(state, top) -> bool:
         return True
     state.stack.pop()
     if top[1] == 3 or (top[1] == 1 and not top[2]):     # P6a or P1c before any die was raised
-        state.record_no_effect(f"potion {'P6a' if top[1] == 3 else 'P1c'}", "no die of theirs below 6 is placed")
+        state.record_no_effect(f"potion {'P6a' if top[1] == 3 else 'P1c'}", "no placed die of that player shows less than 6")
     return False
 
 
@@ -513,7 +513,7 @@ def settle_flip(state, top) -> bool:
     if _herbs_in(state, state.player, INACTIVE):
         return True
     state.stack.pop()
-    state.record_no_effect("potion P1b", "no herb of theirs is face down")
+    state.record_no_effect("potion P1b", "no herb of that player is face down")
     return False
 
 

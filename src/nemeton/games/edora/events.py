@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...engine.log import number, sentence, verb, who
+from .components import REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, RUNE_UNIT_WORDS, herb_name, space_name
 
 EVENT_KINDS: dict[str, str] = {
     # setup
@@ -94,49 +95,7 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 
-# ----- names people read ------------------------------------------------------------------
-REWARD_GAINS = {"VP": "3 prestige", "KNOW": "a knowledge step", "FOOD": "3 provisions",
-                "DIE": "a die from the overview board", "MIST": "a mistletoe", "SICKLE": "a sickle step"}
-REWARD_NAMES = {"VP": "prestige", "KNOW": "knowledge", "FOOD": "provisions", "DIE": "die",
-                "MIST": "mistletoe", "SICKLE": "sickle"}
-HERB_NAMES = {"H_FOOD": "provisions herb", "H_MIST": "mistletoe herb", "H_SICKLE": "sickle herb",
-              "H_KNOW": "knowledge herb", "H_AMULET": "amulet herb", "H_DIE": "die herb",
-              "H_STAND": "standing-stone herb", "H_LEAP": "forest-leap herb", "H_RUNE": "rune herb",
-              "H_FIRE": "fire herb", "H_VP": "prestige herb", "H_TABLET": "tablet herb"}
-RUNE_NAMES = {"MIST": "mistletoe", "DIE": "die", "KNOW": "knowledge", "SICKLE_STEP": "sickle",
-              "PRESTIGE_POINT": "prestige", "PROVISION": "provisions"}
-RUNE_UNITS = {"MIST": ("mistletoe", "mistletoe"), "DIE": ("die", "dice"),
-              "KNOW": ("knowledge step", "knowledge steps"), "SICKLE_STEP": ("sickle step", "sickle steps"),
-              "PRESTIGE_POINT": ("prestige", "prestige"), "PROVISION": ("provision", "provisions")}
-
-
-def space_name(code: str) -> str:
-    """A space code in words: ``MI2P1`` -> "2 mistletoe, brew up to 1 potion"."""
-    if code == "FD":
-        return "provisions"
-    if code == "TB":
-        return "tablet"
-    if code == "SS":
-        return "standing stone"
-    if code == "RS":
-        return "rune stone"
-    if code.startswith("KN"):
-        return f"knowledge +{code[2:]}"
-    if code.startswith("SI"):
-        return f"sickle +{code[2:]}"
-    if code.startswith("MI"):
-        m, _, n = code[2:].partition("P")
-        return f"{m} mistletoe, brew up to {n} potion" + ("" if n == "1" else "s")
-    if code.startswith("AM-"):
-        _, row, times = code.split("-", 2)
-        return f"amulet {row} row x{times[1:]}"
-    return code
-
-
-def herb_name(herb: str) -> str:
-    return "the " + HERB_NAMES.get(herb, herb)
-
-
+# ----- names people read (the tables live with the components) --------------------------
 def _and(items: list[str]) -> str:
     """"a", "a and b", "a, b and c"."""
     items = list(items)
@@ -220,7 +179,7 @@ def _keep_tablet(e, v):
 def _arrange_herb(e, v):
     s, name = _subject(e, v)
     herb = herb_name(e["herb"]) if "herb" in e else "a herb"
-    return sentence(f"{name} {_v(s, v, 'lays', 'lay')} {herb} face down in herb circle {e['circle']}")
+    return sentence(f"{name} {_v(s, v, 'lays', 'lay')} {herb} face down in herb circle {e['circle'] + 1}")
 
 
 def _herbs_revealed(e, v):
@@ -365,7 +324,7 @@ def _standing_stone(e, v):
 
 def _rune_stone(e, v):
     s, name = _subject(e, v)
-    one, many = RUNE_UNITS.get(e["stone"], (e["stone"], e["stone"]))
+    one, many = RUNE_UNIT_WORDS.get(e["stone"], (e["stone"], e["stone"]))
     amount = e["amount"]
     points = e.get("prestige", 0)
     extra = f" (+{number(points)} prestige in all)" if points and e["stone"] != "PRESTIGE_POINT" else ""

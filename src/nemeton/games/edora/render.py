@@ -1,11 +1,21 @@
-"""Plain-text rendering of an Edora view: a map with its paths, a legend, and each player's boards.
+"""Plain-text rendering of an Edora view: a map with its paths, the board's fixed features, and
+each player's boards, within 80 columns.
 
-The map is the board's doubled grid (``data/board.yaml``): sanctuaries with the dice on them,
-fire pits between them, the paths drawn with ``- | / \\`` (``~`` marks a dark-forest crossing,
-``#`` a stair crossing) and the four start spaces in the margin. Players are named by seat;
-the letter after the seat (``seat 1 [B]``) is how their dice and figures appear on the map.
-Help that only matters for one decision (tablet conditions, potion and herb effects, the free
-spaces of the sanctuaries you can move to) is shown only while that decision is yours.
+``render(view)`` fits a screen (80 columns, about 50 lines): the map (sanctuaries with the
+dice, stones and druids on them, fire pits between them, paths drawn with ``- | / \\``, ``~``
+a dark-forest crossing, ``#`` a stair crossing), then one line each for the start spaces,
+the open fire pits and their rewards, the glades and portals and the lines of four (tablets
+T3, T10, T12, T13 depend on them), the dolmens, the oracle site, and each player's boards.
+Help that only matters for one decision (the free spaces of the sanctuaries within reach
+when moving, tablet conditions, the effects of the herbs to choose from) is shown while that
+decision is yours; a potion's effect is in its brew action.
+``render(view, full=True)`` adds the key to the symbols, every sanctuary with its spaces and
+who holds them, every fire pit with the sanctuaries around it, and each player's whole
+sickle track.
+
+Players are named by seat; the letter after the seat (``seat 1 [B]``) is how their dice and
+figures appear on the map. Components use the names of the rulebook ("the forest-leap
+herb", "3 prestige"); space codes (``FD``, ``KN2``, ``MI2P1``...) are spelled out in the key.
 """
 
 from __future__ import annotations
@@ -14,27 +24,53 @@ import textwrap
 from typing import Any, Mapping
 
 from .board import board_from_text
-from .components import HERB_EFFECTS, POTION_EFFECTS, TABLET_CONDITIONS
-from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FLIP, D_RELEASE, D_START, D_TABLET, D_TAKE_HERB, D_TURN,
-                    STEP_NAMES)
+from .components import HERB_EFFECTS, HERB_NAMES, RUNE_NAMES, TABLET_CONDITIONS
+from .steps import (D_ARRANGE, D_DRAFT, D_FLIP, D_RELEASE, D_START, D_TABLET, D_TAKE_DIE,
+                    D_TAKE_HERB, D_TURN, STEP_NAMES, W_END_TURN)
 
 LETTERS = "ABCD"
-CELL = 12          # map columns per grid step
-MARGIN = 5         # left margin for the start spaces on the left edge
-WIDTH = 98
+WIDTH = 80
+CELL = 10          # map columns per grid step
+MARGIN = 2
 
-LEGEND = (
-    "key: 3B a die showing 3 of seat 1 [B] · ^n stones placed there · *AB druid figures · - none",
-    "  (F02) open fire pit, (F02:B) closed by B · paths - | / \\ · ~ dark forest on the path (+1 cost)",
-    "  # stairs: the paths cross, go straight · ST1-ST4 start spaces (letter: who starts there)",
-    "spaces: FD +12 provisions or 3 overview dice · KNk/SIk knowledge/sickle +k · TB take a tablet ·",
-    "  SS/RS standing/rune stone · MImPn +m mistletoe, brew <= n potions · AM-ROW-xk gem on amulet",
-    "  row ROW, its reward k times · Tn tablet · Pnx potion costing n mistletoe",
+KEY = (
+    "key: 3B a die showing 3 of seat 1 [B] · ^n stones placed there · *AB druids ·",
+    "  - none · F02 open fire pit, F02:B closed by B · paths - | / \\ · ~ dark forest",
+    "  on the path (+1 cost) · # stairs: the paths cross, go straight",
+    "rewards: VP 3 prestige · KNOW a knowledge step · FOOD 3 provisions · DIE a die",
+    "  from the overview board · MIST a mistletoe · SICKLE a sickle step",
+    "spaces: FD 12 provisions or 3 overview dice · KNk/SIk knowledge/sickle +k ·",
+    "  TB take a tablet · SS/RS standing/rune stone · MImPn +m mistletoe, brew up",
+    "  to n potions · AM-ROW-xk a gem on amulet row ROW, its reward k times",
 )
 
 
 def seat_name(p: int) -> str:
     return f"seat {p} [{LETTERS[p]}]"
+
+
+def _short_herb(herb: str | None) -> str:
+    return "?" if herb is None else HERB_NAMES.get(herb, herb).removesuffix(" herb")
+
+
+def _wrapped(title: str, items: list[str], joiner: str = " · ") -> list[str]:
+    """``title`` and the items in lines of at most WIDTH columns, never breaking an item
+    (unless it is longer than a line by itself); later lines are indented by two."""
+    lines: list[str] = []
+    line = title
+    for k, item in enumerate(items):
+        sep = "" if k == 0 else joiner
+        room = WIDTH - (len(joiner.rstrip()) if k < len(items) - 1 else 0)
+        if len(line) + len(sep) + len(item) <= room or not line.strip():
+            line += sep + item
+        else:
+            lines.append(line + sep.rstrip())
+            line = "  " + item
+    lines.append(line)
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False) or [line]
+    return out
 
 
 def _decision(view: Mapping[str, Any]) -> int | None:
@@ -44,9 +80,20 @@ def _decision(view: Mapping[str, Any]) -> int | None:
     return view["stack"][-1][0]
 
 
-def _stack_label(view: Mapping[str, Any]) -> str:
-    kind = _decision(view)
-    return "game over" if kind is None else STEP_NAMES.get(kind, "")
+def is_emergency_turn(view: Mapping[str, Any]) -> bool:
+    """An emergency turn waits only for its die: nothing is left of the turn below it."""
+    stack = view["stack"]
+    return (not view["terminal"] and len(stack) == 2 and stack[-1][0] == D_TAKE_DIE
+            and stack[0][0] == W_END_TURN)
+
+
+def winners(view: Mapping[str, Any]) -> list[int]:
+    """The winners of a finished game from its view: the best score; on a tie the player
+    behind on the knowledge track, then lower in the stack there (§5, Q15)."""
+    boards = view["boards"]
+    keys = [(view["scores"][p], -b["knowledge"], -b["knowledge_stack"]) for p, b in enumerate(boards)]
+    best = max(keys)
+    return [p for p, k in enumerate(keys) if k == best]
 
 
 # ----- the map -----------------------------------------------------------------------------------
@@ -77,14 +124,14 @@ def _draw_path(cv: _Canvas, a: tuple[int, int], b: tuple[int, int], dark: int) -
     if y1 == y2:                                   # horizontal, on the name line
         if x1 > x2:
             x1, x2 = x2, x1
-        start, end = _col(x1) + 4, _col(x2) - 2
+        start, end = _col(x1) + 3, _col(x2) - 2
         while cv.get(3 * y1, start) != " ":       # after the name and figures
             start += 1
         start += 1
         for c in range(start, end + 1):
             cv.put(3 * y1, c, "-")
         if dark:
-            cv.put(3 * y1, (start + _col(x1 + 1)) // 2, "~")
+            cv.put(3 * y1, (start + end) // 2 - 2, "~")
     elif x1 == x2:                                 # vertical, through the cell between
         col = _col(x1) + 1
         mid = y1 + 1
@@ -95,7 +142,7 @@ def _draw_path(cv: _Canvas, a: tuple[int, int], b: tuple[int, int], dark: int) -
             cv.put(3 * mid + 1, col + 1, "~")
     else:                                          # diagonal, on the connector line
         left, right = sorted((x1, x2))
-        col = (_col(left) + _col(right)) // 2 + 2
+        col = (_col(left) + _col(right)) // 2 + 1
         cv.put(3 * y1 + 2, col, "\\" if x2 > x1 else "/")
         if dark:
             cv.put(3 * y1 + 2, col + 1, "~")
@@ -103,26 +150,23 @@ def _draw_path(cv: _Canvas, a: tuple[int, int], b: tuple[int, int], dark: int) -
 
 def _board_map(view: Mapping[str, Any], board) -> list[str]:
     figures: dict[str, str] = {}
-    starts: dict[str, str] = {}
     for p, pl in enumerate(view["boards"]):
         if pl["figure"]:
             figures[pl["figure"]] = figures.get(pl["figure"], "") + LETTERS[p]
-        elif pl["start"]:
-            starts[pl["start"]] = LETTERS[p]
     width = 1 + max(x for x, _ in board.xy + board.pit_xy)
     height = 1 + max(y for _, y in board.xy + board.pit_xy)
-    cv = _Canvas(3 * height, MARGIN + CELL * width + 6)
+    cv = _Canvas(3 * height, MARGIN + CELL * width + 8)
     for s, entry in enumerate(view["sanctuaries"]):
         x, y = board.xy[s]
         name = entry["id"]
-        cv.put(3 * y, _col(x), name + (" *" + figures[name] if name in figures else ""))
+        cv.put(3 * y, _col(x), name + ("*" + figures[name] if name in figures else ""))
         dice = "".join(f"{d[1]}{LETTERS[d[0]]}" for d in entry["dice"] if d)
         stones = entry["standing_stones"] + entry["rune_stones"]
         cv.put(3 * y + 1, _col(x), (dice + (f"^{stones}" if stones else "")) or "-")
     for k, pit in enumerate(board.pit_names):
         x, y = board.pit_xy[k]
         owner = view["fire_pits"][pit]
-        cv.put(3 * y + 1, _col(x) + 2, f"({pit})" if owner < 0 else f"({pit}:{LETTERS[owner]})")
+        cv.put(3 * y + 1, _col(x) + 2, pit if owner < 0 else f"{pit}:{LETTERS[owner]}")
     stair_cells = set()
     for pair in board.stairs.values():
         (a, b), _ = pair
@@ -133,75 +177,144 @@ def _board_map(view: Mapping[str, Any], board) -> list[str]:
     for x, y in stair_cells:
         cv.put(3 * y, _col(x) + 1, "#")
     lines = cv.lines()
-    top, bottom = [], []
-    for st_name, s in zip(board.start_names, board.start_sanctuary):
-        x, y = board.xy[s]
-        who = starts.get(board.names[s], "")
-        label = st_name + (":" + who if who else "")
-        if y == 0:
-            top.append((_col(x), label + " v"))
-        elif y == height - 1:
-            bottom.append((_col(x), label + " ^"))
-        elif x == 0:
-            lines[3 * y] = (label + ">").ljust(MARGIN) + lines[3 * y][MARGIN:]
-        else:
-            lines[3 * y] = lines[3 * y].ljust(_col(x) + 5) + " <" + label
-    for items, at in ((top, 0), (bottom, len(lines))):
-        if items:
-            line = ""
-            for col, label in sorted(items):
-                line = line.ljust(col) + label
-            lines.insert(at, line)
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
 
 
+# ----- the board's fixed features ----------------------------------------------------------------
+
+# Tablets whose condition depends on the start sanctuaries, the glades and portals, or the
+# lines of four.
+START_TABLETS = {"T2"}
+GLADE_TABLETS = {"T10", "T12", "T13"}
+LINE_TABLETS = {"T3"}
+
+
+def _features(view: Mapping[str, Any], board, full: bool) -> list[str]:
+    # the start sanctuaries, glades and lines of four matter for tablets T2, T3, T10, T12, T13:
+    # shown whenever such a tablet is in play for this viewer (held, offered, drawn), during
+    # setup (start spaces), and always on the full map
+    seat = view.get("seat")
+    tablets = set(view["boards"][seat]["tablets"]) if seat is not None else set()
+    if seat is not None and _decision(view) in (D_TABLET, D_DRAFT) and seat in view["acting"]:
+        tablets |= {t for t in view["oracle_slots"] if t} | set(view.get("draft_hand") or ())
+    setup = any(pl["figure"] is None for pl in view["boards"])
+    out = []
+    if full or setup or tablets & START_TABLETS:
+        starts = {pl["start"]: LETTERS[p] for p, pl in enumerate(view["boards"]) if pl["start"]}
+        out += _wrapped("start spaces: ", [f"{st}>{board.names[s]}" + (f" ({starts[board.names[s]]})"
+                                                                       if board.names[s] in starts else "")
+                                           for st, s in zip(board.start_names, board.start_sanctuary)])
+    open_pits = [f"{pit} {'+'.join(_pit_rewards(board, k))}"
+                 for k, pit in enumerate(board.pit_names) if view["fire_pits"][pit] < 0]
+    out += _wrapped("open fire pits (VP = 3 prestige): ", open_pits or ["none"])
+    if full or tablets & GLADE_TABLETS:
+        glades = [f"{g}{'*' if board.portal[i] else ''} {' '.join(board.names[s] for s in board.glade_members[i])}"
+                  for i, g in enumerate(board.glade_names)]
+        out += _wrapped("glades (* portal): ", glades)
+    if full or tablets & LINE_TABLETS:
+        out += _wrapped("lines of four: ", ["-".join(board.names[s] for s in line) for line in board.lines_of_four])
+    return out
+
+
+def _pit_rewards(board, k: int) -> list[str]:
+    from .board import REWARDS
+    return [REWARDS[r] for r in board.pit_rewards[k]]
+
+
+def _dolmens_and_oracle(view: Mapping[str, Any], board) -> list[str]:
+    ends: dict[str, list[str]] = {}
+    for s, c in zip(board.ring, view["dolmen_ring"]):
+        ends.setdefault(c, []).append(board.names[s])
+    pairs = []
+    for c in sorted(ends):
+        owner = view["dolmen_owner"].get(c, -1)
+        pairs.append(f"{c.lower()} {'+'.join(ends[c])}" + (f" linked by {LETTERS[owner]}" if owner >= 0 else ""))
+    out = _wrapped("dolmens: ", pairs)
+    sides = []
+    stones = view["oracle_stones"]
+    for side in range(6):
+        tabs = " ".join(t or "--" for t in view["oracle_slots"][2 * side:2 * side + 2])
+        sides.append(f"{side} {stones[side]}+{stones[(side + 1) % 6]} {tabs}")
+    out += _wrapped("oracle (side, rewards, tablets): ", sides + [f"deck {view['deck_size']}"])
+    out += _wrapped("potions left: ", view["potions_left"] or ["none"], " ")
+    return out
+
+
 # ----- the players -------------------------------------------------------------------------------
 
-def _short(herb: str | None) -> str:
-    return "?" if herb is None else herb[2:]
-
-
-def _player(view, board, p: int, pl) -> list[str]:
+def _player(view: Mapping[str, Any], board, p: int, pl: Mapping[str, Any], full: bool) -> list[str]:
     you = " (you)" if view.get("seat") == p else ""
     mult = board.knowledge_multiplier[pl["knowledge"]]
     herbs = pl["herb_state"]
-    active = [_short(h) for h, s in herbs.items() if s == "active"]
-    down = [_short(h) for h, s in herbs.items() if s == "inactive"]
+    up = [_short_herb(h) for h, s in herbs.items() if s == "active"]
+    down = [_short_herb(h) for h, s in herbs.items() if s == "inactive"]
     circles = pl["herbs"]
     pairs = []
     for k, pos in enumerate(board.herb_pairs_at):
         pair = [h for h in circles[2 * k:2 * k + 2] if h is None or herbs[h] == "board"]
         if pair:
-            pairs.append(f"{pos}:{'+'.join(_short(h) for h in pair)}")
+            pairs.append(f"{pos}:{'+'.join(_short_herb(h) for h in pair)}")
+    track = pairs if full else pairs[:1]
     rows = board.amulet_rows
     am = pl["amulet"]
-    amulet = " ".join(f"{rows[r]}[{am[2 * r] or '-'},{am[2 * r + 1] or '-'}]" for r in range(3))
+    amulet = " ".join(f"{rows[r]}[{_gem(am[2 * r])},{_gem(am[2 * r + 1])}]" for r in range(3))
+    stones = (pl["standing_stones"], [RUNE_NAMES[s] for s in pl["rune_stones"]])
     lines = [
-        f"P{p} [{LETTERS[p]}]{you} = seat {p}: prestige {pl['prestige']} · provisions {pl['provisions']} · "
-        f"mistletoe {pl['mistletoe']} · knowledge {pl['knowledge']} (x{mult}) · "
-        f"sickle {pl['sickle']}/{board.sickle_end}",
-        f"   dice: reserve {' '.join(map(str, pl['reserve'])) or '-'} · "
-        f"overview {' '.join(map(str, pl['overview'])) or '-'} · placed {pl['placed']}/13",
-        f"   herbs active {' '.join(active) or '-'} · face down {' '.join(down) or '-'} · "
-        f"on the sickle track (step:pair) {' '.join(pairs) or '-'}",
-        f"   amulet {amulet} · standing stones placed {' '.join(pl['standing_stones']) or '-'} · "
-        f"rune stones placed {' '.join(pl['rune_stones']) or '-'}",
-        f"   tablets {' '.join(pl['tablets']) or '-'} · potions {' '.join(pl['potions']) or '-'} · "
-        f"dolmens {pl['dolmens']} + beige {pl['beige_dolmens']}",
+        f"{seat_name(p)}{you}: prestige {pl['prestige']} · provisions {pl['provisions']} · mistletoe "
+        f"{pl['mistletoe']} · tablets {' '.join(pl['tablets']) or '-'}",
+        f"  knowledge {pl['knowledge']} x{mult} · sickle {pl['sickle']} · reserve "
+        f"{' '.join(map(str, pl['reserve'])) or '-'} · overview {' '.join(map(str, pl['overview'])) or '-'}"
+        f" · placed {pl['placed']}/13",
+        f"  herbs up: {', '.join(up) or '-'}; down: {', '.join(down) or '-'}; "
+        + ("on the sickle track: " if full else "next: ") + (" ".join(track) or "-")
+        + f" · potions {' '.join(pl['potions']) or '-'}",
+        f"  amulet {amulet} · stones placed: "
+        + (f"standing {' '.join(stones[0]) or '-'}, rune {' '.join(stones[1]) or '-'}" if any(stones) else "-")
+        + f" · dolmens {pl['dolmens']}+{pl['beige_dolmens']}",
     ]
     if you and pl["tablets"]:
-        lines.append("   your tablets: " + "; ".join(f"{t} {TABLET_CONDITIONS[t]}"
-                                                     for t in sorted(set(pl["tablets"]), key=_num)))
+        lines.append("  your tablets: " + "; ".join(f"{t} {TABLET_CONDITIONS[t]}"
+                                                    for t in sorted(set(pl["tablets"]), key=_num)))
     out = []
     for line in lines:
-        out += textwrap.wrap(line, WIDTH, subsequent_indent="      ")
+        out += textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
     return out
+
+
+def _gem(code: str | None) -> str:
+    return "-" if code is None else code
 
 
 def _num(code: str) -> int:
     return int("".join(ch for ch in code if ch.isdigit()))
+
+
+# ----- the whole map on request ------------------------------------------------------------------
+
+def _full_listing(view: Mapping[str, Any], board) -> list[str]:
+    n = view["players"]
+    out = list(KEY)
+    out.append(f"sanctuaries (the first {n} spaces; who holds each):")
+    for s, entry in enumerate(view["sanctuaries"]):
+        spaces = []
+        for i in range(n):
+            die = entry["dice"][i]
+            holder = f"={die[1]}{LETTERS[die[0]]}" if die else ""
+            spaces.append(f"{board.spaces[s][i]}{holder}")
+        glade = board.glade_names[board.glade_of[s]]
+        stones = entry["standing_stones"] + entry["rune_stones"]
+        extra = f", {stones} stones" if stones else ""
+        out += textwrap.wrap(f"  {entry['id']} ({glade}{'*' if board.portal[board.glade_of[s]] else ''}"
+                             f"{extra}): {'  '.join(spaces)}", WIDTH, subsequent_indent="      ")
+    out.append("fire pits (around: rewards):")
+    for k, pit in enumerate(board.pit_names):
+        owner = view["fire_pits"][pit]
+        closed = f" - closed by {seat_name(owner)}" if owner >= 0 else ""
+        around = " ".join(board.names[s] for s in board.pit_around[k])
+        out.append(f"  {pit} {around}: {' '.join(_pit_rewards(board, k))}{closed}")
+    return out
 
 
 # ----- help for the decision at hand -------------------------------------------------------------
@@ -215,29 +328,46 @@ def _decision_help(view: Mapping[str, Any], board) -> list[str]:
         shown = view.get("draft_hand") or [t for t in view["oracle_slots"] if t]
         return _wrapped("tablets (10 points each if met at the end): ",
                         [f"{t} {TABLET_CONDITIONS[t]}" for t in sorted(set(shown), key=_num)])
-    if kind == D_BREW:
-        mist = view["boards"][seat]["mistletoe"]
-        return _wrapped("potions you can afford: ",
-                        [f"{k} {POTION_EFFECTS[k]}" for k in view["potions_left"] if int(k[1]) <= mist])
     if kind in (D_RELEASE, D_FLIP, D_TAKE_HERB, D_ARRANGE):
-        return _wrapped("herbs (active = face up): ",
-                        [f"{h[2:]} {e}" for h, e in HERB_EFFECTS.items()])
+        mine = view["boards"][seat]
+        if kind == D_RELEASE:
+            k = view["stack"][-1][1]
+            herbs = mine["herbs"][2 * k:2 * k + 2]
+        elif kind == D_ARRANGE:
+            herbs = [h for h in HERB_EFFECTS if h not in mine["herbs"]]
+        else:
+            wanted = "inactive" if kind == D_FLIP else "board"
+            herbs = [h for h, state in mine["herb_state"].items() if state == wanted]
+        return _wrapped("herbs (face up = active): ", [f"{_short_herb(h)}: {HERB_EFFECTS[h]}" for h in herbs])
     if kind == D_TURN:
-        n = view["players"]
-        mine = [i for i, e in enumerate(view["sanctuaries"])
-                if any(d and d[0] == seat for d in e["dice"])]
-        free = []
-        for s, e in enumerate(view["sanctuaries"]):
-            if s in mine:
-                continue
-            codes = [board.spaces[s][i] for i in range(n) if e["dice"][i] is None]
-            free.append(f"{e['id']} {' '.join(codes) or 'full'}")
-        return _wrapped("free spaces where you have no die: ", free)
+        return _destinations(view, board, seat)
     return []
 
 
-def _wrapped(title: str, items: list[str]) -> list[str]:
-    return textwrap.wrap(title + " · ".join(items), WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+def _destinations(view: Mapping[str, Any], board, seat: int) -> list[str]:
+    """The free spaces of every sanctuary the seat can walk to and still pay its cheapest die
+    (the die herb aside), with the cost of the walk."""
+    n = view["players"]
+    me = view["boards"][seat]
+    here = board.index[me["figure"]]
+    cheapest = min(me["reserve"], default=None)
+    if cheapest is None:
+        return _wrapped("", ["no die in your reserve: only an emergency turn is possible"])
+    budget = me["provisions"] - max(1, cheapest - (2 if me["herb_state"]["H_DIE"] == "active" else 0))
+    free = []
+    for s, e in enumerate(view["sanctuaries"]):
+        cost = board.dist[here][s]
+        if s == here or cost > budget:
+            continue
+        if any(d and d[0] == seat for d in e["dice"]) and not view["options"]["revisit_sanctuaries"]:
+            continue
+        codes = [board.spaces[s][i] for i in range(n) if e["dice"][i] is None]
+        if codes:
+            free.append(f"{e['id']}({cost}) {' '.join(codes)}")
+    if not free:
+        return _wrapped("", ["no sanctuary is within reach of a die you can pay: only an emergency turn "
+                             "is possible"])
+    return _wrapped("within reach (walking cost) and free spaces: ", free)
 
 
 # ----- the whole screen --------------------------------------------------------------------------
@@ -245,48 +375,56 @@ def _wrapped(title: str, items: list[str]) -> list[str]:
 def _header(view: Mapping[str, Any]) -> list[str]:
     sp = view["start_player"]
     n = view["players"]
-    out = [f"The Druids of Edora · round {view['round']} · start player {seat_name(sp)} "
-           f"(plays first each round)" + (" · last round" if view["ending"] and not view["terminal"] else "")]
-    acting = ", ".join(seat_name(p) for p in view["acting"])
-    out.append(f"to act: {acting or '-'} ({_stack_label(view)})")
-    if _decision(view) == D_START:
+    seat = view.get("seat")
+    out = [f"The Druids of Edora · round {view['round']} · start player {seat_name(sp)}"
+           + (" · last round" if view["ending"] and not view["terminal"] else "")]
+    if seat is not None:
+        out[0] += f" · you are {seat_name(seat)}"
+    kind = _decision(view)
+    if kind is None:
+        best = winners(view)
+        score = view["scores"][best[0]]
+        names = " and ".join(seat_name(p) + (" (you)" if p == seat else "") for p in best)
+        out.append(f"game over: {names} {'win' if len(best) > 1 or best[0] == seat else 'wins'} "
+                   f"with {score:g} points")
+        return out
+    acting = ", ".join(seat_name(p) + (" (you)" if p == seat else "") for p in view["acting"])
+    if is_emergency_turn(view):
+        out.append(f"emergency turn of {acting}: +6 provisions and a die from the overview board (choose it)")
+    else:
+        out.append(f"to act: {acting}: {STEP_NAMES.get(kind, '')}")
+    if kind == D_START:
         order = ", ".join(seat_name((sp - 1 - j) % n) for j in range(n))
         out.append(f"start spaces are chosen from the start player's right, counter-clockwise, "
                    f"start player last; order: {order}")
     return [w for line in out for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
 
 
-def render(view: Mapping[str, Any]) -> str:
+def _final(view: Mapping[str, Any]) -> list[str]:
+    out = ["final: prestige + leftovers + sickle + tablets + amulet + sanctuaries = total"]
+    for p, f in enumerate(view["final"]):
+        out.append(f"  {seat_name(p)}: {f['prestige']} + {f['leftovers']} + {f['sickle']} + "
+                   f"{f['tablets']} + {f['amulet']} + {f['sanctuaries']} "
+                   f"({f['collected']} x{f['multiplier']}) = {f['total']}")
+    return out
+
+
+def render(view: Mapping[str, Any], full: bool = False) -> str:
+    """The screen for ``view`` in 80 columns: about 50 lines, or with ``full`` the key, every
+    sanctuary's spaces, every fire pit and each player's whole sickle track as well."""
     board = board_from_text(view["options"].get("board"))
-    seat = view.get("seat")
     out = _header(view)
-    out += _wrapped("players: ", [seat_name(p) + (" (you)" if p == seat else "")
-                                  for p in range(view["players"])])
     out += _board_map(view, board)
-    out += LEGEND
-    ring = " ".join(f"{board.names[s]}={c.lower()}" for s, c in zip(board.ring, view["dolmen_ring"]))
-    owners = " ".join(f"{c.lower()}:{'-' if o < 0 else LETTERS[o]}" for c, o in view["dolmen_owner"].items())
-    out += textwrap.wrap(f"dolmens (colour at each edge sanctuary): {ring}", WIDTH, subsequent_indent="  ")
-    out.append(f"dolmen pairs linked (colour:by) {owners} · links so far {view['links']}")
-    sides = []
-    stones = view["oracle_stones"]
-    for side in range(6):
-        tabs = [t or "--" for t in view["oracle_slots"][2 * side:2 * side + 2]]
-        sides.append(f"{side}:{stones[side]}+{stones[(side + 1) % 6]}[{' '.join(tabs)}]")
-    out.append("oracle side:rewards[tablets] " + " ".join(sides[:3]))
-    out.append("                             " + " ".join(sides[3:]) + f" · deck {view['deck_size']}")
-    left = view["potions_left"]
-    out += textwrap.wrap("potions left: " + (" ".join(left) or "-"), WIDTH, subsequent_indent="  ")
+    if full or not view["terminal"]:      # at the end only the map, the boards and the sums matter
+        out += _features(view, board, full)
+        out += _dolmens_and_oracle(view, board)
     if view.get("draft_hand"):
         out.append("your drawn tablets: " + " ".join(view["draft_hand"]))
     for p, pl in enumerate(view["boards"]):
-        out += _player(view, board, p, pl)
+        out += _player(view, board, p, pl, full)
+    if full:
+        out += _full_listing(view, board)
     out += _decision_help(view, board)
     if view.get("final"):
-        out.append("")
-        out.append("final: prestige + leftovers + sickle + tablets + amulet + sanctuaries = total")
-        for p, f in enumerate(view["final"]):
-            out.append(f"  {seat_name(p)}: {f['prestige']} + {f['leftovers']} + {f['sickle']} + "
-                       f"{f['tablets']} + {f['amulet']} + {f['sanctuaries']} "
-                       f"({f['collected']} x{f['multiplier']}) = {f['total']}")
+        out += _final(view)
     return "\n".join(out)
