@@ -8,6 +8,11 @@ still loads and replays, the replayed state is a proper game. Inputs are real JS
 random games of every configuration the conformance suite covers, mutated (keys deleted,
 types swapped, lists and dicts exchanged, numbers pushed out of range, lists cut or
 extended), plus random JSON values. Runs are derandomized so CI sees the same examples.
+
+A mutated state or view that a decoder *accepts* must give a proper game, not one that fails
+later: every seat's and the spectator's view and log, the acting seats' legal actions, the
+state's JSON, the first legal action and a short random playout each work or raise an engine
+error (:func:`exercise`). A failing example notes where its input was mutated.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings, strategies as st
 
 import nemeton
 from nemeton.engine import Action, GameRecord, NemetonError, RecordError, get_game, list_games
@@ -126,10 +131,13 @@ def _odd_number(draw, value: Any) -> Any:
 def _mutate_once(draw, doc: Any, strings: list[str]) -> Any:
     """One mutation at a random place of ``doc`` (which is modified; the new root is returned)."""
     parent, key, node = None, None, doc
+    path = []
     while isinstance(node, (dict, list)) and node and draw(st.integers(0, 99)) < 80:
         key = draw(st.sampled_from(sorted(node))) if isinstance(node, dict) else draw(st.integers(0, len(node) - 1))
         parent, node = node, node[key]
+        path.append(str(key))
     op = draw(st.sampled_from(["delete", "junk", "string", "wrong_type", "number", "resize", "add_key"]))
+    note(f"mutated /{'/'.join(path)}: {op}")
     if op == "resize" and isinstance(node, list):
         if node and draw(st.booleans()):
             new: Any = node[:draw(st.integers(0, len(node) - 1))]
@@ -173,6 +181,44 @@ def outcome(call, *args) -> Any:
     except NemetonError as exc:
         assert str(exc), "an engine error says what is wrong"
         return None
+
+
+def refused(call, *args) -> bool:
+    """True when the engine refused with its own error; False when ``call`` worked."""
+    return outcome(lambda: (call(*args), True)[1]) is None
+
+
+PLAYOUT_STEPS = 300
+
+
+def exercise(state, rng: random.Random) -> None:
+    """Use an accepted state as a server, a player and an agent would: every seat's and the
+    spectator's view and log, the legal actions of each acting seat, its JSON, the first legal
+    action, then a short random playout, and look again. Each works or raises an engine error
+    (a state that loads but fails later with a bare exception fails the test)."""
+    look(state)
+    for seat in outcome(state.acting) or ():
+        outcome(state.legal_actions, seat)
+    for step in range(PLAYOUT_STEPS):
+        acting = outcome(state.acting)
+        if not acting:
+            break
+        seat = acting[0] if step == 0 else rng.choice(acting)
+        legal = outcome(state.legal_actions, seat)
+        if legal is None:
+            break
+        assert legal, f"seat {seat} is acting but has no legal action"
+        if refused(state.apply, legal[0] if step == 0 else rng.choice(legal), seat):
+            break
+    look(state)
+
+
+def look(state) -> None:
+    """Every seat's and the spectator's view and log, and the state's JSON."""
+    for seat in (None, *range(state.num_players)):
+        outcome(state.view, seat)
+        outcome(state.log, seat)
+    outcome(state.to_json)
 
 
 # ----- records ---------------------------------------------------------------------------------------
@@ -264,7 +310,9 @@ def test_mutated_actions_decode_to_a_game_action_or_are_refused(name, data):
 def test_mutated_states_load_or_are_refused(name, data):
     spec, mat = get_game(name), material(name)
     doc = data.draw(mutated(mat.states, mat.strings) | json_values)
-    outcome(spec.state_from_json, doc)
+    state = outcome(spec.state_from_json, doc)
+    if state is not None:
+        exercise(state, random.Random(3))
 
 
 # ----- views -------------------------------------------------------------------------------------------
@@ -274,11 +322,17 @@ def test_mutated_states_load_or_are_refused(name, data):
 def test_mutated_views_give_legal_actions_and_samples_or_are_refused(name, data):
     spec, mat = get_game(name), material(name)
     view = data.draw(mutated(mat.views, mat.strings, most=2))
-    outcome(spec.legal_actions_from_view, view)
-    outcome(spec.determinize, view, random.Random(1))
+    legal = outcome(spec.legal_actions_from_view, view)
+    if legal is not None:
+        assert all(isinstance(a, Action) for a in legal)
+    state = outcome(spec.determinize, view, random.Random(1))
+    if state is not None:
+        exercise(state, random.Random(3))
     sample = outcome(spec.sampler, view)
     if sample is not None:
-        outcome(sample, random.Random(2))
+        state = outcome(sample, random.Random(2))
+        if state is not None:
+            exercise(state, random.Random(4))
 
 
 # ----- options -----------------------------------------------------------------------------------------
