@@ -121,7 +121,7 @@ def test_stored_pairing_games_replay_identically(game, players, index):
 
 
 def test_simulate_is_reproducible_by_its_seed_and_game_seeds_do_not_depend_on_the_agents(kuhn):
-    from nemeton.arena.match import derived_seed, simulate
+    from nemeton.arena.match import game_seeds, simulate
     first = simulate("kuhn", 2, 12, seed=5, records=True)
     again = simulate("kuhn", 2, 12, seed=5, records=True)
     assert [r.record.to_json() for r in first.results] == [r.record.to_json() for r in again.results]
@@ -129,15 +129,19 @@ def test_simulate_is_reproducible_by_its_seed_and_game_seeds_do_not_depend_on_th
     assert [r.record.seed for r in other.results] != [r.record.seed for r in first.results]
     smart = simulate("kuhn", 2, 12, seed=5, agent_specs=["ismcts:iterations=10"], records=True)
     assert [r.record.seed for r in smart.results] == [r.record.seed for r in first.results] == [
-        derived_seed(5, "game", g) for g in range(12)]
+        game_seeds(5, g, 2)[0] for g in range(12)]
 
 
-def test_agent_seeds_are_drawn_one_way_and_apart_from_game_seeds():
-    from nemeton.arena.match import derived_seed
-    agent = derived_seed(5, "agent", 0, 0, bits=63)
-    assert agent != derived_seed(5, "game", 0) and 0 <= derived_seed(5, "game", 0) < 2**31
-    assert agent == int.from_bytes(__import__("hashlib").sha256(b"5:agent:0:0").digest()[:8], "big") >> 1
-    assert random.Random(5).randrange(2**31) not in {derived_seed(5, "game", 0), agent}
+def test_agent_seeds_are_drawn_one_way_and_apart_from_the_game_seed():
+    import hashlib
+    from nemeton.arena.match import game_seeds
+    game, agents = game_seeds(5, 0, 3)
+    digest = hashlib.shake_256(b"5:0").digest(32)
+    assert game == int.from_bytes(digest[:8], "big") >> 33 and 0 <= game < 2**31
+    assert agents == [int.from_bytes(digest[i:i + 8], "big") >> 1 for i in (8, 16, 24)]
+    assert len(set(agents)) == 3 and game not in agents
+    assert game_seeds(5, 0, 2) == (game, agents[:2])  # a seat's seed does not depend on the table size
+    assert random.Random(5).randrange(2**31) != game  # not the old Mersenne Twister draws
 
 
 def test_simulate_keeps_no_records_unless_asked(kuhn):

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .engine import Action, GameRecord, IllegalActionError, NemetonError, State
+from .engine import TERMINAL, Action, GameRecord, IllegalActionError, NemetonError, State
 
 
 class AgentActionError(IllegalActionError):
@@ -160,10 +160,13 @@ class Table:
         It runs once per step of every simulation, so it is written for speed: what each
         seat needs is looked up once, legal actions are computed once (the check below
         replaces the one ``State.apply`` would repeat) and the view is built only for an
-        agent that reads it."""
+        agent that reads it. At a table of agents only, the seat to act is
+        ``current_player`` (by the protocol, the lowest acting seat), which games answer
+        faster than the whole ``acting()`` tuple."""
         state = self.state
         plan = self._plan
         acting = state.acting
+        agents_only = not self.people
         legal_actions = state._legal_actions  # for an acting seat, unchecked: checked below
         apply = state.apply_unchecked
         clock = self.clock
@@ -171,12 +174,18 @@ class Table:
         decisions = self.decisions
         moved = 0
         while moved != limit:
-            for seat in acting():
-                turn = plan[seat]
-                if turn is not None:
+            if agents_only:
+                seat = state.current_player
+                if seat == TERMINAL:
                     break
-            else:  # a person must act, or the game is over
-                break
+                turn = plan[seat]
+            else:
+                for seat in acting():
+                    turn = plan[seat]
+                    if turn is not None:
+                        break
+                else:  # a person must act, or the game is over
+                    break
             act, reads = turn
             legal = legal_actions(seat)
             if reads:

@@ -56,12 +56,14 @@ def play_match(spec: GameSpec, options: Mapping[str, Any], agents: Sequence[Agen
     return Table(spec.make(seed=seed, **options), agents).run()
 
 
-def derived_seed(master: int, label: str, *index: int, bits: int = 31) -> int:
-    """A seed drawn one way from the master seed: sha256 of (master, label, index). Agents'
-    seeds and game seeds come from different labels, so an agent's random stream says
-    nothing about the game's seed (and so its hidden cards)."""
-    text = ":".join([str(master), label, *map(str, index)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - bits)
+def game_seeds(master: int, index: int, players: int) -> tuple[int, list[int]]:
+    """Game ``index`` of a simulation with master seed ``master``: its game seed (31 bits) and
+    one seed per agent (63 bits), drawn one way from SHAKE-256 of ``"master:index"``. No
+    agent's seed, nor its random stream, says anything about the game's seed (and so its
+    hidden cards), and every game is the same however the simulation is split up."""
+    digest = hashlib.shake_256(f"{master}:{index}".encode()).digest(8 * (players + 1))
+    words = [int.from_bytes(digest[i:i + 8], "big") for i in range(0, len(digest), 8)]
+    return words[0] >> 33, [w >> 1 for w in words[1:]]
 
 
 def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequence[str] = ("random",),
@@ -85,9 +87,9 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
     results = []
     started = time.perf_counter()
     for g in range(games):
-        agents = [cls(spec, s, random.Random(derived_seed(seed, "agent", g, s, bits=63)), **params)
-                  for s, (cls, params) in enumerate(agent_types)]
-        result = Table(spec.new_state(built, derived_seed(seed, "game", g)), agents).run(records)
+        game_seed, agent_seeds = game_seeds(seed, g, players)
+        agents = [cls(spec, s, random.Random(agent_seeds[s]), **params) for s, (cls, params) in enumerate(agent_types)]
+        result = Table(spec.new_state(built, game_seed), agents).run(records)
         results.append(result)
         total_steps += result.steps
         for s in range(players):
