@@ -14,15 +14,18 @@ arena and ``nemeton simulate`` (agents only, as fast as the rules allow) and the
     table.result()                # scores, ranking, winners, returns, record, think time
 
 Who acts comes from ``state.acting()``, which may hold several seats at once (Alarún's
-placement at the end of a round, Edora's arranged herbs). Agents among them act first, in
-seat order, before any person's action is taken, so agents see the same states whenever the
-people answer and a game with agents only is a function of its seeds; the record holds the
-order in which the actions were applied, so it always replays.
+placement at the end of a round, Edora's arranged herbs). When the table advances, the agents
+among them act in seat order; people may submit in any order. Terminal play advances before
+asking the person, so the agents never depend on when the person answers, and a game of
+agents only is a function of its seeds. The record holds the order in which the actions were
+applied, so a game always replays.
 
 An agent is asked with its own view (built only if ``agent.needs_view``) and the legal
 actions; an agent with ``needs_log`` first receives, through ``agent.observe(entries)``, its
 seat's log entries since its last decision. What an agent answers is checked: an action
-that is not legal raises :class:`AgentActionError` naming the agent. Think time is counted
+that is not legal raises :class:`AgentActionError` naming the agent. An agent is asked even
+when only one action is legal, so its random stream advances alike wherever it plays, but
+only decisions between several actions count as decisions. Think time is counted
 per seat for real decisions (more than one legal action): an agent's time in ``observe`` and
 ``act``, a person's time from being asked (first seen in :meth:`pending`) to :meth:`submit`.
 
