@@ -67,6 +67,7 @@ def bench_against_simulate(name: str, cfg: dict, seconds: float, seed: int = 0, 
     players = cfg["players"]
     options = {k: v for k, v in cfg.items() if k != "players"}
     rng = random.Random(seed)
+    slice_seconds = min(slice_seconds, seconds)
     raw = [0, 0, 0.0]
     sim = [0, 0, 0.0]
     per_slice = 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -80,3 +81,21 @@ def test_resolved_agent_settings_are_part_of_the_pairing(tmp_path):
 def test_bad_arguments_are_refused_with_a_message(args, message):
     res = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
     assert res.returncode == 2 and message in res.stderr
+
+
+def test_playouts_compares_simulate_with_the_raw_loop_in_one_run(capsys):
+    script = SCRIPT.parent / "playouts.py"
+    res = subprocess.run([sys.executable, str(script), "--simulate", "--seconds", "0.05", "--game", "amarok",
+                          "--json"], capture_output=True, text=True, check=True)
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["config"] for r in rows][:4] == ["players=3", "players=4", "players=5", "players=6"]
+    for r in rows:
+        raw, sim = r["steps_per_second"], r["simulate"]["steps_per_second"]
+        assert raw > 0 and sim > 0 and r["ratio"] == round(sim / raw, 3)
+    loaded = importlib.util.spec_from_file_location("playouts", script)
+    playouts = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(playouts)
+    playouts.print_side_by_side(rows[:1])
+    header, columns, line = capsys.readouterr().out.splitlines()
+    assert "cores" in header and "raw steps/s" in columns and "simulate steps/s" in columns
+    assert line.split()[-1] == f"{rows[0]['ratio']:.0%}"
