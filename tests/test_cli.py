@@ -298,3 +298,20 @@ def test_a_short_key_whose_action_is_not_legal_says_so():
 def test_the_prompt_lists_only_the_short_keys_that_are_legal():
     assert "p = Pass" in prompt_text(LEGAL) and "f = flip" in prompt_text(LEGAL)
     assert "f =" not in prompt_text([Named("pass")])
+
+
+def test_the_shared_file_reader_takes_standard_input_and_refuses_non_utf8(tmp_path):
+    import typer
+    from nemeton.cli.common import read_text_file
+    reader = typer.Typer()
+
+    @reader.command()
+    def read(path: str) -> None:
+        print(repr(read_text_file(path, "score")))
+
+    assert runner.invoke(reader, ["-"], input="café").stdout.strip() == "'café'"
+    bad = runner.invoke(reader, ["-"], input=b"caf\xe9")
+    assert bad.exit_code == 2 and "score: standard input is not UTF-8 text" in bad.output
+    path = tmp_path / "square.json"
+    path.write_bytes("\ufeff{}".encode("utf-8"))
+    assert runner.invoke(reader, [str(path)]).stdout.strip() == "'{}'"

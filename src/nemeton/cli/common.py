@@ -8,6 +8,7 @@ through markup: styled output is built from :class:`rich.text.Text` pieces.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, List, NoReturn, Optional
 
 import typer
@@ -36,21 +37,25 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def read_text_file(path: str, what: str) -> str:
-    """The text of the UTF-8 file at ``path`` (a byte-order mark is dropped); a missing or
-    unreadable file, one that is not UTF-8 or one too large to be a game's data exits 2
-    with a message naming ``what`` it was for."""
+    """The text of the UTF-8 file at ``path`` (``"-"`` = standard input; a byte-order mark is
+    dropped); a missing or unreadable file, one that is not UTF-8 or one too large to be a
+    game's data exits 2 with a message naming ``what`` it was for."""
     limit = MAX_DATA_CHARS * 4  # UTF-8 needs at most 4 bytes a character
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(limit + 1)
     except OSError as exc:
         fail(f"{what}: cannot read {path}: {exc.strerror or exc}")
+    shown = "standard input" if path == "-" else path
     if len(data) > limit:
-        fail(f"{what}: {path} is too large (more than {limit:,} bytes)")
+        fail(f"{what}: {shown} is too large (more than {limit:,} bytes)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        fail(f"{what}: {path} is not UTF-8 text (byte {exc.start} is {data[exc.start:exc.start + 1]!r}); "
+        fail(f"{what}: {shown} is not UTF-8 text (byte {exc.start} is {data[exc.start:exc.start + 1]!r}); "
              "save it as UTF-8")
 
 
