@@ -120,8 +120,7 @@ class Table:
     def pending(self) -> list[int]:
         """The seats waiting for a person now, in seat order (their think time starts when
         they are first listed here)."""
-        acting = self.state.acting()
-        waiting = [s for s in acting if self.seats[s] is None]
+        waiting = [s for s in sorted(self.state.acting()) if self.seats[s] is None]
         if waiting:
             now = self.clock()
             for s in waiting:
@@ -130,7 +129,7 @@ class Table:
 
     def agent_to_act(self) -> int | None:
         """The seat whose agent acts next (the lowest acting agent seat), or None."""
-        for s in self.state.acting():
+        for s in sorted(self.state.acting()):
             if self.seats[s] is not None:
                 return s
         return None
@@ -183,7 +182,7 @@ class Table:
                     break
                 turn = plan[seat]
             else:
-                for seat in acting():
+                for seat in sorted(acting()):
                     turn = plan[seat]
                     if turn is not None:
                         break
