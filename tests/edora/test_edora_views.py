@@ -172,3 +172,46 @@ def test_a_returned_view_shares_nothing_with_the_state(seat):
         _mutate_everything(view)
         assert json.dumps(st.to_json(), sort_keys=True) == before
         assert st.view(seat) != view
+
+
+# ----- reading back a state or a view checks it ------------------------------------------------
+
+def _saved(seed=2, steps=30):
+    st = make("edora", players=2, seed=seed, safety_valve=True)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["boards"][0].update(reserve=[7]), r"boards\[0\].reserve\[0\]"),
+    (lambda d: d["boards"][0]["amulet"].pop(), r"boards\[0\].amulet"),
+    (lambda d: d["deck"].append(d["deck"][0]), "deck_marks|tablets"),
+    (lambda d: d["oracle_slots"].__setitem__(0, d["oracle_slots"][1]) if d["oracle_slots"][1] else None, "tablets"),
+    (lambda d: d["stack"].append([104, 0, 0]), "a decision must be on top"),
+    (lambda d: d["stack"].insert(0, [105, 0, 0]), "only the bottom step"),
+    (lambda d: d["boards"][1].update(placed=0), "placed"),
+    (lambda d: d["sanctuaries"][0]["dice"].append(None), r"sanctuaries\[0\].dice"),
+    (lambda d: d["events"][0].update(kind="teleport"), r"events\[0\].kind"),
+    (lambda d: d.update(options={"players": 2, "board": 5}), "board"),
+])
+def test_a_malformed_or_inconsistent_state_is_refused_with_a_record_error(change, message):
+    from nemeton.engine import RecordError
+    data = json.loads(json.dumps(_saved().to_json()))
+    change(data)
+    with pytest.raises((RecordError, InvalidOptionsError), match=message):
+        SPEC.state_from_json(data)
+
+
+def test_a_view_whose_parts_disagree_is_refused():
+    from nemeton.engine import RecordError
+    view = _saved().view(0)
+    broken = json.loads(json.dumps(view))
+    broken["deck_size"] += 1                  # one tablet too many in the game
+    with pytest.raises(RecordError):
+        SPEC.determinize(broken, random.Random(0))
+    broken = json.loads(json.dumps(view))
+    broken["boards"][1]["herbs"][0] = None    # a hole in a layout that is face up
+    with pytest.raises(RecordError, match="herbs"):
+        SPEC.legal_actions_from_view(broken)

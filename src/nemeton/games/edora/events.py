@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...engine.log import number, sentence, verb, who
+from ...engine.log import default_event_text, number, sentence, verb, who
 from .components import REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, RUNE_UNIT_WORDS, herb_name, space_name
 
 EVENT_KINDS: dict[str, str] = {
@@ -493,8 +493,12 @@ assert set(_TEXTS) == set(EVENT_KINDS)
 
 
 def event_text(entry: Mapping[str, Any], viewer: int | None) -> str:
-    """One English sentence telling ``viewer`` (None = spectator) what the entry says."""
-    return _TEXTS[entry["kind"]](entry, viewer)
+    """One English sentence telling ``viewer`` (None = spectator) what the entry says. An entry
+    whose fields do not fit its kind (a damaged save) is told plainly, field by field."""
+    try:
+        return _TEXTS[entry["kind"]](entry, viewer)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return default_event_text(entry, viewer)
 
 
 __all__ = ["EVENT_KINDS", "event_text"]

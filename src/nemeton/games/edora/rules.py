@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...engine.errors import RecordError
 from ...engine.log import Event
 from ...engine.state import TERMINAL, State, clone_rng, rng_from_json
 from . import actions as A
@@ -27,7 +28,8 @@ from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H
 from .events import event_text
 from .options import EdoraOptions
 from .scoring import final_scoring, record_final_scoring
-from .state_json import load_state, state_to_json, state_view
+from .checks import check_state
+from .state_json import load_state, options_of, state_to_json, state_view
 from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FOOD, D_GEM, D_PLACE, D_RELEASE, D_RUNE,
                     D_STAND_AGAIN, D_START, D_STONE, D_TABLET, D_TAKE_DIE, D_TURN, W_ACTION, W_BEGIN,
                     W_COMPETE, W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
@@ -667,14 +669,28 @@ class EdoraState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "EdoraState":
-        """The state saved by :meth:`to_json` (its history and event log included)."""
+        """The state saved by :meth:`to_json` (its history and event log included); anything
+        malformed or inconsistent raises RecordError (:mod:`.checks`)."""
+        options = options_of(data)
+        check_state(data, options.players, board_from_text(options.board))
         st = load_state(cls, data, [TABLETS.index(t) for t in data["deck"]],
                         [TABLETS.index(t) for t in data["draft_hand"]], rng_from_json(data["rng"]),
                         data["round"], data["over"], data["player"])
         st.history = [(h["seat"], A.CODEC.from_json(h["action"])) for h in data["history"]]
-        events = data.get("events")
+        events = data["events"]
         st.events = None if events is None else [Event.from_json(e) for e in events]
+        st.check_playable()
         return st
+
+    def check_playable(self) -> None:
+        """RecordError unless every seat that acts now has something to do (a loaded state)."""
+        if self.over:
+            return
+        if self.stack[-1][0] == D_ARRANGE and not self._arranging():
+            raise RecordError("the herbs are all arranged, yet the state waits for their arrangement")
+        for seat in self.acting():
+            if not self._legal_actions(seat):
+                raise RecordError(f"seat {seat} is to act but has no legal action in this state")
 
 
 _LIST_FIELDS = ("provisions", "mistletoe", "prestige", "knowledge", "knowledge_stack", "sickle", "figure",

@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...engine.errors import RecordError
+from ...engine.options import build_options
 from ...engine.state import rng_to_json
 from .actions import build_board_tables
 from .board import REWARDS, board_from_text
@@ -124,11 +126,20 @@ def state_view(st, seat: int | None) -> dict[str, Any]:
 
 # ----- reading back -----------------------------------------------------------------------------
 
+def options_of(data: Any) -> EdoraOptions:
+    """The validated options a state JSON or a view carries."""
+    raw = data.get("options") if isinstance(data, dict) else None
+    if not isinstance(raw, dict):
+        raise RecordError("an Edora state or view must carry its options as a JSON object")
+    return build_options(EdoraOptions, raw, (2, 3, 4))  # type: ignore[return-value]
+
+
 def load_state(cls, data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random,
                round_no: int, over: bool, player: int):
-    """A ``cls`` (the state class) from the public data of a view or a state JSON, with the
-    hidden parts given (deck, draft hand) and the turn's bookkeeping; no history, no log."""
-    opts = EdoraOptions(**data["options"])
+    """A ``cls`` (the state class) from the public data of a view or a state JSON (checked by
+    :mod:`.checks` first), with the hidden parts given (deck, draft hand) and the turn's
+    bookkeeping; no history, no log."""
+    opts = options_of(data)
     st = cls.__new__(cls)
     st.options, st.seed, st.rng, st.history = opts, data.get("seed"), rng, []
     st.events = None

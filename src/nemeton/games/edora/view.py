@@ -11,9 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...engine.errors import RecordError
+from .board import board_from_text
+from .checks import check_view
 from .components import HERBS_PER_PLAYER, TABLET_COPIES, TABLETS
 from .rules import EdoraState
-from .state_json import load_state
+from .state_json import load_state, options_of
 from .steps import SETUP_DECISIONS
 
 
@@ -29,13 +32,24 @@ def _turn_player(view: Mapping[str, Any]) -> int:
     return view["acting"][0]
 
 
+def check(view: Mapping[str, Any]) -> None:
+    """RecordError unless ``view`` is a well-formed, consistent Edora view (:mod:`.checks`)."""
+    options = options_of(view)
+    if view.get("players") != options.players:
+        raise RecordError("the view's players and its options' players differ")
+    check_view(view, options.players, board_from_text(options.board))
+
+
 def _load_view(view: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random):
-    return load_state(EdoraState, view, deck, hand, rng, view["round"], view["terminal"], _turn_player(view))
+    st = load_state(EdoraState, view, deck, hand, rng, view["round"], view["terminal"], _turn_player(view))
+    st.check_playable()
+    return st
 
 
 def determinize(view: Mapping[str, Any], rng: random.Random):
     """A full state consistent with ``view``: the unseen tablets re-dealt to the unknown deck
     positions (and a hidden draft hand), other players' face-down herb layouts re-drawn."""
+    check(view)
     seat = view.get("seat")
     size = view["deck_size"]
     known = {k: TABLETS.index(t) for k, t in view.get("deck_known", [])}
@@ -67,6 +81,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random):
 
 
 def legal_actions_from_view(view: Mapping[str, Any]) -> list:
+    check(view)
     deck = [0] * view["deck_size"]
     hand = [TABLETS.index(t) for t in view["draft_hand"]] if view.get("draft_hand") else \
         [0] * view["draft_hand_size"]
