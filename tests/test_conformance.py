@@ -331,6 +331,10 @@ def test_every_action_is_logged_first_then_its_effects(name, cfg):
                 assert told[viewer] == entries[0]["text"], "describe_action is the action's event"
 
     _playthrough(state, random.Random(14), check)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    for viewer in [None, *range(state.num_players)]:
+        _scramble(state.log(viewer))
+    assert json.dumps(state.to_json(), sort_keys=True) == before, "a log entry shares data with the state"
     full = state.log(0)
     assert [e["i"] for e in full] == list(range(len(full)))
     assert state.log(0, since=len(full) // 2) == full[len(full) // 2:]

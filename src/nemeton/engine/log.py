@@ -24,6 +24,17 @@ from typing import Any, Mapping
 ENTRY_KEYS = ("i", "round", "seat", "kind", "text")
 
 
+def _fresh(value: Any) -> Any:
+    """A copy of a JSON-ready value sharing no list or dict with the original."""
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_fresh(v) for v in value]
+    return value
+
+
 class Event:
     """One thing that happened. ``seen_by`` (seats) receive ``secret`` as well as ``fields``."""
 
@@ -41,20 +52,22 @@ class Event:
     def entry(self, i: int, viewer: int | None) -> dict[str, Any]:
         """The JSON-ready entry for ``viewer`` (without its text)."""
         out: dict[str, Any] = {"i": i, "round": self.round, "seat": self.seat, "kind": self.kind}
-        out.update(self.fields)
+        for key, value in self.fields.items():
+            out[key] = _fresh(value) if isinstance(value, (list, dict, tuple)) else value
         if self.secret and viewer is not None and viewer in self.seen_by:
-            out.update(self.secret)
+            for key, value in self.secret.items():
+                out[key] = _fresh(value) if isinstance(value, (list, dict, tuple)) else value
         return out
 
     def to_json(self) -> dict[str, Any]:
         """The full event (secret fields included), for saving a whole state."""
-        return {"kind": self.kind, "seat": self.seat, "round": self.round, "fields": self.fields,
-                "secret": self.secret, "seen_by": sorted(self.seen_by)}
+        return {"kind": self.kind, "seat": self.seat, "round": self.round, "fields": _fresh(self.fields),
+                "secret": _fresh(self.secret) if self.secret else None, "seen_by": sorted(self.seen_by)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(data["kind"], data["seat"], data["round"], dict(data["fields"]),
-                   dict(data["secret"]) if data.get("secret") else None, frozenset(data.get("seen_by", ())))
+        return cls(data["kind"], data["seat"], data["round"], _fresh(data["fields"]),
+                   _fresh(data["secret"]) if data.get("secret") else None, frozenset(data.get("seen_by", ())))
 
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, seat={self.seat}, round={self.round}, {self.fields}, secret={self.secret}, seen_by={set(self.seen_by)})"
