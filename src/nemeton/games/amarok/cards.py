@@ -178,14 +178,16 @@ def _decode(text: str, source: str, fmt: str | None) -> Any:
                         f"path (got {snippet(text)}); leave it unset for the standard deck, and on "
                         f"the command line use --deck FILE") from None
     if fmt == "json" or (fmt is None and text.lstrip()[:1] == "{"):
-        raise DeckError(f"{source}: not valid JSON: {snippet(str(json_error), 120)}") from None
-    raise DeckError(f"{source}: not valid TOML: {snippet(str(toml_error), 120)}") from None
+        raise DeckError(f"{source}: not valid JSON: {str(json_error)[:160]}") from None
+    raise DeckError(f"{source}: not valid TOML: {str(toml_error)[:160]}") from None
 
 
 def _looks_like_a_name(text: str) -> bool:
-    """One short line without TOML's '=' or JSON's braces: a path or an old deck name."""
+    """A path (``decks/printed.toml``) or the old deck name ``default`` given as the text."""
     line = text.strip()
-    return 0 < len(line) <= 300 and "\n" not in line and not any(ch in line for ch in "={}[]")
+    if not line or len(line) > 300 or "\n" in line:
+        return False
+    return line == "default" or line.lower().endswith(DECK_SUFFIXES) or "/" in line or "\\" in line
 
 
 def _names(items: Sequence[str]) -> str:
