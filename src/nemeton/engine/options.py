@@ -16,6 +16,7 @@ shown wherever such an option is displayed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 import typing
@@ -82,6 +83,7 @@ class OptionInfo:
     standard_hash: str | None = None  # content hash of the standard data (what None means)
 
 
+@functools.lru_cache(maxsize=None)
 def _field_types(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
