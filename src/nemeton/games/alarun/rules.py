@@ -19,11 +19,14 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...engine import RecordError, State, TERMINAL, build_options, rng_from_json, rng_to_json
+from ...engine import InvalidOptionsError, RecordError, State, TERMINAL, build_options, rng_to_json
+from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from ...engine.log import Event
+from . import checks
+from .checks import field
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
-from .cards import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS, card_id,
+from .cards import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, EMPTY, HAND_SIZE, INGREDIENTS, ROUNDS,
                     card_name, full_deck)
 from .events import event_text as sentence_for
 from .options import PLAYER_COUNTS, AlarunOptions  # (re-exported: options live in options.py)
@@ -459,39 +462,156 @@ class AlarunState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "AlarunState":
+        """The state :meth:`to_json` wrote, each field checked as it is read (:mod:`.checks`),
+        then the fields against each other (:func:`check_consistent`): RecordError naming the
+        field otherwise."""
         from . import SPEC
-        try:
-            options = build_options(AlarunOptions, data["options"], PLAYER_COUNTS)
-            state = cls.__new__(cls)
-            State.__init__(state, options, data["seed"], rng_from_json(data["rng"]))
-            state.n = options.players
-            state.cap = options.action_cap if options.action_cap is not None else 1 << 60
-            state._final = None
-            state.phase = PHASE_NAMES.index(data["phase"])
-            state.round_no = int(data["round"])
-            state.turn = int(data["turn"])
-            state.start_player = int(data["start_player"])
-            fp = data["first_passer"]
-            state.first_passer = NO_SEAT if fp is None else int(fp)
-            state.extra_left = int(data["extra_actions_left"])
-            state.actions_taken = int(data["actions_taken"])
-            state.deck = [card_id(c) for c in data["deck"]]
-            state.centre = [card_id(c) for c in data["centre"]]
-            state.face_down = [card_id(c) for c in data["face_down"]]
-            state.discard = [card_id(c) for c in data["discard"]]
-            state.hands = [[card_id(c) for c in h] for h in data["hands"]]
-            state.known = [[card_id(c) for c in k] for k in data["known"]]
-            state.secret = [COLOURS.index(c) for c in data["secret_colours"]]
-            state.squares = [MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in sq])
-                             for sq in data["squares"]]
-            state.pending = [[cell_index(x, y) for x, y in p] for p in data["pending"]]
-            state.to_place = sum(len(h) for h in state.hands) if state.phase == PLACEMENT else 0
-            state.history = [(int(h["seat"]), SPEC.action_from_json(h["action"])) for h in data["history"]]
-            events = data.get("events")
-            state.events = None if events is None else [Event.from_json(e) for e in events]
-        except (KeyError, ValueError, TypeError) as exc:
-            raise RecordError(f"not an Alarún state: {exc!r}") from None
+        n, state = _blank_state(data)
+        state.phase = checks.choice(field(data, "phase"), "phase", PHASE_IDS)
+        state.round_no = checks.integer(field(data, "round"), "round", 1, ROUNDS)
+        state.turn = checks.seat(field(data, "turn"), "turn", n)
+        state.start_player = checks.seat(field(data, "start_player"), "start_player", n)
+        first_passer = field(data, "first_passer")
+        state.first_passer = NO_SEAT if first_passer is None else checks.seat(first_passer, "first_passer", n)
+        state.extra_left = checks.integer(field(data, "extra_actions_left"), "extra_actions_left", 0, n - 1)
+        state.actions_taken = checks.integer(field(data, "actions_taken"), "actions_taken", 0, state.cap + n)
+        state.deck = checks.cards(field(data, "deck"), "deck")
+        state.centre = checks.cards(field(data, "centre"), "centre", CENTRE_SIZE, CENTRE_SIZE)
+        state.face_down = checks.cards(field(data, "face_down"), "face_down", 0, CENTRE_SIZE)
+        state.discard = checks.cards(field(data, "discard"), "discard")
+        state.hands = [checks.cards(h, f"hands[{s}]", 0, HAND_SIZE)
+                       for s, h in enumerate(checks.per_seat(field(data, "hands"), "hands", n))]
+        state.known = [checks.cards(k, f"known[{s}]", 0, HAND_SIZE)
+                       for s, k in enumerate(checks.per_seat(field(data, "known"), "known", n))]
+        state.secret = [checks.colour(c, f"secret_colours[{s}]")
+                        for s, c in enumerate(checks.per_seat(field(data, "secret_colours"), "secret_colours", n))]
+        state.squares = [checks.square(sq, f"squares[{s}]")
+                         for s, sq in enumerate(checks.per_seat(field(data, "squares"), "squares", n))]
+        state.pending = [checks.cells(p, f"pending[{s}]", HAND_SIZE)
+                         for s, p in enumerate(checks.per_seat(field(data, "pending"), "pending", n))]
+        state.to_place = sum(len(h) for h in state.hands) if state.phase == PLACEMENT else 0
+        check_consistent(state)
+        state.history = _history(field(data, "history"), n, SPEC.action_from_json)
+        state.events = checks.events(data.get("events"), n)
         return state
+
+
+PHASE_IDS = {name: k for k, name in enumerate(PHASE_NAMES)}
+
+
+def _blank_state(data: Mapping[str, Any]) -> tuple[int, AlarunState]:
+    """A state with its options, seed and random stream read from ``data``, nothing else."""
+    try:
+        options = build_options(AlarunOptions, field(data, "options"), PLAYER_COUNTS)
+    except InvalidOptionsError as exc:
+        raise RecordError(f"options: {exc}") from None
+    seed = field(data, "seed")
+    if seed is not None:
+        seed = check_seed(seed)
+    state = AlarunState.__new__(AlarunState)
+    State.__init__(state, options, seed, checks.rng(field(data, "rng")))
+    state.n = options.players
+    state.cap = options.action_cap if options.action_cap is not None else 1 << 60
+    state._final = None
+    return options.players, state
+
+
+def _history(value: Any, n: int, decode) -> list:
+    history = []
+    for k, item in enumerate(checks.a_list(value, "history")):
+        seat = checks.seat(field(item, "seat", f"history[{k}]."), f"history[{k}].seat", n)
+        history.append((seat, decode(field(item, "action", f"history[{k}]."))))
+    return history
+
+
+def dealt_so_far(players: int, round_no: int) -> int:
+    """Cards dealt from the stack by the end of round ``round_no``'s deal: 12 a round (the
+    hands, and with 2-3 players a new centre, face-down cards with 2), plus the first centre,
+    which 4 players keep all game."""
+    return 12 * round_no + (CENTRE_SIZE if players == 4 else 0)
+
+
+def check_consistent(state: AlarunState) -> None:
+    """The fields of a loaded state against each other, as the rules keep them: every card in
+    one place and the stack as long as the round says, hands and squares sized for the phase,
+    placements on the seat's own cards, whose turn it is, the cards others saw taken in the
+    hand, the secret colours distinct. RecordError naming the field otherwise."""
+    n, phase, round_no = state.n, state.phase, state.round_no
+    everything = state.deck + state.centre + state.face_down + state.discard
+    for s in range(n):
+        everything += state.hands[s]
+        everything += checks.square_cards(state.squares[s])
+    if sorted(everything) != FULL_DECK:
+        raise RecordError(f"the cards must be the game's {len(FULL_DECK)} (each coloured ingredient "
+                          f"twice, the Centum auri once), each in one place; found {len(everything)} cards "
+                          f"or a card too often")
+    if len(state.deck) != len(FULL_DECK) - dealt_so_far(n, round_no):
+        raise RecordError(f"deck must hold {len(FULL_DECK) - dealt_so_far(n, round_no)} cards in round "
+                          f"{round_no} with {n} players; got {len(state.deck)}")
+    if len(state.face_down) not in ((0, CENTRE_SIZE) if n == 2 else (0,)):
+        raise RecordError(f"face_down must hold 0 or {CENTRE_SIZE} cards with 2 players, none with more; "
+                          f"got {len(state.face_down)}")
+    if len(set(state.secret)) != n:
+        raise RecordError("secret_colours must be different colours")
+    if phase == OVER and round_no != ROUNDS:
+        raise RecordError(f"round must be {ROUNDS} once the phase is over; got {round_no}")
+    if phase == ACTIONS:
+        _check_turn(state)
+    elif phase == PLACEMENT and (state.first_passer == NO_SEAT or state.extra_left):
+        raise RecordError("first_passer must be a seat and extra_actions_left 0 in the placement phase")
+    earlier = HAND_SIZE * (round_no - 1) if phase != OVER else HAND_SIZE * ROUNDS
+    for s in range(n):
+        _check_seat_cards(state, s, earlier)
+
+
+def _check_turn(state: AlarunState) -> None:
+    problem = turn_problem(state.n, state.turn, state.start_player, state.actions_taken, state.first_passer,
+                           state.extra_left)
+    if problem:
+        raise RecordError(f"turn, start_player, actions_taken, first_passer and extra_actions_left: {problem}")
+
+
+def turn_problem(n: int, turn: int, start_player: int, actions_taken: int, first_passer: int,
+                 extra_left: int) -> str | None:
+    """What is wrong with whose turn it is in the action phase, or None. The turn goes round
+    from the start player, one seat per action; after the first pass each other seat has
+    exactly one more action (A4)."""
+    if turn != (start_player + actions_taken) % n:
+        return "the turn must be the start player's seat plus the actions taken (clockwise)"
+    if (first_passer == NO_SEAT) != (extra_left == 0):
+        return "the extra actions left must be 0 before the first pass and 1 or more after it"
+    if first_passer != NO_SEAT and turn != (first_passer + n - extra_left) % n:
+        return "the turn must follow the first passer by the extra actions already taken"
+    return None
+
+
+def _check_seat_cards(state: AlarunState, s: int, earlier: int) -> None:
+    """Seat ``s``'s hand, this round's placements and square for the phase; ``earlier`` = the
+    cards placed in the rounds before."""
+    hand, pending, square = state.hands[s], state.pending[s], state.squares[s]
+    phase = state.phase
+    if phase == ACTIONS and len(hand) != HAND_SIZE:
+        raise RecordError(f"hands[{s}] must hold {HAND_SIZE} cards in the action phase; got {len(hand)}")
+    if phase != PLACEMENT and pending:
+        raise RecordError(f"pending[{s}] must be empty outside the placement phase")
+    if phase == PLACEMENT and len(hand) + len(pending) != HAND_SIZE:
+        raise RecordError(f"hands[{s}] and pending[{s}] must hold {HAND_SIZE} cards together in the placement phase")
+    if phase == OVER and hand:
+        raise RecordError(f"hands[{s}] must be empty once the game is over")
+    if square.count() - 1 != earlier + len(pending):
+        raise RecordError(f"squares[{s}] must hold {earlier + len(pending)} cards in round {state.round_no} "
+                          f"({PHASE_NAMES[phase]}); got {square.count() - 1}")
+    cells = square.cells
+    if any(cells[i] == EMPTY for i in pending):
+        raise RecordError(f"pending[{s}] must name cells of squares[{s}] that hold a card")
+    known = state.known[s]
+    if known:
+        held = hand + [cells[i] for i in pending]
+        if phase == OVER or any(known.count(c) > held.count(c) for c in known):
+            raise RecordError(f"known[{s}] must be cards of hands[{s}] (or placed from it this round)")
+
+
+FULL_DECK = sorted(full_deck())
 
 
 def new_state(options: AlarunOptions, seed: int) -> AlarunState:

@@ -16,59 +16,46 @@ import random
 from typing import Any, Callable, Mapping
 
 from ...engine import State
-from .cards import COLOURS, HAND_SIZE, card_id
-from .rules import ACTIONS, NO_SEAT, OVER, PHASE_NAMES, PLACEMENT, AlarunOptions, AlarunState
-from .square import MagicSquare, cell_index
-from .view import unseen_pool
+from .cards import COLOURS, HAND_SIZE
+from .rules import OVER, PLACEMENT, AlarunState
+from .view import read_view
 
 
 def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], AlarunState]:
     """A function ``rng -> state`` drawing states consistent with ``view`` (like the
-    determinizer); the view is read once, here. ValueError if the view is inconsistent."""
-    n = view["players"]
-    seat = view["seat"]
-    phase = PHASE_NAMES.index(view["phase"])
-    options = AlarunOptions(players=n, action_cap=view["action_cap"])
+    determinizer); the view is read and checked once, here (:func:`.view.read_view`:
+    RecordError naming a field that is wrong)."""
+    r = read_view(view)
+    n, seat, phase = r.n, r.seat, r.phase
+    options = r.options
     cap = options.action_cap if options.action_cap is not None else 1 << 60
-    round_no = view["round"]
-    turn = view["acting"][0] if phase == ACTIONS else view["start_player"]
-    start_player = view["start_player"]
-    first_passer = NO_SEAT if view["alarun"] is None else view["alarun"]
-    extra_left = view["extra_actions_left"]
-    actions_taken = view["actions_taken"]
-    centre = [card_id(c) for c in view["centre"]]
-    discard = [card_id(c) for c in view["discard"]]
-    known = [sorted(card_id(c) for c in k) for k in view["known_hands"]]
-    placed = [[(cell_index(x, y), card_id(c)) for x, y, c in sq] for sq in view["squares"]]
-    squares = [MagicSquare.from_cards(cells) for cells in placed]
-    own_hand = sorted(card_id(c) for c in view["hand"]) if seat is not None else []
-    own_pending = [cell_index(x, y) for x, y in view["my_placements"]] if seat is not None else []
-    pool = unseen_pool(view)
-    face_down = view["face_down"]
-    deck_size = view["deck_size"]
+    round_no, turn, start_player, first_passer = r.round_no, r.turn, r.start_player, r.first_passer
+    extra_left, actions_taken = r.extra_left, r.actions_taken
+    centre, discard, known = r.centre, r.discard, r.known
+    squares = r.squares
+    own_hand, own_pending = r.own_hand, r.own_pending
+    pool = r.pool
+    hidden_placed = r.hidden_placed
 
-    # Where each other seat's unseen hand cards come from in the shuffled pool.
+    # Where each other seat's unseen hand cards come from in the shuffled pool (read_view
+    # checked that the pool holds exactly these, the face-down cards and the stack).
     deals: list[tuple[int, int, int]] = []  # (seat, start, stop)
     position = 0
     for s in range(n):
         if s == seat:
             continue
-        size = HAND_SIZE if phase == PLACEMENT else view["hand_sizes"][s]
-        need = size - len(known[s])
+        need = (HAND_SIZE if phase != OVER else 0) - len(known[s])
         deals.append((s, position, position + need))
         position += need
-    fd_start, fd_stop = position, position + face_down
-    if len(pool) - fd_stop != deck_size:
-        raise ValueError(f"inconsistent view: {len(pool) - fd_stop} unseen cards left for a stack of {deck_size}")
-    hidden_placed = view["placed_this_round"]
+    fd_start, fd_stop = position, position + r.face_down
 
     if phase == OVER:
-        fixed_secret = [COLOURS.index(c) for c in view["secret_colours"]]
+        fixed_secret = r.secret
         own_colour = None
         other_colours: list[int] = []
     else:
         fixed_secret = None
-        own_colour = COLOURS.index(view["secret_colour"]) if seat is not None else None
+        own_colour = r.secret
         other_colours = [c for c in range(len(COLOURS)) if c != own_colour]
     secret_draws = n - (seat is not None)
     new = AlarunState.__new__

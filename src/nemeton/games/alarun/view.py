@@ -11,21 +11,27 @@ A view is the engine's envelope (``game``, ``seat``, ``players``, ``acting``, ``
 ``terminal``, ``scores``) followed by the keys built here; the functions reading a view
 (legal actions, the determinizer, the sampler, the renderer, the heuristic) read the seat to
 act from ``acting``.
+
+A view read from outside may be anything: :func:`read_view` checks every field the
+determinizer and the sampler use, and the fields against each other, once (RecordError
+naming the field); :func:`legal_actions_from_view` checks the few fields it reads.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from functools import lru_cache
 from typing import Any, Mapping
 
-from ...engine import State
+from ...engine import InvalidOptionsError, RecordError, State, build_options
+from . import checks
 from .actions import PASS
-from .cards import CARD_NAMES, COLOURS, HAND_SIZE, ROUNDS, card_id, full_deck
-from .rules import (ACTIONS, NO_SEAT, OVER, PHASE_NAMES, PLACEMENT, AlarunOptions, AlarunState,
-                    action_phase_actions, placement_actions)
+from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
+from .checks import field
+from .rules import (ACTIONS, FULL_DECK, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT, PLAYER_COUNTS, AlarunOptions,
+                    AlarunState, action_phase_actions, dealt_so_far, placement_actions, turn_problem)
 from .scoring import score_grid
-from .square import CELL_XY, MagicSquare, cell_index
+from .square import BOX, CELL_XY, MagicSquare
 
 
 def _names(cards) -> list[str]:
@@ -76,85 +82,249 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
 
 
 def legal_actions_from_view(view: Mapping[str, Any]) -> list:
-    """The legal actions of the view's seat, from the view alone (= ``state.legal_actions(seat)``)."""
+    """The legal actions of the view's seat, from the view alone (= ``state.legal_actions(seat)``).
+    Reads and checks only what they depend on: the phase, the cap, the seat's hand and square,
+    the centre (RecordError naming a field that is wrong)."""
     seat = view.get("seat")
     if seat is None or seat not in view["acting"]:
         return []
-    hand = sorted(card_id(c) for c in view["hand"])
-    if view["phase"] == "actions":
-        cap = view["action_cap"]
-        if cap is not None and view["actions_taken"] >= cap:
+    n = view["players"]
+    phase = checks.choice(field(view, "phase"), "phase", PHASE_IDS)
+    if phase == OVER:
+        raise RecordError("acting must be empty once the phase is over")
+    hand = sorted(checks.cards(field(view, "hand"), "hand", 1, HAND_SIZE))
+    if phase == ACTIONS:
+        if len(hand) != HAND_SIZE:
+            raise RecordError(f"hand must hold {HAND_SIZE} cards in the action phase; got {len(hand)}")
+        cap = read_options(view).action_cap
+        taken = checks.integer(field(view, "actions_taken"), "actions_taken", 0, MAX_ACTIONS)
+        centre = checks.cards(field(view, "centre"), "centre", CENTRE_SIZE, CENTRE_SIZE)
+        face_down = read_face_down(view, n)
+        if cap is not None and taken >= cap:
             return [PASS]
-        return action_phase_actions(hand, [card_id(c) for c in view["centre"]], view["face_down"] > 0)
-    if view["phase"] == "placement":
-        square = MagicSquare.from_cards([(cell_index(x, y), card_id(c)) for x, y, c in view["squares"][seat]])
-        return placement_actions(hand, square.open_cells())
-    return []
+        return action_phase_actions(hand, centre, face_down > 0)
+    squares = checks.per_seat(field(view, "squares"), "squares", n)
+    square = checks.square(squares[seat], f"squares[{seat}]")
+    if square.count() + len(hand) > BOX * BOX:
+        raise RecordError(f"squares[{seat}] has no room for the cards of hand")
+    return placement_actions(hand, square.open_cells())
+
+
+# ----- reading a whole view (the determinizer, the sampler) -------------------------------------
+MAX_ACTIONS = 1_000_000  # actions taken in a round (a view's numbers are at most this in size)
+
+
+class ViewParts:
+    """What a view shows, read and checked once: the determinizer and the sampler build
+    states from it. Cards are numbers; ``squares[s]`` is seat s's square as the view shows it;
+    ``pool`` the cards the view does not show, ascending; ``secret`` the seat's own colour
+    (None for the spectator) or, once the game is over, every seat's."""
+
+    __slots__ = ("n", "seat", "phase", "options", "round_no", "turn", "start_player", "first_passer",
+                 "extra_left", "actions_taken", "centre", "discard", "known", "squares", "own_hand",
+                 "own_pending", "hand_sizes", "hidden_placed", "face_down", "deck_size", "pool", "secret")
+
+
+def read_view(view: Mapping[str, Any]) -> ViewParts:
+    """Every field the determinizer needs, checked (the engine has checked the envelope:
+    ``players``, ``seat``, ``acting``, ``round``, ``terminal``), then the fields against each
+    other as a real game keeps them (hands and squares sized for the phase and round, whose
+    turn it is, the unseen cards just enough for the hidden ones). RecordError naming the field
+    otherwise."""
+    r = ViewParts()
+    n = r.n = view["players"]
+    seat = r.seat = view["seat"]
+    phase = r.phase = checks.choice(field(view, "phase"), "phase", PHASE_IDS)
+    round_no = r.round_no = checks.integer(view["round"], "round", ROUNDS if phase == OVER else 1, ROUNDS)
+    if view["terminal"] != (phase == OVER):
+        raise RecordError("terminal must be true exactly when the phase is over")
+    r.options = read_options(view)
+    cap = r.options.action_cap if r.options.action_cap is not None else MAX_ACTIONS
+    r.start_player = checks.seat(field(view, "start_player"), "start_player", n)
+    alarun = field(view, "alarun")
+    r.first_passer = NO_SEAT if alarun is None else checks.seat(alarun, "alarun", n)
+    r.extra_left = checks.integer(field(view, "extra_actions_left"), "extra_actions_left", 0, n - 1)
+    r.actions_taken = checks.integer(field(view, "actions_taken"), "actions_taken", 0, cap + n)
+    r.hand_sizes = [checks.integer(k, f"hand_sizes[{s}]", 0, HAND_SIZE)
+                    for s, k in enumerate(checks.per_seat(field(view, "hand_sizes"), "hand_sizes", n))]
+    r.hidden_placed = [checks.integer(k, f"placed_this_round[{s}]", 0, HAND_SIZE) for s, k in
+                       enumerate(checks.per_seat(field(view, "placed_this_round"), "placed_this_round", n))]
+    _check_acting(view, r)
+    r.deck_size = checks.integer(field(view, "deck_size"), "deck_size", 0, len(FULL_DECK))
+    if r.deck_size != len(FULL_DECK) - dealt_so_far(n, round_no):
+        raise RecordError(f"deck_size must be {len(FULL_DECK) - dealt_so_far(n, round_no)} in round {round_no} "
+                          f"with {n} players; got {r.deck_size}")
+    r.centre = checks.cards(field(view, "centre"), "centre", CENTRE_SIZE, CENTRE_SIZE)
+    r.face_down = read_face_down(view, n)
+    r.discard = checks.cards(field(view, "discard"), "discard")
+    r.known = [sorted(checks.cards(k, f"known_hands[{s}]", 0, HAND_SIZE)) for s, k in
+               enumerate(checks.per_seat(field(view, "known_hands"), "known_hands", n))]
+    r.squares = [checks.square(sq, f"squares[{s}]")
+                for s, sq in enumerate(checks.per_seat(field(view, "squares"), "squares", n))]
+    if seat is not None:
+        r.own_hand = sorted(checks.cards(field(view, "hand"), "hand", r.hand_sizes[seat], r.hand_sizes[seat]))
+        r.own_pending = checks.cells(field(view, "my_placements"), "my_placements", HAND_SIZE)
+        if len(r.own_pending) != r.hidden_placed[seat]:
+            raise RecordError(f"my_placements must list placed_this_round[{seat}] cells")
+    else:
+        r.own_hand, r.own_pending = [], []
+    _check_squares_and_known(r)
+    if phase == OVER:
+        colours = checks.per_seat(field(view, "secret_colours"), "secret_colours", n)
+        r.secret = [checks.colour(c, f"secret_colours[{s}]") for s, c in enumerate(colours)]
+        if len(set(r.secret)) != n:
+            raise RecordError("secret_colours must be different colours")
+    else:
+        r.secret = None if seat is None else checks.colour(field(view, "secret_colour"), "secret_colour")
+    r.pool = _unseen(r)
+    return r
+
+
+def read_options(view: Mapping[str, Any]) -> AlarunOptions:
+    cap = field(view, "action_cap")
+    if cap is not None and not checks.is_int(cap):
+        checks.fail("action_cap", "null (no cap) or a whole number of actions", cap)
+    return _options(view["players"], cap)
+
+
+@lru_cache(maxsize=64)
+def _options(players: int, cap: int | None) -> AlarunOptions:
+    """The options of a view (parsed once per value: a view is read once per decision)."""
+    try:
+        return build_options(AlarunOptions, {"players": players, "action_cap": cap}, PLAYER_COUNTS)
+    except InvalidOptionsError as exc:
+        raise RecordError(f"action_cap: {exc}") from None
+
+
+def read_face_down(view: Mapping[str, Any], n: int) -> int:
+    allowed = (0, CENTRE_SIZE) if n == 2 else (0,)
+    face_down = field(view, "face_down")
+    if not checks.is_int(face_down) or face_down not in allowed:
+        checks.fail("face_down", " or ".join(map(str, allowed)) + f" with {n} players", face_down)
+    return face_down
+
+
+def _check_acting(view: Mapping[str, Any], r: ViewParts) -> None:
+    """Who acts, as the phase says: one seat whose turn it is in the action phase, every seat
+    with cards left to place in the placement phase, no one at the end."""
+    acting, phase, n = view["acting"], r.phase, r.n
+    if phase == ACTIONS:
+        if len(acting) != 1:
+            raise RecordError("acting must be one seat in the action phase")
+        problem = turn_problem(n, acting[0], r.start_player, r.actions_taken, r.first_passer, r.extra_left)
+        if problem:
+            raise RecordError(f"acting, start_player, actions_taken, alarun and extra_actions_left: {problem}")
+        r.turn = acting[0]
+        if r.hand_sizes != [HAND_SIZE] * n or any(r.hidden_placed):
+            raise RecordError(f"hand_sizes must be all {HAND_SIZE} and placed_this_round all 0 in the action phase")
+        return
+    r.turn = r.start_player
+    if phase == PLACEMENT:
+        if r.first_passer == NO_SEAT or r.extra_left:
+            raise RecordError("alarun must be a seat and extra_actions_left 0 in the placement phase")
+        if any(k + p != HAND_SIZE for k, p in zip(r.hand_sizes, r.hidden_placed)):
+            raise RecordError(f"hand_sizes and placed_this_round must add up to {HAND_SIZE} for each seat")
+        if acting != [s for s in range(n) if r.hand_sizes[s]] or not acting:
+            raise RecordError("acting must be the seats with cards left to place")
+        return
+    if acting or any(r.hand_sizes) or any(r.hidden_placed):
+        raise RecordError("acting, hand_sizes and placed_this_round must be empty or 0 once the game is over")
+
+
+def _check_squares_and_known(r: ViewParts) -> None:
+    """Each square holds the cards of the rounds before (and the seat's own placements of this
+    round); the cards others saw a seat take are in its hand (or, for the seat itself, placed
+    from it this round)."""
+    earlier = HAND_SIZE * (r.round_no - 1) if r.phase != OVER else HAND_SIZE * ROUNDS
+    for s in range(r.n):
+        own = len(r.own_pending) if s == r.seat else 0
+        shown = r.squares[s].count() - 1  # the druid is not a card
+        if shown != earlier + own:
+            raise RecordError(f"squares[{s}] must show {earlier + own} cards in round {r.round_no} "
+                              f"({PHASE_NAMES[r.phase]}); got {shown}")
+        known = r.known[s]
+        if len(known) > (HAND_SIZE if r.phase != OVER else 0):
+            raise RecordError(f"known_hands[{s}] must be cards of seat {s}'s hand")
+    if r.seat is not None:
+        cells = r.squares[r.seat].cells
+        if any(cells[i] == EMPTY for i in r.own_pending):
+            raise RecordError("my_placements must name cells of your square that hold a card")
+        held = r.own_hand + [cells[i] for i in r.own_pending]
+        known = r.known[r.seat]
+        if any(known.count(c) > held.count(c) for c in known):
+            raise RecordError("known_hands of your seat must be cards of your hand (or placed from it this round)")
+
+
+def _unseen(r: ViewParts) -> list[int]:
+    """The cards the view does not show, ascending; just enough of them for the hidden hand
+    cards, the face-down cards and the stack."""
+    unseen = [COPIES] * len(CARD_NAMES)  # per card number (0..49)
+    unseen[CENTUM_AURI] = 1
+    visible = r.centre + r.discard + r.own_hand
+    for s in range(r.n):
+        visible += checks.square_cards(r.squares[s])
+        if s != r.seat:
+            visible += r.known[s]
+    for c in visible:
+        unseen[c] -= 1
+    if min(unseen) < 0:
+        name = CARD_NAMES[min(range(len(unseen)), key=unseen.__getitem__)]
+        raise RecordError(f"the view shows more copies of {name} than the game has")
+    pool = [c for c, k in enumerate(unseen) for _ in range(k)]
+    hidden_hands = sum(HAND_SIZE - len(r.known[s]) for s in range(r.n) if s != r.seat) if r.phase != OVER else 0
+    if len(pool) != hidden_hands + r.face_down + r.deck_size:
+        raise RecordError(f"the cards the view shows (centre, discard, squares, hand, known_hands) leave "
+                          f"{len(pool)} unseen, which must add up to the hidden ones: {hidden_hands} in hands, "
+                          f"{r.face_down} face_down and deck_size {r.deck_size}")
+    return pool
 
 
 def unseen_pool(view: Mapping[str, Any]) -> list[int]:
     """The cards the view does not show (the stack, the face-down cards, the unseen hand
     cards and the other seats' hidden placements), ascending."""
-    seat = view["seat"]
-    unseen = Counter(full_deck())
-    unseen.subtract(card_id(c) for c in view["centre"])
-    unseen.subtract(card_id(c) for c in view["discard"])
-    for sq in view["squares"]:
-        unseen.subtract(card_id(c) for _, _, c in sq)
-    if seat is not None:
-        unseen.subtract(card_id(c) for c in view["hand"])
-    for s, k in enumerate(view["known_hands"]):
-        if s != seat:
-            unseen.subtract(card_id(c) for c in k)
-    if any(k < 0 for k in unseen.values()):
-        raise ValueError("inconsistent view: more copies of a card are visible than exist")
-    return [c for c, k in sorted(unseen.items()) for _ in range(k)]
+    return read_view(view).pool
 
 
 def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     """A full state consistent with ``view``: the stack order, the face-down cards, the unseen
     hand cards, the other secret colours and the other seats' hidden placements of this round
     (random legal cells) are sampled from ``rng``."""
-    n = view["players"]
-    seat = view["seat"]
-    phase = PHASE_NAMES.index(view["phase"])
-    options = AlarunOptions(players=n, action_cap=view["action_cap"])
+    r = read_view(view)
+    n, seat, phase = r.n, r.seat, r.phase
     state = AlarunState.__new__(AlarunState)
-    State.__init__(state, options, None, random.Random(rng.getrandbits(64)))
+    State.__init__(state, r.options, None, random.Random(rng.getrandbits(64)))
     state.events = None
     state.n = n
-    state.cap = options.action_cap if options.action_cap is not None else 1 << 60
+    state.cap = r.options.action_cap if r.options.action_cap is not None else 1 << 60
     state._final = None
     state.phase = phase
-    state.round_no = view["round"]
-    state.turn = view["acting"][0] if phase == ACTIONS else view["start_player"]
-    state.start_player = view["start_player"]
-    state.first_passer = NO_SEAT if view["alarun"] is None else view["alarun"]
-    state.extra_left = view["extra_actions_left"]
-    state.actions_taken = view["actions_taken"]
-    state.centre = [card_id(c) for c in view["centre"]]
-    state.discard = [card_id(c) for c in view["discard"]]
-    state.known = [sorted(card_id(c) for c in k) for k in view["known_hands"]]
-    placed = [[(cell_index(x, y), card_id(c)) for x, y, c in sq] for sq in view["squares"]]
+    state.round_no = r.round_no
+    state.turn = r.turn
+    state.start_player = r.start_player
+    state.first_passer = r.first_passer
+    state.extra_left = r.extra_left
+    state.actions_taken = r.actions_taken
+    state.centre = r.centre[:]
+    state.discard = r.discard[:]
+    state.known = [k[:] for k in r.known]
 
-    pool = unseen_pool(view)
-    own_hand = [card_id(c) for c in view["hand"]] if seat is not None else []
+    pool = r.pool[:]
     rng.shuffle(pool)
 
     hands: list[list[int]] = []
     pending: list[list[int]] = []
     squares: list[MagicSquare] = []
     for s in range(n):
-        square = MagicSquare.from_cards(placed[s])
+        square = r.squares[s].copy()
         if s == seat:
-            hands.append(sorted(own_hand))
-            pending.append([cell_index(x, y) for x, y in view["my_placements"]])
+            hands.append(r.own_hand[:])
+            pending.append(r.own_pending[:])
         elif phase == PLACEMENT:
             # The hand at the end of the action phase: the known cards plus unseen ones; the
             # seat has placed some of them (hidden) on random legal cells.
             end_hand = state.known[s] + [pool.pop() for _ in range(HAND_SIZE - len(state.known[s]))]
             rng.shuffle(end_hand)
-            k = view["placed_this_round"][s]
+            k = r.hidden_placed[s]
             cells = []
             for card in end_hand[:k]:
                 cell = rng.choice(square.open_cells())
@@ -163,7 +333,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
             hands.append(sorted(end_hand[k:]))
             pending.append(cells)
         else:
-            size = view["hand_sizes"][s]
+            size = r.hand_sizes[s]
             hands.append(sorted(state.known[s] + [pool.pop() for _ in range(size - len(state.known[s]))]))
             pending.append([])
         squares.append(square)
@@ -171,15 +341,13 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     state.pending = pending
     state.squares = squares
     state.to_place = sum(len(h) for h in hands) if phase == PLACEMENT else 0
-    state.face_down = [pool.pop() for _ in range(view["face_down"])]
-    if len(pool) != view["deck_size"]:
-        raise ValueError(f"inconsistent view: {len(pool)} unseen cards left for a stack of {view['deck_size']}")
+    state.face_down = [pool.pop() for _ in range(r.face_down)]
     state.deck = pool
 
     if phase == OVER:
-        state.secret = [COLOURS.index(c) for c in view["secret_colours"]]
+        state.secret = r.secret[:]
     else:
-        own = COLOURS.index(view["secret_colour"]) if seat is not None else None
+        own = r.secret
         others = [c for c in range(len(COLOURS)) if c != own]
         sampled = rng.sample(others, n - (seat is not None))
         state.secret = [own if s == seat else sampled.pop() for s in range(n)]
