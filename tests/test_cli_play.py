@@ -1,5 +1,5 @@
 """Terminal play of every game: a person answering '1' at every prompt plays a full game
-against bots, seeing their own view (the renderer) each turn."""
+against bots, seeing their own view (the renderer) and their seat's log each turn."""
 
 from __future__ import annotations
 
@@ -7,22 +7,27 @@ import pytest
 from typer.testing import CliRunner
 
 from nemeton.cli import app
-from nemeton.engine import list_games
+from nemeton.engine import get_game, list_games
 
 runner = CliRunner()
+SEED = 918273645  # distinctive: it must not appear before the end
 
 
 @pytest.mark.parametrize("name", [s.name for s in list_games()])
 def test_a_person_can_play_a_whole_game_in_the_terminal(name):
-    spec = [s for s in list_games() if s.name == name][0]
+    spec = get_game(name)
     players = spec.player_counts[0]
     options = [f"--option={k}={v}" for k, v in spec.bot_defaults.items()]
-    result = runner.invoke(app, ["play", name, "--players", str(players), "--seed", "2", *options],
+    result = runner.invoke(app, ["play", name, "--players", str(players), "--seed", str(SEED), *options],
                            input="1\n" * 3000)
     assert result.exit_code == 0, result.output[-2000:]
-    assert "Game over" in result.output
-    assert "Legal actions" in result.output
-    assert "rank" in result.output
+    before, over, after = result.output.partition("Game over")
+    assert over and "Legal actions" in before and "rank" in after
+    assert str(SEED) not in before and f"Seed: {SEED}" in after
+    # the first screen tells what happened at the setup, as seat 0 sees it
+    setup = spec.make(players=players, seed=SEED, **spec.bot_defaults).log(0)
+    first_screen = before.split("Legal actions")[0]
+    assert all(entry["text"] in first_screen for entry in setup)
 
 
 def test_play_rejects_a_seat_outside_the_table():
