@@ -4,7 +4,8 @@ An agent is bound to a game and a seat, owns a seeded random stream, and on each
 receives only its seat's view (the JSON-ready dict of ``state.view(seat)``) and the legal
 actions; an agent that reads the event log says so (``needs_log``) and is shown its seat's
 new log entries before each decision (``observe``). It never receives the state. Agents are
-named by spec strings usable everywhere: ``random``, ``heuristic``, ``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``.
+named by spec strings usable everywhere: ``random``, ``heuristic``,
+``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``.
 
 Per-game knowledge lives in a :class:`GameHeuristic` registered for the game (under
 ``nemeton.agents.heuristics``): a rule-of-thumb policy on views, the same policy on
