@@ -99,6 +99,6 @@ GOLDEN: dict[str, tuple[str, dict[str, Any], int, int]] = {
     "amarok-3p": ("amarok", {"players": 3}, 3, 3),
     "amarok-4p-teams-partner-hand": ("amarok", {"players": 4, "teams": True, "partner_hand": True}, 4, 4),
     "edora-2p": ("edora", {"players": 2, "safety_valve": True}, 5, 5),
-    "edora-3p-variants": ("edora", {"players": 3, "tablet_draft": True, "arranged_herbs": True,
+    "edora-2p-variants": ("edora", {"players": 2, "tablet_draft": True, "arranged_herbs": True,
                                     "shared_dice": True, "safety_valve": True}, 6, 6),
 }
