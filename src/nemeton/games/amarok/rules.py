@@ -25,10 +25,11 @@ from typing import Any, Mapping
 
 from ...engine import Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
 from ...engine.errors import snippet
+from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from .actions import ActionTables, decode_action, tables_for
 from .cards import CLAW, HEART, MAX_VALUE, SEASON, TRAP, load_deck
-from .events import Seating, event_text
+from .events import EVENT_KINDS, Seating, event_text
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
 
 EMPTY = -1
@@ -494,7 +495,9 @@ class AmarokState(State):
         if not isinstance(data, Mapping):
             raise RecordError("an Amarok state must be a JSON object")
         options = options_from_json(_Reader._get(data, "options"))
-        state = assemble(options, data, rng_from_json(_Reader._get(data, "rng")), data.get("seed"))
+        seed = data.get("seed")
+        state = assemble(options, data, rng_from_json(_Reader._get(data, "rng")),
+                         None if seed is None else check_seed(seed))
         history = _Reader._get(data, "history")
         if not isinstance(history, list):
             raise RecordError("history must be a list of {seat, action} objects")
@@ -505,7 +508,7 @@ class AmarokState(State):
         events = data.get("events")
         if events is not None and not isinstance(events, list):
             raise RecordError("events must be null or a list of events")
-        state.events = None if events is None else [Event.from_json(e) for e in events]
+        state.events = None if events is None else [read_event(e, i, state) for i, e in enumerate(events)]
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -682,6 +685,118 @@ class _Reader:
 
 LAST_ROUND_KEYS = frozenset(("round", "reason", "mating_seat", "objective", "fronts", "totals", "trapped",
                              "winners"))
+
+
+# ----- the event log of a saved state -----------------------------------------------------------
+# The fields of each kind of event, as the rules record them and the sentences read them: name ->
+# what it holds. A take has one shape per source, a claw one per target; a round's end names the
+# mating player and (team mode) the team totals only where the rules put them.
+_EVENT_SHAPES: dict[str, dict[str, str]] = {
+    "deal": {"holder": "seat", "objective": "objective", "river": "cards", "deck_size": "count"},
+    "hand_dealt": {"player": "seat", "facing": "facing", "slots": "slots"},
+    "take/own_hand": {"source": "source", "slot": "slot", "card": "card"},
+    "take/river": {"source": "source", "card": "card"},
+    "take/deck": {"source": "source", "card": "card"},
+    "take/hand": {"source": "source", "player": "seat", "card": "card", "chosen": "chosen"},
+    "season": {"player": "seat", "objective": "objective"},
+    "claw/front": {"target": "target", "player": "seat", "card": "card"},
+    "claw/hand": {"target": "target", "player": "seat", "slot": "slot", "card": "card"},
+    "claw/river": {"target": "target", "card": "card"},
+    "claw/deck": {"target": "target", "card": "card"},
+    "round_end": {"winners": "seats", "levels": "levels", "reason": "reason", "objective": "objective",
+                  "fronts": "fronts", "totals": "totals", "trapped": "seats"},
+    "game_end": {"winners": "seats", "levels": "levels"},
+}
+_SECRET_SHAPES: dict[str, dict[str, str]] = {"hand_dealt": {"cards": "cards"}}
+_EVENT_KEYS = frozenset(("kind", "seat", "round", "fields", "secret", "seen_by"))
+
+
+def read_event(data: Any, i: int, state: AmarokState) -> Event:
+    """Event ``i`` of a saved log: a known kind, its actor (null or a seat), its round, and
+    exactly the fields its kind holds (RecordError naming the field), so that every viewer's
+    log can be told."""
+    n, where = state.n, f"events[{i}]"
+    if not isinstance(data, dict) or not _EVENT_KEYS.issuperset(data) or "kind" not in data:
+        raise RecordError(f"{where} must be an event: an object with the keys {', '.join(sorted(_EVENT_KEYS))}")
+    kind, fields = data["kind"], data.get("fields")
+    if not isinstance(kind, str) or kind not in EVENT_KINDS:
+        raise RecordError(f"{where}.kind must be a kind of Amarok event; got {snippet(kind)}")
+    if not isinstance(fields, dict):
+        raise RecordError(f"{where}.fields must be an object")
+    actor = data.get("seat")
+    if actor is not None and not _is_seat(actor, n):
+        raise RecordError(f"{where}.seat must be null or a seat from 0 to {n - 1}; got {snippet(actor)}")
+    round_no = data.get("round")
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or not 1 <= round_no <= MAX_ROUND:
+        raise RecordError(f"{where}.round must be an integer from 1 to {MAX_ROUND}; got {snippet(round_no)}")
+    variant = fields.get("source" if kind == "take" else "target") if kind in ("take", "claw") else None
+    shape = dict(_EVENT_SHAPES.get(f"{kind}/{variant}" if isinstance(variant, str) else kind, {}))
+    if kind in ("take", "claw") and not shape:
+        raise RecordError(f"{where}.fields: a {kind} event's {'source' if kind == 'take' else 'target'} "
+                          f"must be one of {', '.join(k.split('/')[1] for k in _EVENT_SHAPES if k.startswith(kind))}")
+    if kind == "round_end":
+        if state.teams:
+            shape["team_totals"] = "team_totals"
+        if fields.get("reason") == "mating":
+            shape["player"] = "seat"
+    _check_event_fields(fields, shape, f"{where}.fields", state)
+    secret = data.get("secret")
+    if secret or kind in _SECRET_SHAPES:
+        _check_event_fields(secret, _SECRET_SHAPES.get(kind, {}), f"{where}.secret", state)
+    seen_by = data.get("seen_by") or []
+    if not (isinstance(seen_by, list) and all(_is_seat(s, n) for s in seen_by) and len(set(seen_by)) == len(seen_by)):
+        raise RecordError(f"{where}.seen_by must be a list of distinct seats from 0 to {n - 1}")
+    return Event(kind, actor, round_no, dict(fields), dict(secret) if secret else None, frozenset(seen_by))
+
+
+def _is_seat(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _is_card(value: Any, state: AmarokState) -> bool:
+    return isinstance(value, str) and value in state.cards.index
+
+
+def _is_number(value: Any, lo: int, hi: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
+# What each name of _EVENT_SHAPES holds: a test and its description.
+_FIELD_KINDS: dict[str, tuple[Any, str]] = {
+    "seat": (lambda v, st: _is_seat(v, st.n), "a seat"),
+    "seats": (lambda v, st: isinstance(v, list) and len(v) <= st.n and all(_is_seat(s, st.n) for s in v)
+              and len(set(v)) == len(v), "a list of distinct seats"),
+    "card": (_is_card, "a card of this game's deck"),
+    "cards": (lambda v, st: isinstance(v, list) and all(_is_card(c, st) for c in v), "a list of cards of this game's deck"),
+    "fronts": (lambda v, st: isinstance(v, list) and len(v) == st.n and all(
+        isinstance(row, list) and len(row) <= 2 and all(_is_card(c, st) for c in row) for row in v),
+        "a list of the cards in front of each seat (at most 2)"),
+    "count": (lambda v, st: _is_number(v, 0, len(st.cards)), "a number of cards"),
+    "slot": (lambda v, st: type(v) is int and v in (0, 1), "a hand slot, 0 or 1"),
+    "slots": (lambda v, st: isinstance(v, list) and all(type(x) is int for x in v) and v in ([0], [1], [0, 1]),
+              "[0], [1] or [0, 1]"),
+    "levels": (lambda v, st: isinstance(v, list) and len(v) == st.n and all(_is_number(x, 0, MAX_ROUND) for x in v),
+               "a list of each seat's round wins"),
+    "totals": (lambda v, st: isinstance(v, list) and len(v) == st.n
+               and all(_is_number(x, -4 * MAX_VALUE, 4 * MAX_VALUE) for x in v), "a list of each seat's total"),
+    "team_totals": (lambda v, st: isinstance(v, list) and len(v) == st.n // 2
+                    and all(_is_number(x, -4 * MAX_VALUE, 4 * MAX_VALUE) for x in v), "a list of each team's total"),
+    "objective": (lambda v, st: v in OBJECTIVE_NAMES, "wolf_pack or lone_wolf"),
+    "facing": (lambda v, st: v in ("owner", "others"), "owner or others"),
+    "source": (lambda v, st: True, "a source"),
+    "target": (lambda v, st: True, "a target"),
+    "chosen": (lambda v, st: v in ("seen", "unseen"), "seen or unseen"),
+    "reason": (lambda v, st: v in ("mating", "totals", "all_trapped"), "mating, totals or all_trapped"),
+}
+
+
+def _check_event_fields(fields: Any, shape: dict[str, str], where: str, state: AmarokState) -> None:
+    if not isinstance(fields, dict) or fields.keys() != shape.keys():
+        raise RecordError(f"{where} must be an object with the keys {', '.join(shape) or '(none)'}")
+    for key, name in shape.items():
+        ok, allowed = _FIELD_KINDS[name]
+        if not ok(fields[key], state):
+            raise RecordError(f"{where}.{key} must be {allowed}; got {snippet(fields[key], 40)}")
 
 
 def last_round_copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
