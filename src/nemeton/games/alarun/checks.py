@@ -121,7 +121,8 @@ def cell(value: Any, name: str) -> int:
     """A cell ``[x, y]`` (offsets from the druid, each from -4 to 4) as a board index."""
     if not (isinstance(value, list) and len(value) == 2 and is_int(value[0]) and is_int(value[1])
             and -REACH <= value[0] <= REACH and -REACH <= value[1] <= REACH):
-        fail(name, f"a cell [x, y] (offsets from the druid, each from -{REACH} to {REACH})", value)
+        raise RecordError(f"{name} must be a cell [x, y] (offsets from the druid, each from -{REACH} to {REACH}); "
+                          f"got {snippet(value, 40)}")
     return cell_index(value[0], value[1])
 
 
@@ -314,5 +315,5 @@ def _fields(data: Any, kinds: dict[str, Kind], i: int, part: str, players: int) 
     return dict(data)
 
 
-__all__ = ["a_list", "card", "cards", "cell", "cells", "choice", "colour",
-           "events", "fail", "field", "flag", "integer", "is_int", "per_seat", "rng", "seat", "shown", "square", "square_cards"]
+__all__ = ["a_list", "card", "cards", "cell", "cells", "choice", "colour", "events", "fail", "field", "flag",
+           "integer", "is_int", "per_seat", "rng", "seat", "shown", "square", "square_cards"]

@@ -467,6 +467,7 @@ class AlarunState(State):
         field otherwise."""
         from . import SPEC
         n, state = _blank_state(data)
+        options = state.options
         state.phase = checks.choice(field(data, "phase"), "phase", PHASE_IDS)
         state.round_no = checks.integer(field(data, "round"), "round", 1, ROUNDS)
         state.turn = checks.seat(field(data, "turn"), "turn", n)
@@ -474,7 +475,8 @@ class AlarunState(State):
         first_passer = field(data, "first_passer")
         state.first_passer = NO_SEAT if first_passer is None else checks.seat(first_passer, "first_passer", n)
         state.extra_left = checks.integer(field(data, "extra_actions_left"), "extra_actions_left", 0, n - 1)
-        state.actions_taken = checks.integer(field(data, "actions_taken"), "actions_taken", 0, state.cap + n)
+        most = MAX_ACTIONS if options.action_cap is None else options.action_cap + n  # (passes after the cap)
+        state.actions_taken = checks.integer(field(data, "actions_taken"), "actions_taken", 0, most)
         state.deck = checks.cards(field(data, "deck"), "deck")
         state.centre = checks.cards(field(data, "centre"), "centre", CENTRE_SIZE, CENTRE_SIZE)
         state.face_down = checks.cards(field(data, "face_down"), "face_down", 0, CENTRE_SIZE)
@@ -497,6 +499,7 @@ class AlarunState(State):
 
 
 PHASE_IDS = {name: k for k, name in enumerate(PHASE_NAMES)}
+MAX_ACTIONS = 1_000_000  # actions in a round's action phase without a cap (as many as a view may show)
 
 
 def _blank_state(data: Mapping[str, Any]) -> tuple[int, AlarunState]:

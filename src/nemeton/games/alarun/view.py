@@ -28,8 +28,9 @@ from . import checks
 from .actions import PASS
 from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
 from .checks import field
-from .rules import (ACTIONS, FULL_DECK, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT, PLAYER_COUNTS, AlarunOptions,
-                    AlarunState, action_phase_actions, dealt_so_far, placement_actions, turn_problem)
+from .rules import (ACTIONS, FULL_DECK, MAX_ACTIONS, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT,
+                    PLAYER_COUNTS, AlarunOptions, AlarunState, action_phase_actions, dealt_so_far,
+                    placement_actions, turn_problem)
 from .scoring import score_grid
 from .square import BOX, CELL_XY, MagicSquare
 
@@ -111,7 +112,6 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
 
 
 # ----- reading a whole view (the determinizer, the sampler) -------------------------------------
-MAX_ACTIONS = 1_000_000  # actions taken in a round (a view's numbers are at most this in size)
 
 
 class ViewParts:
@@ -139,12 +139,12 @@ def read_view(view: Mapping[str, Any]) -> ViewParts:
     if view["terminal"] != (phase == OVER):
         raise RecordError("terminal must be true exactly when the phase is over")
     r.options = read_options(view)
-    cap = r.options.action_cap if r.options.action_cap is not None else MAX_ACTIONS
+    most = MAX_ACTIONS if r.options.action_cap is None else r.options.action_cap + n  # (passes after the cap)
     r.start_player = checks.seat(field(view, "start_player"), "start_player", n)
     alarun = field(view, "alarun")
     r.first_passer = NO_SEAT if alarun is None else checks.seat(alarun, "alarun", n)
     r.extra_left = checks.integer(field(view, "extra_actions_left"), "extra_actions_left", 0, n - 1)
-    r.actions_taken = checks.integer(field(view, "actions_taken"), "actions_taken", 0, cap + n)
+    r.actions_taken = checks.integer(field(view, "actions_taken"), "actions_taken", 0, most)
     r.hand_sizes = [checks.integer(k, f"hand_sizes[{s}]", 0, HAND_SIZE)
                     for s, k in enumerate(checks.per_seat(field(view, "hand_sizes"), "hand_sizes", n))]
     r.hidden_placed = [checks.integer(k, f"placed_this_round[{s}]", 0, HAND_SIZE) for s, k in

@@ -767,7 +767,8 @@ _FIELD_KINDS: dict[str, tuple[Any, str]] = {
     "seats": (lambda v, st: isinstance(v, list) and len(v) <= st.n and all(_is_seat(s, st.n) for s in v)
               and len(set(v)) == len(v), "a list of distinct seats"),
     "card": (_is_card, "a card of this game's deck"),
-    "cards": (lambda v, st: isinstance(v, list) and all(_is_card(c, st) for c in v), "a list of cards of this game's deck"),
+    "cards": (lambda v, st: isinstance(v, list) and all(_is_card(c, st) for c in v),
+              "a list of cards of this game's deck"),
     "fronts": (lambda v, st: isinstance(v, list) and len(v) == st.n and all(
         isinstance(row, list) and len(row) <= 2 and all(_is_card(c, st) for c in row) for row in v),
         "a list of the cards in front of each seat (at most 2)"),
