@@ -305,7 +305,7 @@ def test_mutated_actions_decode_to_a_game_action_or_are_refused(name, data):
 
 # ----- states ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
-@fuzz(200)
+@fuzz(300)
 @given(data=st.data())
 def test_mutated_states_load_or_are_refused(name, data):
     spec, mat = get_game(name), material(name)
@@ -317,7 +317,7 @@ def test_mutated_states_load_or_are_refused(name, data):
 
 # ----- views -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
-@fuzz(200)
+@fuzz(300)
 @given(data=st.data())
 def test_mutated_views_give_legal_actions_and_samples_or_are_refused(name, data):
     spec, mat = get_game(name), material(name)
