@@ -346,3 +346,12 @@ def test_forced_moves_are_not_counted_as_decisions():
     table = Table(Forced(2), [Slow(clock, 3.0), Slow(clock, 1.0)], clock=clock)
     result = table.run()
     assert result.decisions == [0, 2] and result.seconds == [0.0, 2.0]
+
+
+def test_a_table_without_a_clock_counts_decisions_but_no_time():
+    result = Table(PickState(2), [Constant(1), Constant(2)], clock=None).run()
+    assert result.decisions == [2, 2] and result.seconds == [0.0, 0.0]
+    table = Table(PickState(2), [None, Constant(2)], clock=None)
+    table.advance()
+    table.submit(0, Pick(1))
+    assert table.decisions == [1, 1] and table.seconds == [0.0, 0.0]

@@ -27,7 +27,9 @@ that is not legal raises :class:`AgentActionError` naming the agent. An agent is
 when only one action is legal, so its random stream advances alike wherever it plays, but
 only decisions between several actions count as decisions. Think time is counted
 per seat for real decisions (more than one legal action): an agent's time in ``observe`` and
-``act``, a person's time from being asked (first seen in :meth:`pending`) to :meth:`submit`.
+``act``, a person's time from being asked (first seen in :meth:`pending`) to :meth:`submit`
+(a table made with ``clock=None`` counts decisions but no time, as a simulation that reports
+none).
 
 When no seat reads the log (agents only, none with ``needs_log``) the table turns the
 state's event recording off, so a simulation pays nothing for the log.
@@ -63,7 +65,7 @@ class TableResult:
     returns: list[float]
     steps: int
     record: GameRecord | None  # None when not asked for (a long simulation keeps no records)
-    seconds: list[float] = field(default_factory=list)  # think time per seat (real decisions)
+    seconds: list[float] = field(default_factory=list)  # think time per seat (0 without a clock)
     decisions: list[int] = field(default_factory=list)  # decisions with more than one legal action
 
 
@@ -87,7 +89,7 @@ class Table:
     """A game in progress with its seats: ``seats[s]`` is an agent, or None for a person."""
 
     def __init__(self, state: State, seats: Sequence[Any | None],
-                 clock: Callable[[], float] = time.perf_counter):
+                 clock: Callable[[], float] | None = time.perf_counter):
         if len(seats) != state.num_players:
             raise TableError(f"a table of {state.num_players} seats needs {state.num_players} "
                              f"agents or people; got {len(seats)}")
@@ -121,7 +123,7 @@ class Table:
         """The seats waiting for a person now, in seat order (their think time starts when
         they are first listed here)."""
         waiting = [s for s in sorted(self.state.acting()) if self.seats[s] is None]
-        if waiting:
+        if waiting and self.clock is not None:
             now = self.clock()
             for s in waiting:
                 self._asked_at.setdefault(s, now)
@@ -172,6 +174,7 @@ class Table:
         legal_actions = state._legal_actions  # for an acting seat, unchecked: checked below
         apply = state.apply_unchecked
         clock = self.clock
+        timed = clock is not None
         seconds = self.seconds
         decisions = self.decisions
         moved = 0
@@ -190,15 +193,17 @@ class Table:
                     break
             act, reads = turn
             legal = legal_actions(seat)
-            if reads:
-                view = self._prepare(seat, reads)
+            view = self._prepare(seat, reads) if reads else None
+            if timed:
                 started = clock()
-                self._observe(seat, reads)
+                if reads:
+                    self._observe(seat, reads)
+                action = act(view, legal)
+                spent = clock() - started
             else:
-                view = None
-                started = clock()
-            action = act(view, legal)
-            spent = clock() - started
+                if reads:
+                    self._observe(seat, reads)
+                action = act(view, legal)
             for candidate in legal:  # by identity first: far cheaper than comparing values
                 if candidate is action:
                     break
@@ -207,8 +212,9 @@ class Table:
                     raise AgentActionError(f"agent {self.seats[seat]} at seat {seat} chose {action!r}, "
                                            f"which is not legal now; legal: {listed(legal)}")
             if len(legal) > 1:
-                seconds[seat] += spent
                 decisions[seat] += 1
+                if timed:
+                    seconds[seat] += spent
             apply(action, seat)
             moved += 1
         self.steps += moved
@@ -256,11 +262,12 @@ class Table:
         legal = self.legal_actions(seat)
         if not is_one_of(action, legal):
             raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {listed(legal)}")
-        now = self.clock()
-        asked = self._asked_at.pop(seat, now)
         if len(legal) > 1:
-            self.seconds[seat] += now - asked
             self.decisions[seat] += 1
+            if self.clock is not None:
+                now = self.clock()
+                self.seconds[seat] += now - self._asked_at.pop(seat, now)
+        self._asked_at.pop(seat, None)
         self._since[seat] = self.state.log_length()
         self.state.apply_unchecked(action, seat)
         self.steps += 1

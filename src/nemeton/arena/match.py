@@ -89,7 +89,7 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
     for g in range(games):
         game_seed, agent_seeds = game_seeds(seed, g, players)
         agents = [cls(spec, s, random.Random(agent_seeds[s]), **params) for s, (cls, params) in enumerate(agent_types)]
-        result = Table(spec.new_state(built, game_seed), agents).run(records)
+        result = Table(spec.new_state(built, game_seed), agents, clock=None).run(records)
         results.append(result)
         total_steps += result.steps
         for s in range(players):
