@@ -17,12 +17,12 @@ from .options import (GameOptions, build_options, content_hash, describe_options
 from .playout import random_playout
 from .log import Event
 from .record import GameRecord
-from .registry import GameSpec, get_game, list_games, make, register
+from .registry import GameSpec, check_seed, get_game, list_games, make, register
 from .state import TERMINAL, State, clone_rng, rng_from_json, rng_to_json
 
 __all__ = [
     "Action", "ActionCodec", "Event", "GameOptions", "GameRecord", "GameSpec", "IllegalActionError",
     "InputError", "InvalidOptionsError", "InvalidSeatError", "NemetonError", "RecordError", "State", "TERMINAL",
-    "UnknownGameError", "build_options", "clone_rng", "content_hash", "describe_options", "display_options", "is_data_option", "get_game",
+    "UnknownGameError", "build_options", "check_seed", "clone_rng", "content_hash", "describe_options", "display_options", "is_data_option", "get_game",
     "list_games", "make", "option", "random_playout", "register", "rng_from_json", "rng_to_json",
 ]

@@ -65,12 +65,32 @@ class Event:
                 "secret": _fresh(self.secret) if self.secret else None, "seen_by": sorted(self.seen_by)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+    def from_json(cls, data: Mapping[str, Any], players: int | None = None) -> "Event":
+        """An event as ``to_json`` wrote it; a malformed one raises RecordError (games check
+        their kinds' own fields on top of this)."""
+        from .errors import RecordError
+        ok = (isinstance(data, Mapping) and set(data) <= {"kind", "seat", "round", "fields", "secret", "seen_by"}
+              and isinstance(data.get("kind"), str) and data["kind"].isidentifier()
+              and (data.get("seat") is None or _seat_ok(data.get("seat"), players))
+              and type(data.get("round")) is int and data["round"] >= 0
+              and isinstance(data.get("fields"), dict)
+              and (data.get("secret") is None or isinstance(data["secret"], dict))
+              and isinstance(data.get("seen_by", []), list)
+              and all(_seat_ok(s, players) for s in data.get("seen_by", [])))
+        if not ok:
+            raise RecordError("an event must be {kind, seat (a seat or null), round, fields, secret, seen_by (seats)}")
+        fields = set(data["fields"]) | set(data.get("secret") or {})
+        if fields & set(ENTRY_KEYS):
+            raise RecordError(f"an event's fields may not be named {sorted(fields & set(ENTRY_KEYS))}")
         return cls(data["kind"], data["seat"], data["round"], _fresh(data["fields"]),
                    _fresh(data["secret"]) if data.get("secret") else None, frozenset(data.get("seen_by", ())))
 
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, seat={self.seat}, round={self.round}, {self.fields}, secret={self.secret}, seen_by={set(self.seen_by)})"
+
+
+def _seat_ok(seat: Any, players: int | None) -> bool:
+    return type(seat) is int and seat >= 0 and (players is None or seat < players)
 
 
 def who(seat: int | None, viewer: int | None, *, capital: bool = False) -> str:

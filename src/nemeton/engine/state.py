@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
 from .action import Action
-from .errors import IllegalActionError, InvalidSeatError, snippet
+from .errors import IllegalActionError, InvalidSeatError, RecordError, snippet
 from .log import Event, default_event_text
 from .options import GameOptions
 
@@ -44,9 +44,17 @@ def rng_to_json(rng: random.Random) -> list:
 
 
 def rng_from_json(data: Sequence) -> random.Random:
+    """The random stream ``rng_to_json`` wrote; anything else raises :class:`RecordError`."""
+    if not (isinstance(data, (list, tuple)) and len(data) == 3 and type(data[0]) is int and data[0] == 3
+            and isinstance(data[1], (list, tuple)) and len(data[1]) == 625
+            and (data[2] is None or type(data[2]) is float)):
+        raise RecordError("a random stream must be [3, [625 integers], null or a number]")
+    words = data[1]
+    if not (all(type(w) is int for w in words) and 0 <= min(words) and max(words) < 2**32
+            and words[-1] <= 624):
+        raise RecordError("a random stream's words must be integers from 0 to 2**32-1 (the last at most 624)")
     rng = random.Random.__new__(random.Random)
-    version, internal, gauss = data
-    rng.setstate((version, tuple(internal), gauss))
+    rng.setstate((3, tuple(words), data[2]))
     return rng
 
 
