@@ -96,3 +96,17 @@ def test_validation_raises_input_error():
 def test_a_missing_file_is_an_error(tmp_path):
     result = runner.invoke(app, ["score", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and "cannot read" in result.stderr
+
+
+def test_a_file_that_is_not_utf8_exits_2_with_a_message(tmp_path):
+    path = tmp_path / "square.json"
+    path.write_bytes(b'{"square": "\xff"}')
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 2
+    assert "not UTF-8 text" in result.output and "Traceback" not in result.output
+
+
+def test_brackets_in_a_file_name_are_printed_as_typed(tmp_path):
+    result = runner.invoke(app, ["score", str(tmp_path / "[bold]x[/].json")])
+    assert result.exit_code == 2
+    assert "[bold]x[/].json" in result.output

@@ -8,8 +8,6 @@ module only reads the file and prints.
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -18,6 +16,7 @@ from rich.table import Table
 from ..engine import InputError
 from ..games.alarun.cards import COLOURS, short_name
 from ..games.alarun.companion import parse_square_text
+from .common import fail, read_text_file
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Alarún tools: score a finished magic square of the physical game.")
@@ -29,8 +28,7 @@ def _alarun() -> None:
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+    fail(message)  # printed literally: brackets in a file name or a message stay as typed
 
 
 @app.command("score")
@@ -41,10 +39,7 @@ def score_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
     """Score a finished 5x5 square: rows, columns, Centum auri, colour bonus, total."""
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    text = read_text_file(file, "alarun score")
     try:
         square = parse_square_text(text)
     except InputError as exc:
