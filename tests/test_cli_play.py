@@ -35,3 +35,20 @@ def test_play_rejects_a_seat_outside_the_table():
     result = runner.invoke(app, ["play", name, "--players", "3", "--seat", "5"])
     assert result.exit_code == 2
     assert "--seat must be between 0 and 2" in result.output
+
+
+@pytest.mark.parametrize("name", [s.name for s in list_games()])
+def test_m_shows_the_full_screen_where_the_game_draws_one_and_asks_again(name):
+    from nemeton.cli.play import has_full_screen
+    spec = get_game(name)
+    players = spec.player_counts[0]
+    result = runner.invoke(app, ["play", name, "--players", str(players), "--seed", "5"], input="m\nq\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    if has_full_screen(spec.render):
+        view = spec.make(players=players, seed=5).view(0)
+        full = spec.render(view, full=True)
+        assert "m = full map" in result.output
+        assert full.splitlines()[-1].strip() in result.output and len(full) > len(spec.render(view))
+        assert result.output.count("Your choice") == 2, "after the map the same choice is asked again"
+    else:
+        assert "m = full map" not in result.output

@@ -11,6 +11,7 @@ the system (``secrets``), never from the seed.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import secrets
 from typing import Any, List, Optional, Sequence
 
@@ -26,6 +27,7 @@ from .common import console, fail, parse_option_pairs, say, show, split_agent_sp
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
 QUIT = ("q", "quit", "exit")
+MAP = ("m", "map")  # the full screen, for games whose renderer has one (Edora's whole map)
 MOST_LISTED = 8  # matches listed for an ambiguous answer
 
 
@@ -70,27 +72,41 @@ def choose(answer: str, legal: Sequence[Action]) -> Action | str:
     return f"'{text}' is not one of the {count}; {hint}."
 
 
-def prompt_text(legal: Sequence[Action]) -> str:
+def prompt_text(legal: Sequence[Action], full_screen: bool = False) -> str:
     keys = short_keys(legal)
     extra = "".join(f", {key} = {keys[key]}" for key in keys)
+    if full_screen:
+        extra += ", m = full map"
     return f"Your choice (number or text{extra}, q = quit): "
 
 
-def ask(seat: int, legal: Sequence[Action]) -> Action:
-    """Ask the person for one of ``legal``; re-ask on an answer that names none."""
+def has_full_screen(render: Any) -> bool:
+    """Whether a game's renderer can draw a fuller screen on request (``render(view, full=True)``)."""
+    try:
+        return "full" in inspect.signature(render).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def ask(seat: int, legal: Sequence[Action], full_screen: Any = None) -> Action:
+    """Ask the person for one of ``legal``; re-ask on an answer that names none.
+    ``full_screen()`` (if given) returns the fuller screen that ``m`` shows."""
     console.print(Text.assemble(("\nSeat ", "bold"), (str(seat), "bold"), (", your move.", "bold"),
                                 " Legal actions:"))
     for i, action in enumerate(legal, 1):
         console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {action}"), highlight=False, soft_wrap=True)
     while True:
         try:
-            answer = input(prompt_text(legal))
+            answer = input(prompt_text(legal, full_screen is not None))
         except EOFError:
             say("\nInput closed: game abandoned.")
             raise typer.Exit(1)
         if answer.strip().casefold() in QUIT:
             say("Game abandoned.")
             raise typer.Exit(0)
+        if full_screen is not None and answer.strip().casefold() in MAP:
+            say(full_screen())
+            continue
         chosen = choose(answer, legal)
         if isinstance(chosen, Action):
             return chosen
@@ -184,5 +200,6 @@ def play_command(
         show_news(table, seat)
         say(spec.render(state.view(seat)))
         legal = table.legal_actions(seat)
-        table.submit(seat, ask(seat, legal))
+        full = (lambda: spec.render(state.view(seat), full=True)) if has_full_screen(spec.render) else None
+        table.submit(seat, ask(seat, legal, full))
     show_end(table, seat, specs, spec)
