@@ -315,3 +315,12 @@ def test_the_shared_file_reader_takes_standard_input_and_refuses_non_utf8(tmp_pa
     path = tmp_path / "square.json"
     path.write_bytes("\ufeff{}".encode("utf-8"))
     assert runner.invoke(reader, [str(path)]).stdout.strip() == "'{}'"
+
+
+def test_f_flips_in_a_real_two_player_alarun_game():
+    import nemeton
+    from nemeton.cli.play import short_keys
+    state = nemeton.make("alarun", players=2, seed=1)
+    keys = short_keys(state.legal_actions(0))
+    assert str(keys["f"]).startswith("flip") and str(keys["p"]) == "pass"
+    assert "f = flip" in prompt_text(state.legal_actions(0))

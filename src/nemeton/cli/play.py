@@ -33,8 +33,13 @@ MOST_LISTED = 8  # matches listed for an ambiguous answer
 
 def short_keys(legal: Sequence[Action]) -> dict[str, Action]:
     """The short keys that mean a legal action now."""
-    texts = {str(a).casefold(): a for a in reversed(legal)}
-    return {key: texts[word] for key, word in SHORT_KEYS.items() if word in texts}
+    out = {}
+    for key, word in SHORT_KEYS.items():
+        # the action called exactly that, or "flip: ..." (a word and its explanation)
+        named = [a for a in legal if str(a).casefold() == word or str(a).casefold().startswith(word + ":")]
+        if len(named) == 1:
+            out[key] = named[0]
+    return out
 
 
 def choose(answer: str, legal: Sequence[Action]) -> Action | str:
