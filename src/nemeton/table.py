@@ -89,7 +89,7 @@ class Table:
     """A game in progress with its seats: ``seats[s]`` is an agent, or None for a person."""
 
     def __init__(self, state: State, seats: Sequence[Any | None],
-                 clock: Callable[[], float] | None = time.perf_counter):
+                 clock: Callable[[], float] | None = time.perf_counter, keep_log: bool = False):
         if len(seats) != state.num_players:
             raise TableError(f"a table of {state.num_players} seats needs {state.num_players} "
                              f"agents or people; got {len(seats)}")
@@ -102,7 +102,9 @@ class Table:
                       (a.act, (_VIEW if getattr(a, "needs_view", True) else 0)
                        | (_LOG if getattr(a, "needs_log", False) else 0))
                       for a in self.seats]
-        if self.people or any(turn[1] & _LOG for turn in self._plan if turn is not None):
+        # keep_log: someone outside the table reads the log (a server's spectators), so it is
+        # recorded even at a table of agents that do not read it.
+        if keep_log or self.people or any(turn[1] & _LOG for turn in self._plan if turn is not None):
             state.record_events(True)
         else:
             state.record_events(False)

@@ -1,0 +1,192 @@
+"""Durable storage of rooms: SQLAlchemy 2 Core tables, migrated by Alembic at start.
+
+A room is a game record split into rows: the ``rooms`` row (game, options, seed, version,
+status), one ``seats`` row per seat (a person's name and token hash, or an agent spec) and one
+``actions`` row per applied action, in order. The room's ``version`` is the number of actions
+applied; every write of actions is one transaction that first moves the version on with
+``UPDATE rooms SET version = version + n WHERE id = ? AND version = ?``: a writer that
+validated an action against another version updates no row and gets :class:`StaleVersion`,
+so two writers can never both apply an action for the same turn.
+
+The default database is an SQLite file (WAL mode, synchronous=FULL: a commit is on disk
+before it returns) in the data directory; any SQLAlchemy URL may be given instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
+                        create_engine, event, insert, select, update)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("rules_version", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", String(24), nullable=False),  # up to 2**64-1: wider than a signed BIGINT
+    Column("status", String(16), nullable=False, index=True),  # "playing" or "finished"
+    Column("version", Integer, nullable=False),  # = the number of actions applied
+    Column("undo", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "human" or "ai"
+    Column("name", String(64), nullable=True),
+    Column("agent", String(200), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 hex of a person's token
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the action's JSON text
+)
+
+
+class StaleVersion(Exception):
+    """The room moved on since the action was validated (another request or process won)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None
+    agent: str | None
+    token_hash: str | None
+
+
+@dataclass
+class RoomRow:
+    id: str
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    version: int
+    undo: bool
+    created_at: datetime
+    seats: list[SeatRow]
+    actions: list[tuple[int, Any]]  # (seat, action JSON)
+
+
+def default_url() -> str:
+    """The SQLite file in the data directory: ``$NEMETON_DATA`` or ``~/.local/share/nemeton``."""
+    base = os.environ.get("NEMETON_DATA") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "nemeton")
+    return f"sqlite:///{Path(base) / 'nemeton.db'}"
+
+
+def open_engine(url: str | None = None) -> Engine:
+    """An engine for ``url`` (default: :func:`default_url`), the SQLite file's directory
+    created on first use, and the schema migrated to the newest version."""
+    url = url or default_url()
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        database = engine.url.database
+        if database and database != ":memory:":
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    migrate(engine)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Apply the Alembic migrations shipped in ``nemeton/server/migrations`` up to head."""
+    from alembic import command
+    from alembic.config import Config
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Store:
+    """The rooms in one database; every method is one transaction."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def create_room(self, room_id: str, game: str, rules_version: int, options: dict[str, Any], seed: int,
+                    seat_rows: Iterable[SeatRow], undo: bool = False) -> None:
+        now = _now()
+        with self.engine.begin() as c:
+            c.execute(insert(rooms).values(
+                id=room_id, game=game, rules_version=rules_version, options=options, seed=str(seed),
+                status="playing", version=0, undo=undo, created_at=now, updated_at=now))
+            c.execute(insert(seats), [
+                {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
+                 "token_hash": s.token_hash} for s in seat_rows])
+
+    def append_actions(self, room_id: str, version: int, new: list[tuple[int, Any]], finished: bool) -> int:
+        """Store ``new`` (seat, action JSON) pairs as the actions after the first ``version``;
+        returns the new version, or raises :class:`StaleVersion` (nothing written) when the
+        room is no longer at ``version``."""
+        with self.engine.begin() as c:
+            moved = c.execute(
+                update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
+                .values(version=rooms.c.version + len(new), updated_at=_now(),
+                        status="finished" if finished else "playing"))
+            if moved.rowcount != 1:
+                raise StaleVersion(f"room {room_id} is no longer at version {version}")
+            if new:
+                c.execute(insert(actions), [
+                    {"room_id": room_id, "idx": version + i, "seat": seat,
+                     "action": json.dumps(action, separators=(",", ":"))}
+                    for i, (seat, action) in enumerate(new)])
+        return version + len(new)
+
+    def load_room(self, room_id: str) -> RoomRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = [SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash) for r in c.execute(
+                select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat))]
+            action_rows = [(r.seat, json.loads(r.action)) for r in c.execute(
+                select(actions.c.seat, actions.c.action).where(actions.c.room_id == room_id)
+                .order_by(actions.c.idx))]
+        return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
+                       row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
+                       action_rows)
+
+    def room_ids(self, status: str | None = None) -> list[str]:
+        query = select(rooms.c.id).order_by(rooms.c.created_at, rooms.c.id)
+        if status is not None:
+            query = query.where(rooms.c.status == status)
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(query)]
