@@ -311,9 +311,9 @@ def test_every_action_is_logged_first_then_its_effects(name, cfg):
 
     def check(st, seat, legal, action, step):
         start = st.log_length()
-        told = {v: st.describe_action(seat, action, v) for v in [None, *range(st.num_players)]} if step % 4 == 0 else {}
         after = st.clone()
         after.apply(action, seat)
+        told = {v: after.describe_action(seat, action, v) for v in [None, *range(st.num_players)]} if step % 9 == 0 else {}
         new = after.log(None, since=start)
         assert new, f"{action} recorded no event"
         assert new[0]["seat"] == seat, "the first event an action records is the action itself"
@@ -329,6 +329,9 @@ def test_every_action_is_logged_first_then_its_effects(name, cfg):
                 seen_kinds.add(e["kind"])
             if viewer in told:
                 assert told[viewer] == entries[0]["text"], "describe_action is the action's event"
+        if step % 9 == 0 and action not in [a for _, a in st.history]:
+            with pytest.raises(IllegalActionError):  # told only after the fact: a preview could leak
+                st.describe_action(seat, action, seat)
 
     _playthrough(state, random.Random(14), check)
     before = json.dumps(state.to_json(), sort_keys=True)

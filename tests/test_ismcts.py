@@ -248,3 +248,12 @@ def test_a_time_budget_stops_early_only_with_a_clear_margin_over_the_expected_re
     assert ISMCTSAgent._settled(root, 950, None, now - 1.0, now + 0.1)
     # 5 s left: thousands more expected, the lead of 850 is not safe
     assert not ISMCTSAgent._settled(root, 950, None, now - 1.0, now + 5.0)
+
+
+@pytest.mark.parametrize("text", ["ismcts:seconds=nan", "ismcts:seconds=inf", "ismcts:seconds=1e-300",
+                                  "ismcts:iterations=99999999999999999999", "ismcts:iterations=0",
+                                  "ismcts:c=nan", "ismcts:c=-1", "ismcts:bias=inf", "ismcts:epsilon=nan",
+                                  "ismcts:rounds=0"])
+def test_a_spec_that_could_hang_or_crash_a_process_is_refused(text):
+    with pytest.raises(AgentSpecError, match="ismcts: "):
+        make_agent(text, get_game("alarun"), 0, 1)

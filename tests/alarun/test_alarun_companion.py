@@ -110,3 +110,12 @@ def test_brackets_in_a_file_name_are_printed_as_typed(tmp_path):
     result = runner.invoke(app, ["score", str(tmp_path / "[bold]x[/].json")])
     assert result.exit_code == 2
     assert "[bold]x[/].json" in result.output
+
+
+@pytest.mark.parametrize("text,message", [("[" * 100_000 + "]" * 100_000, "nested far too deep"),
+                                          ('{"square": ' + "1" * 5000 + "}", "not JSON that Nemeton reads")])
+def test_hostile_json_exits_2_with_a_message(tmp_path, text, message):
+    path = tmp_path / "square.json"
+    path.write_text(text, "utf-8")
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output

@@ -88,11 +88,13 @@ def test_other_players_placements_are_hidden_until_everyone_has_placed():
     assert len(mine["squares"][0]) == 2 and len(mine["my_placements"]) == 2
     assert mine["squares"][1] == []
     action = st.legal_actions(0)[0]
+    placed = st.clone()
+    placed.apply(action, 0)
     for viewer in (1, 2, None):  # the others are told that a card was placed, not which or where
-        told = st.describe_action(0, action, viewer)
+        told = placed.describe_action(0, action, viewer)
         assert told.startswith("Seat 0 places a card") and action.card not in told and "at (" not in told
-    assert st.describe_action(0, action, 0) == (f"You {action} (3 of 3, hidden from the others "
-                                                "until everyone has placed).")
+    assert placed.describe_action(0, action, 0) == (f"You {action} (3 of 3, hidden from the others "
+                                                    "until everyone has placed).")
     # everyone finishes: all placements are revealed
     for seat in (0, 1, 1, 2, 2, 2):
         st.apply(st.legal_actions(seat)[0], seat)

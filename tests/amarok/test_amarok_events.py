@@ -192,7 +192,7 @@ def test_an_action_is_its_first_event_and_describe_action_is_its_text():
             twin.apply(action)
             first = twin.log(viewer, start)[0]
             assert first["seat"] == 0 and first["kind"] == "take"
-            assert state.describe_action(0, action, viewer) == first["text"]
+            assert twin.describe_action(0, action, viewer) == first["text"]
 
 
 # ----- the deal (K2): hands named only to those who see them -----------------------------------

@@ -60,8 +60,8 @@ def test_v3_the_herb_a_seat_lays_face_down_is_secret_to_that_seat_until_the_reve
         twin.apply(action)
         after.append(twin)
     assert after[0].view(1) == after[1].view(1)
-    assert st.describe_action(0, first, 1) == st.describe_action(0, second, 1)
-    told = st.describe_action(0, first, 1)
+    assert after[0].describe_action(0, first, 1) == after[1].describe_action(0, second, 1)
+    told = after[0].describe_action(0, first, 1)
     assert told == "Seat 0 lays a herb face down in herb circle 1."
     assert not any(name in told for name in HERB_NAMES.values())
     start = st.log_length()

@@ -80,6 +80,10 @@ class Node:
         self.hint: Action | None = None  # the heuristic's choice here (progressive bias)
 
 
+MAX_ITERATIONS = 10_000_000
+MIN_SECONDS, MAX_SECONDS = 0.001, 3600.0
+
+
 class ISMCTSAgent(Agent):
     """``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``, ``ismcts:rollout=heuristic:cutoff=round``."""
 
@@ -116,18 +120,19 @@ class ISMCTSAgent(Agent):
             raise AgentSpecError("ismcts: give iterations=N or seconds=S, not both")
         if iterations is None and seconds is None:
             iterations = 1000
-        if iterations is not None and iterations < 1:
-            raise AgentSpecError("ismcts: iterations must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise AgentSpecError("ismcts: seconds must be positive")
-        if c < 0:
-            raise AgentSpecError("ismcts: c must be 0 or more")
+        # bounds keep a spec from a person or a client from hanging a process (nan, inf, 10**20)
+        if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+            raise AgentSpecError(f"ismcts: iterations must be from 1 to {MAX_ITERATIONS:,}")
+        if seconds is not None and not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise AgentSpecError(f"ismcts: seconds must be from {MIN_SECONDS} to {MAX_SECONDS:g}")
+        if not 0.0 <= c <= 100.0:
+            raise AgentSpecError("ismcts: c must be from 0 to 100")
         if not 0.0 <= epsilon <= 1.0:
             raise AgentSpecError("ismcts: epsilon must be between 0 and 1")
-        if bias < 0:
-            raise AgentSpecError("ismcts: bias must be 0 or more")
-        if rounds < 1:
-            raise AgentSpecError("ismcts: rounds must be at least 1")
+        if not 0.0 <= bias <= 1000.0:
+            raise AgentSpecError("ismcts: bias must be from 0 to 1000")
+        if not 1 <= rounds <= 1000:
+            raise AgentSpecError("ismcts: rounds must be from 1 to 1000")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c

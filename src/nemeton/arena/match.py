@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ..agents.base import Agent, parse_agent_spec
+from ..agents.base import AgentSpecError, Agent, parse_agent_spec
 from ..engine import GameSpec, display_options, get_game
 from ..table import Table, TableResult
 
@@ -77,7 +77,7 @@ def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequen
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
-        raise ValueError(f"give one agent spec per seat ({players}), or one for all; got {len(specs)}")
+        raise AgentSpecError(f"give one agent spec per seat ({players}), or one for all; got {len(specs)}")
     agent_types = [parse_agent_spec(s) for s in specs]  # fails early with a clear message
     built = spec.options(**{**spec.bot_defaults, **(options or {}), "players": players})
     wins = [0] * players

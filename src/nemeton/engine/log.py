@@ -38,7 +38,7 @@ def _fresh(value: Any) -> Any:
 class Event:
     """One thing that happened. ``seen_by`` (seats) receive ``secret`` as well as ``fields``."""
 
-    __slots__ = ("kind", "seat", "round", "fields", "secret", "seen_by")
+    __slots__ = ("kind", "seat", "round", "fields", "secret", "seen_by", "action")
 
     def __init__(self, kind: str, seat: int | None, round: int, fields: dict[str, Any],
                  secret: dict[str, Any] | None = None, seen_by: frozenset[int] | tuple[int, ...] = ()):
@@ -48,6 +48,7 @@ class Event:
         self.fields = fields
         self.secret = secret
         self.seen_by = seen_by
+        self.action: int | None = None  # the index in the history of the action that recorded it
 
     def entry(self, i: int, viewer: int | None) -> dict[str, Any]:
         """The JSON-ready entry for ``viewer`` (without its text)."""

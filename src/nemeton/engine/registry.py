@@ -84,7 +84,7 @@ class GameSpec:
         """A new game; ``seed`` (an integer from 0 to 2**64-1) fixes every card it will deal,
         None draws one at random. A seed given as text (``"7"``) is rejected."""
         opts = self.options(players, **raw)
-        seed = secrets.randbelow(2**31) if seed is None else check_seed(seed, InvalidOptionsError)
+        seed = secrets.randbits(63) if seed is None else check_seed(seed, InvalidOptionsError)
         return self.new_state(opts, seed)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
@@ -96,8 +96,17 @@ class GameSpec:
         determinize = getattr(self.determinize, "_game_function", self.determinize)
         return _guard_sample(self, lambda rng: determinize(view, rng))
 
-    def action_from_json(self, data: Any) -> Action:
-        return self.action_codec.from_json(data)
+    def action_from_json(self, data: Any, options: GameOptions | None = None) -> Action:
+        """The action ``data`` (its JSON form) names, or :class:`RecordError` naming the bad
+        field. Every field's type and range is checked; with ``options`` (this game's validated
+        options, from :meth:`options`) the action must also be one that exists for them (Edora:
+        a sanctuary, space, start space and cost of the board; Amarok: a card of the deck).
+        Without options, only what holds for every option value is checked; whether the action
+        is legal is always the state's call."""
+        if options is not None and not isinstance(options, self.options_cls):
+            raise InvalidOptionsError(f"options for {self.name} actions must be the game's validated "
+                                      f"options (spec.options(...)); got a {type(options).__name__}")
+        return self.action_codec.from_json(data, options)
 
     def conformance_configs(self) -> list[dict[str, Any]]:
         configs: list[dict[str, Any]] = [{"players": n} for n in self.player_counts]

@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
 from .action import Action
-from .errors import IllegalActionError, InvalidSeatError, RecordError, snippet
+from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, snippet
 from .log import Event, default_event_text
 from .options import GameOptions
 
@@ -154,14 +154,22 @@ class State(ABC):
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {shown}")
-        self._apply(action, seat)
-        self.history.append((seat, action))
+        self.apply_unchecked(action, seat)
 
     def apply_unchecked(self, action: Action, seat: int | None = None) -> None:
         """Apply an action taken from ``legal_actions`` (search and playouts)."""
         if seat is None:
             seat = self.current_player
+        events = self.events
+        if events is None:
+            self._apply(action, seat)
+            self.history.append((seat, action))
+            return
+        start = len(events)
         self._apply(action, seat)
+        index = len(self.history)
+        for k in range(start, len(events)):
+            events[k].action = index
         self.history.append((seat, action))
 
     # ----- outcome ----------------------------------------------------------------------
@@ -250,7 +258,7 @@ class State(ABC):
         fields. Empty when this state does not record events (see :meth:`record_events`)."""
         viewer = self.check_seat(viewer, spectator=True)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
-            raise InvalidSeatError(f"since must be a non-negative integer (a log index); got {snippet(since, 40)}")
+            raise InputError(f"since must be a non-negative integer (a log index); got {snippet(since, 40)}")
         events = self.events or []
         out = []
         for i in range(since, len(events)):
@@ -271,16 +279,31 @@ class State(ABC):
         return self
 
     def describe_action(self, seat: int, action: Action, viewer: int | None) -> str:
-        """What ``viewer`` (None = spectator) would learn of ``seat`` taking ``action`` now: the
-        text of the event the action records, so logs and descriptions never disagree."""
+        """What ``viewer`` (None = spectator) learnt when ``seat`` took ``action``: the text of
+        the event that action recorded (its latest occurrence in this game), so logs and
+        descriptions never disagree. Told only after the fact: a description of an action not
+        yet taken could reveal what the action is about to show (a hidden card, a draw)."""
         seat = self.check_seat(seat)
         viewer = self.check_seat(viewer, spectator=True)
-        trial = self.clone()
-        trial.events = []
-        trial.apply(action, seat)
-        entries = trial.log(viewer)
-        own = [e for e in entries if e["seat"] == seat] or entries
-        return own[0]["text"] if own else str(action)
+        taken = [h for h in range(len(self.history) - 1, -1, -1) if self.history[h] == (seat, action)]
+        if not taken:
+            raise IllegalActionError(f"seat {seat} has not taken {snippet(action, 80)} in this game; "
+                                     "an action is described after it is taken (see log())")
+        h = taken[0]
+        events = self.events or []
+        for i in range(len(events) - 1, -1, -1):
+            if events[i].action == h and (i == 0 or events[i - 1].action != h):
+                entry = events[i].entry(i, viewer)
+                return self.event_text(entry, viewer)
+        # events loaded from JSON carry no action index: replay the record to find them
+        if self.seed is None:
+            raise RecordError("this state has no seed (a determinized state), so its actions cannot be described")
+        from .record import GameRecord
+        before = GameRecord(self.game_name, self.options.to_json(), self.seed, self.history[:h]).replay()
+        start = before.log_length()
+        before.apply(action, seat)
+        entries = before.log(viewer, since=start)
+        return entries[0]["text"] if entries else str(action)
 
     # ----- copies and serialisation -----------------------------------------------------
     @abstractmethod

@@ -118,6 +118,10 @@ def parse_square_text(text: str) -> SquareToScore:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise InputError("not a square: the JSON is nested far too deep") from None
+    except ValueError as exc:  # e.g. a number with thousands of digits
+        raise InputError(f"not JSON that Nemeton reads: {str(exc)[:80]}") from None
     return parse_square(data)
 
 
