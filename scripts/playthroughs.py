@@ -11,7 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from nemeton.engine.playthrough import GOLDEN, playthrough_text
+from nemeton.engine.playthrough import golden, playthrough_text
+
+GOLDEN = golden()
 
 HERE = Path(__file__).resolve().parents[1] / "tests" / "playthroughs"
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from nemeton.engine.playthrough import GOLDEN, playthrough_lines
+from nemeton.engine.playthrough import golden, playthrough_lines
+
+GOLDEN = golden()
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 

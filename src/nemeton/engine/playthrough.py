@@ -92,13 +92,9 @@ def playthrough_text(game: str, options: Mapping[str, Any], seed: int, choices: 
     return "\n".join(playthrough_lines(game, options, seed, choices)) + "\n"
 
 
-# The checked-in playthroughs: file stem -> (game, options, seed, choices).
-GOLDEN: dict[str, tuple[str, dict[str, Any], int, int]] = {
-    "alarun-2p": ("alarun", {"players": 2}, 1, 1),
-    "alarun-4p": ("alarun", {"players": 4, "action_cap": 12}, 2, 2),
-    "amarok-3p": ("amarok", {"players": 3}, 3, 3),
-    "amarok-4p-teams-partner-hand": ("amarok", {"players": 4, "teams": True, "partner_hand": True}, 4, 4),
-    "edora-2p": ("edora", {"players": 2, "safety_valve": True}, 5, 5),
-    "edora-2p-variants": ("edora", {"players": 2, "tablet_draft": True, "arranged_herbs": True,
-                                    "shared_dice": True, "safety_valve": True}, 6, 6),
-}
+def golden() -> dict[str, tuple[str, dict[str, Any], int, int]]:
+    """The checked-in playthroughs, from each game's ``GameSpec.playthroughs``:
+    file stem (``<game>-<label>``) -> (game, options, seed, choices)."""
+    from .registry import list_games
+    return {f"{spec.name}-{label}": (spec.name, dict(options), seed, choices)
+            for spec in list_games() for label, (options, seed, choices) in spec.playthroughs.items()}

@@ -58,6 +58,9 @@ class GameSpec:
     event_kinds: Mapping[str, str] = field(default_factory=dict)
     # Bumped whenever a rules change makes old records replay differently.
     rules_version: int = 1
+    # The golden playthroughs kept for this game (tests/playthroughs/<name>-<label>.txt):
+    # label -> (options, seed, seed of the random choices). See nemeton.engine.playthrough.
+    playthroughs: Mapping[str, tuple[Mapping[str, Any], int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The public decoders are the game's functions behind the engine's guards.

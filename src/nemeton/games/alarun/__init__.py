@@ -42,6 +42,7 @@ SPEC = register(GameSpec(
     conformance_variants=({"players": 4, "action_cap": 2},),
     prepare_sampler=prepare_sampler,
     event_kinds=EVENT_KINDS,
+    playthroughs={"2p": ({"players": 2}, 1, 1), "4p": ({"players": 4, "action_cap": 12}, 2, 2)},
 ))
 
 __all__ = ["AlarunOptions", "AlarunState", "SPEC"]

@@ -36,6 +36,8 @@ SPEC = register(GameSpec(
     render=render,
     conformance_variants=({"players": 4, "teams": True}, {"players": 6, "teams": True}),
     event_kinds=EVENT_KINDS,
+    playthroughs={"3p": ({"players": 3}, 3, 3),
+                  "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
 ))
 
 __all__ = ["AmarokOptions", "AmarokState", "SPEC", "read_deck_file"]

@@ -45,6 +45,9 @@ SPEC = register(GameSpec(
         {"players": 3, "tablet_draft": True, "arranged_herbs": True, "shared_dice": True},
         {"players": 2, "revisit_sanctuaries": True, "fire_pit_scoring": "summary", "shared_herbs": True},
     ),
+    playthroughs={"2p": ({"players": 2, "safety_valve": True}, 5, 5),
+                  "2p-variants": ({"players": 2, "tablet_draft": True, "arranged_herbs": True,
+                                   "shared_dice": True, "safety_valve": True}, 6, 6)},
 ))
 
 __all__ = ["EdoraOptions", "EdoraState", "SPEC"]
