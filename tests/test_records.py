@@ -283,6 +283,52 @@ def test_a_failing_game_lookup_becomes_a_record_error():
         codec.from_json(GOOD)
 
 
+def test_the_codec_hands_the_options_to_a_lookup_that_takes_them():
+    seen = []
+
+    def intern(action, options):
+        seen.append(options)
+        if options is not None and action.count > options:
+            raise RecordError("count: no such count for these options")
+        return action
+    codec = ActionCodec([Sample], intern=intern)
+    assert codec.from_json(GOOD) == Sample("oak", 3, True, None, (1, 2))
+    assert codec.from_json(GOOD, 5).count == 3
+    with pytest.raises(RecordError, match="no such count"):
+        codec.from_json(GOOD, 2)
+    assert seen == [None, 5, 2]
+
+
+def test_a_lookup_of_one_argument_still_works_when_options_are_given():
+    canonical = Sample("oak", 3, True, None, (1, 2))
+    codec = ActionCodec([Sample], intern=lambda action: canonical if action == canonical else action)
+    assert codec.from_json(dict(GOOD), object()) is canonical
+    assert codec.from_json(dict(GOOD)) is canonical
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_from_json_takes_only_the_games_own_validated_options(name):
+    spec = get_game(name)
+    state = spec.make(seed=3)
+    action = state.legal_actions()[0]
+    assert spec.action_from_json(action.to_json(), spec.options()) == action
+    with pytest.raises(InvalidOptionsError, match="validated options"):
+        spec.action_from_json(action.to_json(), {"players": 2})
+
+
+@pytest.mark.parametrize("name,junk,fragment", [
+    ("edora", {"type": "start", "start": "X", "sanctuary": "Y"}, "field 'start' must be a start space"),
+    ("edora", {"type": "move", "to": "ZZZZZZZZZZZZ", "cost": 100}, "field 'to' must be a sanctuary"),
+    ("amarok", {"type": "take_river", "card": "X9"}, "the deck has no card 'X9'"),
+])
+def test_a_record_naming_what_its_options_lack_is_refused_at_load(name, junk, fragment):
+    spec = get_game(name)
+    record = spec.make(seed=5).record().to_json()
+    record["actions"] = [{"seat": 0, "action": junk}]
+    with pytest.raises(RecordError, match="record action 0: .*" + fragment):
+        GameRecord.from_json(record)
+
+
 def test_an_action_field_of_another_type_is_refused_when_the_game_is_built():
     @dataclass(frozen=True, slots=True)
     class Weighed(Action):

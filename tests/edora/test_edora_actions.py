@@ -299,3 +299,135 @@ def test_decoded_actions_equal_the_legal_ones():
     play(st, "move to S02 (cost 1)")
     for action in st.legal_actions():
         assert spec.action_from_json(json.loads(json.dumps(action.to_json()))) == action
+
+
+# ----- decoding against the game's board ---------------------------------------------------
+
+JUNK = [{"type": "place", "sanctuary": "NOPE", "space": 4, "action": "MI9P9", "die": 1, "value": 6},
+        {"type": "move", "to": "ZZZZZZZZZZZZ", "cost": 100},
+        {"type": "start", "start": "X", "sanctuary": "Y"}]
+
+
+def _oak_board() -> str:
+    """The designed board with S01 (next to start space ST1) renamed OAK."""
+    from nemeton.games.edora.board import standard_board_text
+    text = standard_board_text()
+    assert "OAK" not in text
+    return text.replace("S01", "OAK")
+
+
+@pytest.mark.parametrize("data", JUNK)
+def test_actions_naming_nothing_on_the_board_are_refused_given_the_options(data):
+    from nemeton.engine import RecordError, get_game
+    spec = get_game("edora")
+    spec.action_from_json(data)  # well typed: without the board, nothing more can be checked
+    with pytest.raises(RecordError, match="field '(sanctuary|to|start)' must be"):
+        spec.action_from_json(data, spec.options(players=2))
+
+
+@pytest.mark.parametrize("data", JUNK)
+def test_a_record_holding_junk_actions_is_refused_at_load(data):
+    from nemeton.engine import GameRecord, RecordError, get_game
+    record = get_game("edora").make(players=2, seed=0).record().to_json()
+    record["actions"] = [{"seat": 0, "action": data}]
+    with pytest.raises(RecordError, match="record action 0"):
+        GameRecord.from_json(record)
+
+
+@pytest.mark.parametrize("data,field", [
+    ({"type": "move", "to": "S02", "cost": 100}, "cost"),            # no route to S02 costs 100
+    ({"type": "move", "to": "S02", "cost": 7}, "cost"),
+    ({"type": "start", "start": "ST1", "sanctuary": "S02"}, "sanctuary"),  # ST1 leads to S01
+    ({"type": "place", "sanctuary": "S01", "space": 2, "action": "MI2P2", "die": 3, "value": 3}, "action"),
+    ({"type": "place", "sanctuary": "S01", "space": 3, "action": "SI2", "die": 3, "value": 3}, "space"),
+    ({"type": "raise_die", "sanctuary": "S01", "space": 3, "value": 2}, "space"),
+    ({"type": "gem", "gem": "VP", "row": "SKY"}, "row"),
+    ({"type": "leap", "to": "S99"}, "to"),
+])
+def test_costs_spaces_start_spaces_and_rows_must_be_the_boards(data, field):
+    from nemeton.engine import RecordError, get_game
+    spec = get_game("edora")
+    with pytest.raises(RecordError, match=f"field '{field}' must be"):
+        spec.action_from_json(data, spec.options(players=2))
+
+
+def test_a_space_a_larger_game_uses_exists_for_that_game():
+    from nemeton.engine import get_game
+    spec = get_game("edora")
+    data = {"type": "place", "sanctuary": "S01", "space": 3, "action": "SI2", "die": 3, "value": 3}
+    assert spec.action_from_json(data, spec.options(players=3)).space == 3
+
+
+def test_setup_actions_of_a_variant_are_refused_in_a_game_without_it():
+    from nemeton.engine import RecordError, get_game
+    spec = get_game("edora")
+    keep = {"type": "keep_tablet", "tablet": "T3"}
+    assert spec.action_from_json(keep, spec.options(tablet_draft=True)).tablet == "T3"
+    with pytest.raises(RecordError, match="variant V1"):
+        spec.action_from_json(keep, spec.options())
+    arrange = {"type": "arrange_herb", "herb": "H_VP", "circle": 0}
+    with pytest.raises(RecordError, match="variant V3"):
+        spec.action_from_json(arrange, spec.options())
+
+
+def test_decoding_with_the_options_returns_the_boards_own_actions():
+    import json
+    from nemeton.engine import get_game
+    from nemeton.games.edora.actions import PlaceDie
+    spec = get_game("edora")
+    st = fresh(2)
+    play(st, "move to S02 (cost 1)")
+    legal = st.legal_actions()
+    assert any(isinstance(a, PlaceDie) for a in legal)
+    for action in legal:
+        decoded = spec.action_from_json(json.loads(json.dumps(action.to_json())), st.options)
+        assert decoded == action
+        if isinstance(action, PlaceDie):
+            assert decoded is action, "a place action is the board's table entry, not a new value"
+
+
+def test_an_action_of_another_board_is_decoded_with_that_boards_options_only():
+    from nemeton.engine import RecordError, get_game
+    spec = get_game("edora")
+    board = _oak_board()
+    state = spec.make(players=2, seed=1, board=board)
+    start = next(a for a in state.legal_actions() if a.sanctuary == "OAK")
+    data = start.to_json()
+    assert spec.action_from_json(data, spec.options(players=2, board=board)) == start
+    with pytest.raises(RecordError, match="field 'sanctuary' must be 'S01'"):
+        spec.action_from_json(data, spec.options(players=2))
+    move = {"type": "move", "to": "OAK", "cost": 1}
+    assert spec.action_from_json(move, spec.options(players=2, board=board)).to == "OAK"
+    with pytest.raises(RecordError, match="field 'to' must be a sanctuary of this board"):
+        spec.action_from_json(move, spec.options(players=2))
+
+
+def test_a_record_of_another_board_replays_its_own_actions_and_refuses_the_standard_boards():
+    import random
+    from nemeton.engine import GameRecord, RecordError, get_game
+    spec = get_game("edora")
+    state = spec.make(players=2, seed=4, board=_oak_board())
+    rng = random.Random(4)
+    for _ in range(12):
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.record().to_json()
+    assert GameRecord.from_json(record).replay().to_json() == state.to_json()
+    record["actions"].append({"seat": 0, "action": {"type": "leap", "to": "S01"}})
+    with pytest.raises(RecordError, match="record action 12: .*field 'to'"):
+        GameRecord.from_json(record)
+
+
+def test_decoding_junk_with_the_options_grows_no_table():
+    from nemeton.engine import RecordError, get_game
+    spec = get_game("edora")
+    options = spec.options(players=2)
+    spec.make(players=2, seed=0)
+    before = _module_table_sizes()
+    for k in range(5_000):
+        data = [{"type": "move", "to": f"X{k}", "cost": 1 + k % 200},
+                {"type": "place", "sanctuary": f"Q{k}", "space": 1, "action": "FD", "die": 1, "value": 1},
+                {"type": "gem", "gem": "VP", "row": "R" * (1 + k % 12)},
+                {"type": "start", "start": f"ST{k}", "sanctuary": "S01"}][k % 4]
+        with pytest.raises(RecordError):
+            spec.action_from_json(data, options)
+    assert _module_table_sizes() == before

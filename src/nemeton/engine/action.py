@@ -13,11 +13,19 @@ element type for tuples, ``null`` only where the annotation allows ``None``; no 
 nested junk) before the game's ``intern`` looks the action up among its own actions. The
 engine keeps no table of decoded actions, and a game's ``intern`` must not grow one either:
 it returns the canonical instance or raises :class:`RecordError`.
+
+Some games' actions depend on their options (Edora's board names its sanctuaries, Amarok's
+deck its cards). ``from_json(data, options)`` hands the game's validated options to an
+``intern`` that takes a second argument, ``intern(action, options)``, which then looks the
+action up among the actions of those options; without options it gets None and checks only
+what holds for every option value. An ``intern`` of one argument (a game whose actions are the
+same whatever the options) is called with the action alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import types
 import typing
 from typing import Any, Callable, ClassVar, Iterable, Literal, get_args, get_origin
@@ -135,17 +143,19 @@ def _reader(tp: Any) -> tuple[Reader, str]:
 class ActionCodec:
     """Reads actions back from their JSON form, for one game's action classes.
 
-    ``intern(action)`` (the game's) returns the canonical instance of a decoded action, or
-    raises :class:`RecordError` when the game has no such action; it must never add the
-    decoded value to a table (that would let junk input grow memory without bound)."""
+    ``intern(action)`` or ``intern(action, options)`` (the game's) returns the canonical
+    instance of a decoded action, or raises :class:`RecordError` when the game has no such
+    action (for those options, when they are given); it must never add the decoded value to a
+    table (that would let junk input grow memory without bound)."""
 
-    def __init__(self, classes: Iterable[type[Action]], intern: Callable[[Action], Action] | None = None):
+    def __init__(self, classes: Iterable[type[Action]], intern: Callable[..., Action] | None = None):
         self._classes: dict[str, tuple[type[Action], list[tuple[str, Reader, str]]]] = {}
         for cls in classes:
             hints = typing.get_type_hints(cls)
             fields = [(f.name, *_reader(hints[f.name])) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
             self._classes[cls.kind] = (cls, fields)
         self._intern = intern
+        self._intern_takes_options = intern is not None and _takes_two_arguments(intern)
 
     def kinds(self) -> list[str]:
         return sorted(self._classes)
@@ -154,7 +164,11 @@ class ActionCodec:
         """The action classes this codec reads, by kind."""
         return [self._classes[kind][0] for kind in self.kinds()]
 
-    def from_json(self, data: Any) -> Action:
+    def from_json(self, data: Any, options: Any = None) -> Action:
+        """The action ``data`` (its JSON form) names: every field checked against its
+        annotation, then looked up by the game's ``intern`` (among the actions of ``options``,
+        the game's validated options, when they are given and the game's actions depend on
+        them). Anything else raises :class:`RecordError` naming the field."""
         if not isinstance(data, dict):
             raise RecordError(f"an action must be a JSON object with a 'type'; got {snippet(data)}")
         kind = data.get("type")
@@ -176,9 +190,24 @@ class ActionCodec:
                 raise RecordError(f"action {kind!r}: {name} must be {what}; got {snippet(data[name])}") from None
         try:
             action = cls(**values)
-            return self._intern(action) if self._intern is not None else action
+            if self._intern is None:
+                return action
+            return self._intern(action, options) if self._intern_takes_options else self._intern(action)
         except (NemetonError, MemoryError):
             raise
         except Exception as exc:  # the game's constructor or lookup failed on odd input
             raise RecordError(f"action {kind!r} cannot be read: {type(exc).__name__}: "
                               f"{clip(str(exc), 80)}") from exc
+
+
+def _takes_two_arguments(function: Callable[..., Any]) -> bool:
+    """True when ``function`` can be called with two positional arguments (action, options)."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin without a signature: called with the action only
+        return False
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        return False
+    return True

@@ -8,8 +8,10 @@ The JSON form is self-contained (options hold data, never paths) and versioned::
 ``format`` is the layout of this object (:data:`RECORD_FORMATS` lists the ones this Nemeton
 reads); ``rules_version`` is the game's :attr:`GameSpec.rules_version` when the record was
 made: a record of other rules would replay differently, so it is refused. Reading a record
-checks everything before anything is replayed (types, seats in range, the seed, sizes), and
-every problem is a :class:`RecordError` that says what is wrong.
+checks everything before anything is replayed (types, seats in range, the seed, sizes; the
+options first, so that each action is looked up among the actions of the record's own options,
+a card of its deck or a sanctuary of its board), and every problem is a :class:`RecordError`
+that says what is wrong.
 """
 
 from __future__ import annotations
@@ -79,11 +81,11 @@ class GameRecord:
         if not (isinstance(options, dict) and all(isinstance(k, str) for k in options)):
             raise RecordError(f"a record's options must be a JSON object; got {snippet(options)}")
         try:
-            players = spec.options(**options).players
+            checked = spec.options(**options)
         except NemetonError as exc:
             raise RecordError(f"the record's options are invalid: {exc}") from None
         seed = None if data["seed"] is None else check_seed(data["seed"])
-        return cls(spec.name, dict(options), seed, _read_actions(spec, data["actions"], players), spec.rules_version)
+        return cls(spec.name, dict(options), seed, _read_actions(spec, data["actions"], checked), spec.rules_version)
 
     @classmethod
     def loads(cls, text: str | bytes) -> "GameRecord":
@@ -146,7 +148,10 @@ def _check_format(data: dict[str, Any]) -> None:
         raise RecordError(f"unsupported game record format {snippet(fmt)}; this Nemeton reads record formats {supported}")
 
 
-def _read_actions(spec: Any, entries: Any, players: int) -> list[tuple[int, Action]]:
+def _read_actions(spec: Any, entries: Any, options: Any) -> list[tuple[int, Action]]:
+    """The (seat, action) pairs of a record, each action looked up among those of the record's
+    own (validated) options: a card of its deck, a sanctuary of its board."""
+    players = options.players
     if not isinstance(entries, list):
         raise RecordError(f"a record's actions must be a list; got {snippet(entries)}")
     if len(entries) > MAX_RECORD_ACTIONS:
@@ -161,7 +166,7 @@ def _read_actions(spec: Any, entries: Any, players: int) -> list[tuple[int, Acti
             raise RecordError(f"record action {i}: the seat must be an integer from 0 to {players - 1}; "
                               f"got {snippet(seat)}")
         try:
-            actions.append((seat, spec.action_from_json(entry["action"])))
+            actions.append((seat, spec.action_from_json(entry["action"], options)))
         except RecordError as exc:
             raise RecordError(f"record action {i}: {exc}") from None
     return actions

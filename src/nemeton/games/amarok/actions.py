@@ -6,9 +6,13 @@ claw names hand cards by (seat, slot), seen or not. Every value is built once (p
 the actions naming a card: :class:`ActionTables`) and reused, so ``legal_actions`` allocates
 nothing but its list.
 
-Decoding (records, clients) never stores what it reads: :func:`checked` returns the standard
-deck's instance or the checked value; :func:`decode_action` (loading a state, whose deck is
-known) accepts only the actions of that deck.
+Decoding (records, clients) never stores what it reads. Given the game's options,
+:func:`checked` (the codec's lookup) accepts only the actions of the options' deck and seats
+and returns the deck's own instance; without them (the deck is not known) it checks that the
+seat, slot and card id could exist and returns the standard deck's instance or the checked
+value. :func:`decode_action` (loading a state, whose deck is known) accepts only the actions of
+that deck. The tables looked in are built once per deck and live as long as it does (decks are
+cached by content in a bounded cache).
 """
 
 from __future__ import annotations
@@ -151,12 +155,15 @@ def tables_for(deck: Deck) -> ActionTables:
     return tables
 
 
-def checked(action: Action) -> Action:
-    """A decoded action (the engine has checked each field's type): the canonical instance when
-    it is an action of the standard deck, else ``action`` itself once its seat, slot and card
-    could exist; :class:`RecordError` otherwise. Nothing is stored: the deck the game uses is
-    not known here, so whether the card is in it is checked when the action is applied (or by
-    :func:`decode_action` when a state is loaded)."""
+def checked(action: Action, options: Any = None) -> Action:
+    """A decoded action (the engine has checked each field's type), looked up. Given the
+    game's validated ``options``: the instance of the options' deck, its seat one of the game's
+    seats, or :class:`RecordError` naming the field. Without options: the canonical instance
+    when it is an action of the standard deck, else ``action`` itself once its seat, slot and
+    card could exist (whether the card is in the game's deck is then checked when the action is
+    applied, or by :func:`decode_action` when a state is loaded). Nothing is stored."""
+    if options is not None:
+        return _of_game(action, load_deck(options.deck), options.players)
     seat = getattr(action, "seat", 0)
     slot = getattr(action, "slot", 0)
     card = getattr(action, "card", "R0")
@@ -170,13 +177,23 @@ def checked(action: Action) -> Action:
     return tables_for(load_deck(None)).by_value.get(action, action)
 
 
-def decode_action(data: Any, deck: Deck) -> Action:
-    """The action of ``deck``'s game that ``data`` (its JSON form) names, or RecordError."""
-    action = ACTION_CODEC.from_json(data)
+def _of_game(action: Action, deck: Deck, players: int) -> Action:
+    """The deck's instance of ``action`` in a game of ``players`` seats, or RecordError."""
+    seat = getattr(action, "seat", 0)
+    if not 0 <= seat < players:
+        raise RecordError(f"{action.kind}: seat must be 0..{players - 1} (a {players}-player game), got {seat!r}")
     found = tables_for(deck).by_value.get(action)
     if found is None:
-        raise RecordError(f"{action}: the deck has no card {snippet(getattr(action, 'card', ''))}")
+        if getattr(action, "slot", 0) not in (0, 1):
+            raise RecordError(f"{action.kind}: hand slot must be 0 or 1, got {action.slot!r}")
+        raise RecordError(f"{action.kind}: card must be a card of the game's deck; "
+                          f"the deck has no card {snippet(getattr(action, 'card', ''))}")
     return found
+
+
+def decode_action(data: Any, deck: Deck) -> Action:
+    """The action of ``deck``'s game that ``data`` (its JSON form) names, or RecordError."""
+    return _of_game(ACTION_CODEC.from_json(data), deck, MAX_PLAYERS)
 
 
 ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=checked)

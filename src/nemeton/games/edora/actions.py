@@ -4,9 +4,16 @@ Every decision inside a turn is its own action (destination, die and space, food
 tablet, gem and row, stone, potion, herb, repeated reward), so agents and people choose
 each one. The rules build each action value once, in tables (module constants for the
 board-independent ones, ``board.tables`` for the rest), so legal-action lists allocate
-nothing new. Decoding (:data:`CODEC`) checks every field's type and range and builds the
-value without storing it anywhere: junk is refused with :class:`RecordError` and nothing
-grows however many actions are read; whether a decoded action is legal is the state's call.
+nothing new.
+
+Decoding (:data:`CODEC`, through :func:`lookup`) checks every field's type and range. Given
+the game's options, it then looks an action that names the board (a start space, a sanctuary
+and its spaces, a movement cost, an amulet row) up among the board's own actions, built once
+per board in ``board.tables`` (boards are cached by content, a few at most), and refuses a
+setup action of a variant the options leave out. Without options (the board is not known) it
+checks only what holds on every board. Junk is refused with :class:`RecordError` naming the
+field, and nothing is stored: no table grows however many actions are read. Whether a decoded
+action is legal now is the state's call.
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ from typing import ClassVar
 
 from ...engine.action import Action, ActionCodec
 from ...engine.errors import RecordError
-from .board import MAX_DARK, MAX_SANCTUARIES, NAME, REWARDS, ROW_NAME, RUNE_UNITS, is_space_code
+from .board import (MAX_DARK, MAX_SANCTUARIES, NAME, REWARD_INDEX, REWARDS, ROW_NAME, RUNE_UNITS,
+                    board_from_text, is_space_code)
 from .components import (HERBS, POTION_EFFECTS, POTIONS, REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, TABLETS,
                          herb_name)
 
@@ -262,7 +270,11 @@ def build_board_tables(board) -> None:
     tables["raise"] = [[[RaiseDie(names[s], i + 1, v) if 0 < v < 6 else None for v in range(7)]
                         for i in range(len(board.spaces[s]))] for s in range(board.size)]
     tables["gems"] = [[TakeGem(REWARDS[g], row) for g in range(6)] for row in board.amulet_rows]
-
+    tables["starts"] = {board.start_names[k]: StartSpace(board.start_names[k], names[s])
+                        for k, s in enumerate(board.start_sanctuary)}
+    # the cost of a move to d is the cheapest route from the sanctuary left: any other one
+    tables["move_costs"] = [frozenset(board.dist[a][d] for a in range(board.size) if a != d)
+                            for d in range(board.size)]
 
 
 # ----- decoding: every field checked, nothing stored ---------------------------------------------
@@ -341,5 +353,105 @@ def checked(action: Action) -> Action:
     return action
 
 
-CODEC = ActionCodec(ACTION_CLASSES, intern=checked)
+# ----- decoding with the options: the board's own actions ----------------------------------------
+
+def _refuse(action: Action, name: str, allowed: str) -> RecordError:
+    value = repr(getattr(action, name))
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return RecordError(f"action {action.kind!r}: field {name!r} must be {allowed}; got {shown}")
+
+
+def _listed(names) -> str:
+    names = list(names)
+    return ", ".join(names) if len(names) <= 8 else ", ".join(names[:6]) + f", ... ({len(names)} in all)"
+
+
+def _sanctuary(action: Action, board) -> int:
+    s = board.index.get(action.sanctuary if hasattr(action, "sanctuary") else action.to)
+    if s is None:
+        name = "sanctuary" if hasattr(action, "sanctuary") else "to"
+        raise _refuse(action, name, f"a sanctuary of this board ({_listed(board.names)})")
+    return s
+
+
+def _space(action: Action, board, s: int, players: int) -> int:
+    """The 0-based index of the action's space at sanctuary ``s`` (a game of ``players`` uses
+    the first ``players`` spaces of each sanctuary)."""
+    count = min(len(board.spaces[s]), players)
+    if not 1 <= action.space <= count:
+        raise _refuse(action, "space", f"a space of {board.names[s]} in a {players}-player game (1 to {count})")
+    return action.space - 1
+
+
+def _start(action: StartSpace, board, options) -> Action:
+    found = board.tables["starts"].get(action.start)
+    if found is None:
+        raise _refuse(action, "start", f"a start space of this board ({_listed(board.tables['starts'])})")
+    if found.sanctuary != action.sanctuary:
+        raise _refuse(action, "sanctuary", f"{found.sanctuary!r}, the sanctuary next to {found.start}")
+    return found
+
+
+def _move(action: Move, board, options) -> Action:
+    d = _sanctuary(action, board)
+    costs = board.tables["move_costs"][d]
+    if action.cost not in costs:
+        raise _refuse(action, "cost", f"the cost of a move to {action.to} on this board "
+                                      f"({', '.join(map(str, sorted(costs)))})")
+    return board.tables["moves"][d][action.cost]
+
+
+def _leap(action: ForestLeap, board, options) -> Action:
+    return board.tables["leaps"][_sanctuary(action, board)]
+
+
+def _place(action: PlaceDie, board, options) -> Action:
+    s = _sanctuary(action, board)
+    i = _space(action, board, s, options.players)
+    if action.action != board.spaces[s][i]:
+        raise _refuse(action, "action", f"{board.spaces[s][i]!r}, the code of {action.sanctuary} space {action.space}")
+    return board.tables["places"][s][i][action.die][action.value]
+
+
+def _raise(action: RaiseDie, board, options) -> Action:
+    s = _sanctuary(action, board)
+    return board.tables["raise"][s][_space(action, board, s, options.players)][action.value]
+
+
+def _gem(action: TakeGem, board, options) -> Action:
+    if action.row not in board.amulet_rows:
+        raise _refuse(action, "row", f"an amulet row of this board ({_listed(board.amulet_rows)})")
+    return board.tables["gems"][board.amulet_rows.index(action.row)][REWARD_INDEX[action.gem]]
+
+
+def _variant(flag: str, variant: str):
+    def in_variant(action: Action, board, options) -> Action:
+        if not getattr(options, flag):
+            raise RecordError(f"action {action.kind!r} exists only in variant {variant} "
+                              f"({flag}), which this game does not use")
+        return action
+    return in_variant
+
+
+BOARD_LOOKUPS = {StartSpace: _start, Move: _move, ForestLeap: _leap, PlaceDie: _place,
+                 RaiseDie: _raise, TakeGem: _gem,
+                 KeepTablet: _variant("tablet_draft", "V1"), ArrangeHerb: _variant("arranged_herbs", "V3")}
+
+
+def lookup(action: Action, options=None) -> Action:
+    """The decoder's lookup (:data:`CODEC`'s intern): ``action`` with every field's type and
+    range checked (:func:`checked`) and, given the game's options, the board's own instance of
+    an action naming the board, or :class:`RecordError` naming the field that exists on no such
+    board. Without options, the board is unknown: only :func:`checked` applies. Nothing is
+    stored (the board's tables are built once per board and go with it)."""
+    checked(action)
+    find = BOARD_LOOKUPS.get(type(action))
+    if options is None or find is None:
+        return action
+    board = board_from_text(options.board)
+    build_board_tables(board)
+    return find(action, board, options)
+
+
+CODEC = ActionCodec(ACTION_CLASSES, intern=lookup)
 EMERGENCY = Emergency()
