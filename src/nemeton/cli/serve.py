@@ -1,0 +1,27 @@
+"""``nemeton serve``: the game server (FastAPI on uvicorn), from the ``server`` extra."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .common import fail
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port."),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy database URL (default: the SQLite file "
+                                     "nemeton.db in $NEMETON_DATA, else ~/.local/share/nemeton)."),
+    agent_threads: int = typer.Option(4, "--agent-threads", min=1, max=64,
+                                      help="Worker threads that compute the AI seats' moves."),
+) -> None:
+    """Run the game server: rooms, seats and live play over HTTP and WebSockets (docs/server.md)."""
+    try:
+        import uvicorn
+
+        from ..server.app import create_app
+    except ModuleNotFoundError as exc:
+        fail(f"the server needs the 'server' extra ({exc.name} is missing): pip install -e '.[server]'")
+    uvicorn.run(create_app(db, agent_threads), host=host, port=port, log_level="info")

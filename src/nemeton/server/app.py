@@ -1,0 +1,262 @@
+"""The FastAPI application: routes that only parse, authorise and hand over to :mod:`.rooms`.
+
+HTTP under ``/api`` and one WebSocket per client under ``/ws``; the contract is in
+``docs/server.md`` and in the OpenAPI schema served at ``/docs`` and ``/openapi.json``.
+Refusals are 4xx answers ``{"detail": "<what was wrong>"}`` that change nothing; anything
+unexpected is logged here and answered with a bare 500, never with a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from .db import Store, open_engine
+from .rooms import Forbidden, Rooms, ServerError, Subscriber
+
+log = logging.getLogger("nemeton.server")
+
+MAX_BODY_BYTES = 1_000_000  # a data option (a deck, a board) is at most 200,000 characters
+MAX_MESSAGE_CHARS = 64_000  # one WebSocket message: an action
+
+
+# ----- request bodies --------------------------------------------------------------------
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "ai"]
+    name: str | None = Field(None, min_length=1, max_length=64, description="a person's name")
+    agent: str | None = Field(None, min_length=1, max_length=200,
+                              description="an AI seat's agent spec, e.g. 'heuristic' or 'ismcts:seconds=1'")
+
+
+class RoomIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=64, description="a game's name, e.g. 'alarun'")
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32,
+                                    description="the game's options; players defaults to the number of seats")
+    seats: list[SeatIn] = Field(min_length=1, max_length=16)
+    undo: bool = Field(False, description="allow take-backs (stored; not implemented yet)")
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+    action: dict[str, Any] = Field(description="the action's JSON, as listed in legal_actions")
+    version: int | None = Field(None, ge=0, description="the version the action was chosen on (refused if stale)")
+    since: int = Field(0, ge=0, description="return log entries from this index on")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str
+
+
+class RoomCreated(BaseModel):
+    room: str
+    seats: list[SeatToken]
+
+
+class RoomView(BaseModel):
+    view: dict[str, Any]
+    to_move: list[int]
+    legal_actions: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+    finished: bool
+    version: int
+
+
+# ----- the application -------------------------------------------------------------------
+def create_app(db_url: str | None = None, agent_threads: int = 4) -> FastAPI:
+    """The server on the database at ``db_url`` (default: the SQLite file in the data
+    directory), migrated and with its unfinished rooms reloaded at start."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        engine = await asyncio.to_thread(open_engine, db_url)
+        app.state.rooms = Rooms(Store(engine), agent_threads)
+        await app.state.rooms.start()
+        try:
+            yield
+        finally:
+            await app.state.rooms.close()
+            engine.dispose()
+
+    app = FastAPI(title="Nemeton game server", version="1", lifespan=lifespan,
+                  description="Rooms of seats (people with secret tokens, or AI agents) playing "
+                              "Nemeton's games. See docs/server.md.")
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    _errors(app)
+    _routes(app)
+    return app
+
+
+def _rooms(request: Request | WebSocket) -> Rooms:
+    return request.app.state.rooms
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ServerError)
+    async def refused(_request: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": f"malformed request: {_explain(exc.errors())}"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"detail": "internal server error"}, status_code=500)
+
+
+def _explain(errors: Any) -> str:
+    """Pydantic's errors without the input they quote (it may hold a token)."""
+    parts = []
+    for e in list(errors)[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+        parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg", "invalid")))
+    return "; ".join(parts)
+
+
+def _routes(app: FastAPI) -> None:
+    @app.post("/api/rooms", response_model=RoomCreated, status_code=201,
+              summary="Create a room; returns one secret token per person's seat")
+    async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).create(body.game, body.options, [s.model_dump() for s in body.seats],
+                                            body.undo)
+
+    @app.get("/api/rooms", summary="The rooms, newest first, for a lobby (nothing hidden)")
+    async def list_rooms(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
+        return await _rooms(request).lobby(limit)
+
+    @app.get("/api/rooms/{room}/view", response_model=RoomView,
+             summary="A seat's view (the spectator's without a token)")
+    async def view(room: str, request: Request, token: str | None = Query(None, max_length=200),
+                   since: int = Query(0, ge=0)) -> dict[str, Any]:
+        return await _rooms(request).view(room, token, since)
+
+    @app.post("/api/rooms/{room}/actions", response_model=RoomView,
+              summary="A person's action; answers with the seat's new view")
+    async def act(room: str, body: ActionIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).act(room, body.token, body.action, body.version, body.since)
+
+    @app.get("/api/rooms/{room}/record", summary="The full record (seed included), once the game has ended")
+    async def record(room: str, request: Request) -> dict[str, Any]:
+        return await _rooms(request).record(room)
+
+    @app.websocket("/ws/rooms/{room}")
+    async def room_socket(websocket: WebSocket, room: str, token: str | None = None) -> None:
+        await serve_socket(websocket, _rooms(websocket), room, token)
+
+
+# ----- WebSocket -------------------------------------------------------------------------
+async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: str | None) -> None:
+    """Send the current state, then every change as it is committed; accept actions
+    ``{"type": "action", "action": {...}, "version": V}``; refusals come back as
+    ``{"type": "error", "status": 4xx, "message": ...}``."""
+    await websocket.accept()
+    try:
+        room = await rooms.get(room_id)
+        seat = room.seat_of(token)
+    except ServerError as exc:
+        await websocket.send_json({"type": "error", "status": exc.status, "message": str(exc)})
+        await websocket.close(code=4000 + exc.status, reason=str(exc)[:120])
+        return
+    sub = Subscriber(seat)
+    async with room.lock:
+        first = {"type": "state", "seat": seat, **room.snapshot(seat)}
+        sub.since = room.table.state.log_length()
+        room.subscribers.add(sub)
+    sub.queue.put_nowait(first)
+    sender = asyncio.create_task(_send(websocket, sub))
+    try:
+        while True:
+            text = await websocket.receive_text()
+            sub.queue.put_nowait(await _handle(rooms, room_id, token, text))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.subscribers.discard(sub)
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
+
+
+async def _send(websocket: WebSocket, sub: Subscriber) -> None:
+    while True:
+        message = await sub.queue.get()
+        await websocket.send_json(message)
+
+
+async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> dict[str, Any]:
+    """One client message; the answer to queue (the new state itself is pushed by the room)."""
+    try:
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise ServerError(f"a message is at most {MAX_MESSAGE_CHARS} characters", 413)
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ServerError("malformed message: not JSON", 422) from None
+        if not (isinstance(message, dict) and message.get("type") == "action"
+                and isinstance(message.get("action"), dict)
+                and (message.get("version") is None or type(message.get("version")) is int)):
+            raise ServerError('malformed message: expected {"type": "action", "action": {...}, '
+                              '"version": V (optional)}', 422)
+        if token is None:
+            raise Forbidden("a spectator cannot act; connect with a seat's token")
+        snapshot = await rooms.act(room_id, token, message["action"], message.get("version"))
+        return {"type": "ok", "version": snapshot["version"]}
+    except ServerError as exc:
+        return {"type": "error", "status": exc.status, "message": str(exc)}
+    except Exception:
+        log.exception("unexpected error on a message to room %s", room_id)
+        return {"type": "error", "status": 500, "message": "internal server error"}
+
+
+# ----- request size ----------------------------------------------------------------------
+class BodyLimit:
+    """Refuse (413) a request body larger than ``limit`` bytes, declared or streamed."""
+
+    def __init__(self, app: Any, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await _too_large(send, self.limit)
+        seen = 0
+
+        async def limited_receive() -> dict:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send)
+        except _BodyTooLarge:
+            await _too_large(send, self.limit)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Any, limit: int) -> None:
+    body = json.dumps({"detail": f"request body too large (at most {limit:,} bytes)"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,330 @@
+"""Rooms: a game record played through the table loop, its seats and who watches it.
+
+A :class:`Room` holds the live :class:`~nemeton.table.Table` rebuilt from its stored record;
+:class:`Rooms` creates, loads and plays them. Every change follows one path, under the
+room's lock: check the request against the table (who may act, which actions are legal), apply
+it, commit it to the database with the optimistic version check, and only then answer and
+push the seats' new views to the subscribers. If the commit fails the room is rebuilt from
+the database, so memory never runs ahead of what is stored.
+
+Agents' seats are moved by a task per room: each move is computed on a worker thread (the
+event loop keeps serving), committed, and pushed like a person's.
+
+Nothing here knows a game: everything goes through the engine protocol and agent specs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agents.base import make_agent
+from ..engine import GameRecord, GameSpec, NemetonError, display_options, get_game
+from ..table import Table
+from .db import RoomRow, SeatRow, StaleVersion, Store
+
+log = logging.getLogger("nemeton.server")
+
+
+class ServerError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the message says why."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class BadRequest(ServerError):
+    status = 400
+
+
+class Forbidden(ServerError):
+    status = 403
+
+
+class NotFound(ServerError):
+    status = 404
+
+
+class Conflict(ServerError):
+    status = 409
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(eq=False)  # compared and hashed by identity: kept in a set
+class Subscriber:
+    """One WebSocket client of a room: its seat (None = spectator), where its log stands,
+    and the queue of messages waiting to be sent."""
+
+    seat: int | None
+    since: int = 0
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+
+
+class Room:
+    """One game in memory, rebuilt from its stored record."""
+
+    def __init__(self, row: RoomRow):
+        self.id = row.id
+        self.spec: GameSpec = get_game(row.game)
+        self.options = row.options
+        self.seed = row.seed
+        self.undo = row.undo
+        self.created_at = row.created_at
+        self.seats = row.seats
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.driver: asyncio.Task | None = None
+        self.rebuild(row)
+
+    def rebuild(self, row: RoomRow) -> None:
+        """Replay the stored record (every action checked) and seat fresh agents."""
+        actions = [(seat, self.spec.action_from_json(action)) for seat, action in row.actions]
+        record = GameRecord(self.spec.name, dict(self.options), self.seed, actions, row.rules_version)
+        state = record.replay()
+        agents = [make_agent(s.agent, self.spec, s.seat, secrets.randbits(64)) if s.kind == "ai" else None
+                  for s in self.seats]
+        self.table = Table(state, agents, keep_log=True)
+        self.version = row.version
+
+    # ----- who is asking ----------------------------------------------------------------
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is; None (the spectator) without a token; an unknown
+        token is refused (every seat is compared, in constant time)."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(digest, s.token_hash):
+                found = s.seat
+        if found is None:
+            raise Forbidden("unknown token for this room")
+        return found
+
+    # ----- what a seat sees ---------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.table.over
+
+    def snapshot(self, seat: int | None, since: int = 0) -> dict[str, Any]:
+        """What ``seat`` (None = spectator) may know now: its view, who acts, its legal
+        actions, its log entries from ``since``, whether the game is over and the version."""
+        state = self.table.state
+        legal = [] if seat is None or self.seats[seat].kind != "human" else self.table.legal_actions(seat)
+        return {
+            "view": state.view(seat),
+            "to_move": list(state.acting()),
+            "legal_actions": [a.to_json() for a in legal],
+            "log": state.log(seat, since=min(since, state.log_length())),
+            "finished": state.is_terminal(),
+            "version": self.version,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The room for a lobby: nothing hidden (data options shown by content hash)."""
+        connected = {sub.seat for sub in self.subscribers}
+        return {
+            "room": self.id, "game": self.spec.name,
+            "options": display_options(self.spec.options(**self.options)),
+            "players": len(self.seats),
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
+                       "connected": s.seat in connected} for s in self.seats],
+            "open_seats": [s.seat for s in self.seats if s.kind == "human" and s.seat not in connected],
+            "status": "finished" if self.finished else "playing",
+            "version": self.version,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
+        }
+
+    def publish(self) -> None:
+        """Queue every subscriber's news: its new view and the log entries it has not seen
+        (called under the lock, right after a change is committed)."""
+        length = self.table.state.log_length()
+        for sub in list(self.subscribers):
+            message = {"type": "state", **self.snapshot(sub.seat, sub.since)}
+            sub.since = length
+            sub.queue.put_nowait(message)
+
+
+class Rooms:
+    """Every room of one server, backed by one :class:`Store`."""
+
+    def __init__(self, store: Store, agent_threads: int = 4):
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.agents = ThreadPoolExecutor(max_workers=agent_threads, thread_name_prefix="nemeton-agent")
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    # ----- start and stop ---------------------------------------------------------------
+    async def start(self) -> None:
+        """Reload every unfinished room (replaying its record) and let its agents move."""
+        for room_id in await asyncio.to_thread(self.store.room_ids, "playing"):
+            try:
+                room = await self.get(room_id)
+            except Exception:  # one broken room must not stop the server
+                log.exception("room %s could not be reloaded", room_id)
+                continue
+            self.kick(room)
+
+    async def close(self) -> None:
+        tasks = [room.driver for room in self.rooms.values() if room.driver and not room.driver.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.agents.shutdown(wait=True, cancel_futures=True)
+
+    # ----- rooms ------------------------------------------------------------------------
+    async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                     undo: bool = False) -> dict[str, Any]:
+        """A new room: options checked by the game, agent specs by ``make_agent``, a secret
+        seed; returns its id and one token per person's seat (stored hashed)."""
+        try:
+            spec = get_game(game)
+            raw = dict(options)
+            raw.setdefault("players", len(seats))
+            checked = spec.options(**raw)
+        except NemetonError as exc:
+            raise BadRequest(str(exc)) from None
+        if len(seats) != checked.players:
+            raise BadRequest(f"a game of {checked.players} players needs {checked.players} seats; got {len(seats)}")
+        rows, tokens = [], []
+        for i, seat in enumerate(seats):
+            if seat["kind"] == "ai":
+                if not seat.get("agent"):
+                    raise BadRequest(f"seat {i} is an AI seat and needs an agent spec (e.g. 'heuristic')")
+                try:
+                    make_agent(seat["agent"], spec, i, 0)
+                except NemetonError as exc:
+                    raise BadRequest(f"seat {i}: {exc}") from None
+                rows.append(SeatRow(i, "ai", seat.get("name"), seat["agent"], None))
+            else:
+                token = secrets.token_urlsafe(24)
+                rows.append(SeatRow(i, "human", seat.get("name") or f"Seat {i + 1}", None, hash_token(token)))
+                tokens.append({"seat": i, "token": token})
+        room_id = secrets.token_urlsafe(9)
+        seed = secrets.randbits(64)
+        await asyncio.to_thread(self.store.create_room, room_id, spec.name, spec.rules_version,
+                                checked.to_json(), seed, rows, undo)
+        room = await self.get(room_id)
+        self.kick(room)
+        return {"room": room_id, "seats": tokens}
+
+    async def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(room_id)
+            if room is None:
+                row = await asyncio.to_thread(self.store.load_room, room_id)
+                if row is None:
+                    self._loading.pop(room_id, None)
+                    raise NotFound(f"no room {room_id[:40]!r}")
+                room = await asyncio.to_thread(Room, row)
+                self.rooms[room_id] = room
+        self._loading.pop(room_id, None)
+        return room
+
+    async def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
+        ids = await asyncio.to_thread(self.store.room_ids)
+        out = []
+        for room_id in reversed(ids[-limit:]):  # newest first
+            try:
+                room = await self.get(room_id)
+            except Exception:
+                log.exception("room %s could not be loaded for the lobby", room_id)
+                continue
+            out.append(room.summary())
+        return out
+
+    # ----- playing ----------------------------------------------------------------------
+    async def view(self, room_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
+        room = await self.get(room_id)
+        async with room.lock:
+            return room.snapshot(room.seat_of(token), since)
+
+    async def act(self, room_id: str, token: str, action_json: Any, version: int | None = None,
+                  since: int = 0) -> dict[str, Any]:
+        """A person's action: checked, applied, committed, then answered and pushed."""
+        room = await self.get(room_id)
+        async with room.lock:
+            seat = room.seat_of(token)
+            if seat is None:
+                raise Forbidden("a token is needed to act")
+            if version is not None and version != room.version:
+                raise Conflict(f"stale version {version}: the room is at version {room.version}; "
+                               "fetch the view again")
+            state = room.table.state
+            if state.is_terminal():
+                raise Conflict("the game is over; no action is legal")
+            if seat not in state.acting():
+                raise Conflict(f"not your turn: seat {seat} may not act now "
+                               f"(acting: {', '.join(map(str, state.acting())) or 'nobody'})")
+            try:
+                action = room.spec.action_from_json(action_json)
+                room.table.submit(seat, action)
+            except NemetonError as exc:
+                raise BadRequest(f"illegal action: {exc}") from None
+            await self._commit(room, [(seat, action)])
+            room.publish()
+            answer = room.snapshot(seat, since)
+        self.kick(room)
+        return answer
+
+    async def record(self, room_id: str) -> dict[str, Any]:
+        room = await self.get(room_id)
+        async with room.lock:
+            if not room.finished:
+                raise Forbidden("the record (with its seed) is available once the game has ended")
+            return room.table.state.record().to_json()
+
+    async def _commit(self, room: Room, new: list[tuple[int, Any]]) -> None:
+        """Store actions already applied to the room's table; if that fails, rebuild the room
+        from the database (memory never runs ahead of it) and refuse."""
+        base = room.version
+        try:
+            room.version = await asyncio.to_thread(
+                self.store.append_actions, room.id, base, [(s, a.to_json()) for s, a in new], room.finished)
+        except BaseException as exc:
+            row = await asyncio.to_thread(self.store.load_room, room.id)
+            await asyncio.to_thread(room.rebuild, row)
+            if isinstance(exc, StaleVersion):
+                raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
+            raise
+
+    # ----- agents -----------------------------------------------------------------------
+    def kick(self, room: Room) -> None:
+        """Make sure the room's agents move if one of them is to act."""
+        if room.driver is None or room.driver.done():
+            room.driver = asyncio.get_running_loop().create_task(self._drive(room))
+
+    async def _drive(self, room: Room) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                async with room.lock:
+                    table = room.table
+                    if table.over or table.agent_to_act() is None:
+                        return
+                    seat = await loop.run_in_executor(self.agents, table.step)
+                    if seat is None:
+                        return
+                    await self._commit(room, [table.state.history[-1]])
+                    room.publish()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the agents of room %s stopped", room.id)

@@ -1,0 +1,94 @@
+"""Fixtures for the server tests: an app on a fresh SQLite file, and a mirror of a room's
+true state rebuilt independently from what the database holds."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient` is deprecated")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from nemeton.engine import GameRecord, get_game  # noqa: E402
+from nemeton.server.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'nemeton.db'}"
+
+
+@pytest.fixture
+def client(db_url):
+    with TestClient(create_app(db_url)) as c:
+        yield c
+
+
+def store_of(client):
+    return client.app.state.rooms.store
+
+
+def create(client, game="alarun", seats=("human", "human"), **options):
+    """A room whose seats are 'human' or an agent spec; returns (room, {seat: token})."""
+    body = {"game": game, "options": options,
+            "seats": [{"kind": "human", "name": f"P{i}"} if s == "human" else {"kind": "ai", "agent": s}
+                      for i, s in enumerate(seats)]}
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["room"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def view(client, room, token=None, since=0):
+    params = {"since": since} | ({"token": token} if token is not None else {})
+    r = client.get(f"/api/rooms/{room}/view", params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def wait_for(client, room, token, predicate, timeout=20.0):
+    """Poll a seat's view until ``predicate(snapshot)`` (agents move in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snap = view(client, room, token, since=10**9)
+        if predicate(snap):
+            return snap
+        assert time.monotonic() < deadline, f"timed out waiting on room {room}: {snap['to_move']}"
+        time.sleep(0.002)
+
+
+class Mirror:
+    """The room's true state, replayed by the test from the database's rows (seed included)."""
+
+    def __init__(self, client, room):
+        self.store = store_of(client)
+        self.room = room
+        row = self.store.load_room(room)
+        self.seed = row.seed
+        self.spec = get_game(row.game)
+        self.state = GameRecord(row.game, row.options, row.seed, []).replay()
+
+    def at(self, version):
+        """The true state after the first ``version`` actions (versions only grow)."""
+        have = len(self.state.history)
+        assert version >= have, "responses went back in time"
+        if version > have:
+            row = self.store.load_room(self.room)
+            for seat, action in row.actions[have:version]:
+                self.state.apply(self.spec.action_from_json(action), seat)
+        return self.state
+
+    def check(self, snapshot, seat, since=0):
+        """``snapshot`` (an HTTP answer or a pushed message for ``seat``) holds exactly what
+        the engine lets ``seat`` know at its version, and never the seed before the end."""
+        state = self.at(snapshot["version"])
+        assert snapshot["view"] == json.loads(json.dumps(state.view(seat)))
+        assert snapshot["log"] == json.loads(json.dumps(state.log(seat, since=min(since, state.log_length()))))
+        assert snapshot["to_move"] == list(state.acting())
+        assert snapshot["finished"] == state.is_terminal()
+        if not state.is_terminal():
+            assert str(self.seed) not in json.dumps(snapshot)
+        return state
