@@ -301,6 +301,12 @@ def test_mutated_actions_decode_to_a_game_action_or_are_refused(name, data):
     if action is not None:
         assert isinstance(action, Action)
         assert spec.action_from_json(json.loads(json.dumps(action.to_json()))) == action
+    config = data.draw(st.sampled_from(spec.conformance_configs()))
+    options = spec.options(**{**spec.bot_defaults, **config})
+    looked_up = outcome(spec.action_from_json, doc, options)
+    if looked_up is not None:
+        assert looked_up == action, "an action the options accept is accepted without them too"
+        assert spec.action_from_json(looked_up.to_json(), options) is looked_up, "the lookup is canonical"
 
 
 # ----- states ------------------------------------------------------------------------------------------
@@ -456,14 +462,17 @@ def test_decoding_junk_actions_never_grows_a_global_table(name):
     classes = spec.action_codec.classes()
     package = classes[0].__module__.rsplit(".", 1)[0]
     rng = random.Random(0)
+    options = spec.options(**spec.bot_defaults)
     for data in material(name).actions:  # what decoding real actions fills is filled once
         spec.action_from_json(data)
+        outcome(spec.action_from_json, data, options)
     before = _table_sizes(package)
     hints = {cls: typing.get_type_hints(cls) for cls in classes}
     for k in range(20_000):
         cls = classes[k % len(classes)]
         data = {"type": cls.kind, **{f.name: _junk_value(hints[cls][f.name], rng) for f in dataclasses.fields(cls)}}
         outcome(spec.action_from_json, data)
+        outcome(spec.action_from_json, data, options)
     grown = {k: (before.get(k), v) for k, v in _table_sizes(package).items() if before.get(k) != v}
     assert not grown, f"decoding junk actions grew tables (before, after): {grown}"
 

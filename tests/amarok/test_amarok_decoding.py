@@ -109,3 +109,80 @@ def test_event_seats_rounds_and_audiences_are_in_range(saved):
 @pytest.mark.parametrize("seed", ["7", {"a": 1}, -1, 2**64, 1.5, True])
 def test_a_seed_must_be_an_integer_from_0_to_2_64(saved, seed):
     _refused({**saved, "seed": seed}, "seed")
+
+
+# ----- decoding an action against the game's deck and seats ------------------------------------
+
+def _moss_deck() -> str:
+    """The standard deck with its card R3 renamed Moss3."""
+    from nemeton.games.amarok.cards import standard_deck_text
+    text = standard_deck_text()
+    assert 'id = "R3"' in text and "Moss3" not in text
+    return text.replace('id = "R3"', 'id = "Moss3"')
+
+
+@pytest.mark.parametrize("kind", ["take_river", "claw_river"])
+def test_a_card_of_another_deck_is_decoded_with_that_decks_options_only(kind):
+    deck = _moss_deck()
+    data = {"type": kind, "card": "Moss3"}
+    action = SPEC.action_from_json(data, SPEC.options(players=3, deck=deck))
+    assert action.card == "Moss3"
+    with pytest.raises(RecordError, match="the deck has no card 'Moss3'"):
+        SPEC.action_from_json(data, SPEC.options(players=3))
+    with pytest.raises(RecordError, match="the deck has no card 'R3'"):
+        SPEC.action_from_json({"type": kind, "card": "R3"}, SPEC.options(players=3, deck=deck))
+
+
+def test_decoding_with_the_options_returns_the_decks_own_instance():
+    from nemeton.games.amarok.actions import tables_for
+    from nemeton.games.amarok.cards import load_deck
+    deck = _moss_deck()
+    options = SPEC.options(players=3, deck=deck)
+    action = SPEC.action_from_json({"type": "take_seen", "seat": 2, "card": "Moss3"}, options)
+    tables = tables_for(load_deck(deck))
+    assert action is tables.take_seen[2][load_deck(deck).index["Moss3"]]
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "take_seen", "seat": 3, "card": "R1"},
+    {"type": "take_unseen", "seat": 5},
+    {"type": "claw_hand", "seat": 4, "slot": 0},
+])
+def test_a_seat_the_game_does_not_have_is_refused_given_the_options(data):
+    SPEC.action_from_json(data)  # a seat of some game: without the options, that is all we know
+    with pytest.raises(RecordError, match=r"seat must be 0\.\.2 \(a 3-player game\)"):
+        SPEC.action_from_json(data, SPEC.options(players=3))
+
+
+def test_a_record_of_another_deck_loads_its_own_actions_and_refuses_the_standard_decks_cards():
+    from nemeton.engine import GameRecord
+    deck = _moss_deck()
+    state = SPEC.make(3, seed=6, deck=deck)
+    rng = random.Random(6)
+    for _ in range(10):
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.record().to_json()
+    assert GameRecord.from_json(record).replay().to_json() == state.to_json()
+    record["actions"].append({"seat": 0, "action": {"type": "claw_river", "card": "R3"}})
+    with pytest.raises(RecordError, match="record action 10: .*the deck has no card 'R3'"):
+        GameRecord.from_json(record)
+
+
+def test_decoding_junk_with_the_options_grows_no_table():
+    from nemeton.games.amarok.actions import tables_for
+    from nemeton.games.amarok.cards import load_deck
+    options = SPEC.options(players=3)
+    by_value = tables_for(load_deck(None)).by_value
+    size, decks = len(by_value), load_deck.cache_info().currsize
+    for i in range(3000):
+        data = ({"type": "take_river", "card": f"junk{i}"} if i % 2
+                else {"type": "claw_front", "seat": 1, "card": f"junk{i}"})
+        with pytest.raises(RecordError):
+            SPEC.action_from_json(data, options)
+    assert len(by_value) == size and load_deck.cache_info().currsize == decks
+
+
+def test_a_saved_states_history_names_only_seats_of_its_game(saved):
+    data = json.loads(json.dumps(saved))
+    data["history"][0]["action"] = {"type": "take_unseen", "seat": 4}
+    _refused(data, "seat must be 0..2 (a 3-player game)")

@@ -181,7 +181,8 @@ def _of_game(action: Action, deck: Deck, players: int) -> Action:
     """The deck's instance of ``action`` in a game of ``players`` seats, or RecordError."""
     seat = getattr(action, "seat", 0)
     if not 0 <= seat < players:
-        raise RecordError(f"{action.kind}: seat must be 0..{players - 1} (a {players}-player game), got {seat!r}")
+        raise RecordError(f"{action.kind}: seat must be 0..{players - 1} (a {players}-player game), "
+                          f"got {seat!r}")
     found = tables_for(deck).by_value.get(action)
     if found is None:
         if getattr(action, "slot", 0) not in (0, 1):
@@ -191,9 +192,10 @@ def _of_game(action: Action, deck: Deck, players: int) -> Action:
     return found
 
 
-def decode_action(data: Any, deck: Deck) -> Action:
-    """The action of ``deck``'s game that ``data`` (its JSON form) names, or RecordError."""
-    return _of_game(ACTION_CODEC.from_json(data), deck, MAX_PLAYERS)
+def decode_action(data: Any, deck: Deck, players: int = MAX_PLAYERS) -> Action:
+    """The action of a game of ``players`` seats with ``deck`` that ``data`` (its JSON form)
+    names, or RecordError."""
+    return _of_game(ACTION_CODEC.from_json(data), deck, players)
 
 
 ACTION_CODEC = ActionCodec(ACTION_CLASSES, intern=checked)

@@ -501,8 +501,9 @@ class AmarokState(State):
         history = _Reader._get(data, "history")
         if not isinstance(history, list):
             raise RecordError("history must be a list of {seat, action} objects")
-        state.history = [(_Reader._get(h, "seat"), decode_action(_Reader._get(h, "action"), state.cards))
-                         for h in history]
+        state.history = [(_Reader._get(h, "seat"),
+                           decode_action(_Reader._get(h, "action"), state.cards, state.n))
+                          for h in history]
         if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.n for s, _ in state.history):
             raise RecordError(f"history: every seat must be 0..{state.n - 1}")
         events = data.get("events")
@@ -659,7 +660,8 @@ class _Reader:
         if last is None:
             return None
         seat = self.int(last, "seat", 0, n - 1)
-        return seat, decode_action(self._get(last, "action"), self.deck), self.card(self._get(last, "card"), "last")
+        action = decode_action(self._get(last, "action"), self.deck, n)
+        return seat, action, self.card(self._get(last, "card"), "last")
 
     def last_round(self, done, n) -> dict[str, Any] | None:
         if done is None:

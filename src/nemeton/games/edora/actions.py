@@ -340,6 +340,24 @@ FIELD_CHECKS = {
 }
 
 
+def _board_independent_actions() -> dict[Action, Action]:
+    """Every action whose fields name no part of the board: the few values each field may take
+    (:data:`FIELD_CHECKS`), all combinations, built once (a few hundred)."""
+    actions = [Emergency(), *(FoodChoice(t) for t in ("provisions", "dice")),
+               *(TakeDie(v) for v in range(1, 7)), *(Brew(p) for p in POTIONS),
+               Stop("potions"), Stop("dice to raise"), Skip("standing-stone"), Skip("rune-stone"),
+               *(StandingStone(r) for r in REWARDS), *(RuneStone(u) for u in RUNE_UNITS),
+               *(RepeatReward(r) for r in REWARDS), *(FlipHerb(h) for h in HERBS), *(TakeHerb(h) for h in HERBS),
+               *(ActivateHerb(a, b) for a in HERBS for b in HERBS if a != b),
+               *(ArrangeHerb(h, c) for h in HERBS for c in range(12)), *(KeepTablet(t) for t in TABLETS),
+               *(TakeTablet(slot, t) for slot in range(12) for t in TABLETS)]
+    return {a: a for a in actions}
+
+
+# Looked up by decoding; nothing is ever added.
+BOARD_INDEPENDENT = _board_independent_actions()
+
+
 def checked(action: Action) -> Action:
     """``action`` itself when every field has the type and range an Edora action can have;
     otherwise :class:`RecordError` naming the field and what is allowed. Nothing is stored."""
@@ -379,7 +397,8 @@ def _space(action: Action, board, s: int, players: int) -> int:
     the first ``players`` spaces of each sanctuary)."""
     count = min(len(board.spaces[s]), players)
     if not 1 <= action.space <= count:
-        raise _refuse(action, "space", f"a space of {board.names[s]} in a {players}-player game (1 to {count})")
+        raise _refuse(action, "space",
+                      f"a space of {board.names[s]} in a {players}-player game (1 to {count})")
     return action.space - 1
 
 
@@ -409,7 +428,8 @@ def _place(action: PlaceDie, board, options) -> Action:
     s = _sanctuary(action, board)
     i = _space(action, board, s, options.players)
     if action.action != board.spaces[s][i]:
-        raise _refuse(action, "action", f"{board.spaces[s][i]!r}, the code of {action.sanctuary} space {action.space}")
+        raise _refuse(action, "action",
+                      f"{board.spaces[s][i]!r}, the code of {action.sanctuary} space {action.space}")
     return board.tables["places"][s][i][action.die][action.value]
 
 
@@ -424,34 +444,37 @@ def _gem(action: TakeGem, board, options) -> Action:
     return board.tables["gems"][board.amulet_rows.index(action.row)][REWARD_INDEX[action.gem]]
 
 
-def _variant(flag: str, variant: str):
-    def in_variant(action: Action, board, options) -> Action:
-        if not getattr(options, flag):
-            raise RecordError(f"action {action.kind!r} exists only in variant {variant} "
-                              f"({flag}), which this game does not use")
-        return action
-    return in_variant
-
-
 BOARD_LOOKUPS = {StartSpace: _start, Move: _move, ForestLeap: _leap, PlaceDie: _place,
-                 RaiseDie: _raise, TakeGem: _gem,
-                 KeepTablet: _variant("tablet_draft", "V1"), ArrangeHerb: _variant("arranged_herbs", "V3")}
+                 RaiseDie: _raise, TakeGem: _gem}
+# Setup actions that exist only in a variant: class -> (option, variant).
+VARIANT_ACTIONS = {KeepTablet: ("tablet_draft", "V1"), ArrangeHerb: ("arranged_herbs", "V3")}
 
 
 def lookup(action: Action, options=None) -> Action:
-    """The decoder's lookup (:data:`CODEC`'s intern): ``action`` with every field's type and
-    range checked (:func:`checked`) and, given the game's options, the board's own instance of
-    an action naming the board, or :class:`RecordError` naming the field that exists on no such
-    board. Without options, the board is unknown: only :func:`checked` applies. Nothing is
-    stored (the board's tables are built once per board and go with it)."""
+    """The decoder's lookup (:data:`CODEC`'s intern): every field's type and range checked
+    (:func:`checked`), then the game's own instance: of the board's tables for an action that
+    names the board, given the game's options (without them the board is unknown, and such an
+    action is returned as decoded); of :data:`BOARD_INDEPENDENT` for any other, refused when it
+    belongs to a variant the options leave out. :class:`RecordError` names the field that has
+    no such value. Nothing is stored (the board's tables are built once per board and go with
+    it)."""
     checked(action)
     find = BOARD_LOOKUPS.get(type(action))
-    if options is None or find is None:
-        return action
-    board = board_from_text(options.board)
-    build_board_tables(board)
-    return find(action, board, options)
+    if find is not None:
+        if options is None:
+            return action
+        board = board_from_text(options.board)
+        build_board_tables(board)
+        return find(action, board, options)
+    variant = VARIANT_ACTIONS.get(type(action))
+    if options is not None and variant is not None and not getattr(options, variant[0]):
+        raise RecordError(f"action {action.kind!r} exists only in variant {variant[1]} "
+                          f"({variant[0]}), which this game does not use")
+    found = BOARD_INDEPENDENT.get(action)
+    if found is None:
+        raise RecordError(f"action {action.kind!r}: no such action ({str(action)[:80]})")
+    return found
 
 
 CODEC = ActionCodec(ACTION_CLASSES, intern=lookup)
-EMERGENCY = Emergency()
+EMERGENCY = BOARD_INDEPENDENT[Emergency()]
