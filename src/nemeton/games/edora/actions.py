@@ -272,7 +272,7 @@ def build_board_tables(board) -> None:
     tables["gems"] = [[TakeGem(REWARDS[g], row) for g in range(6)] for row in board.amulet_rows]
     tables["starts"] = {board.start_names[k]: StartSpace(board.start_names[k], names[s])
                         for k, s in enumerate(board.start_sanctuary)}
-    # the cost of a move to d is the cheapest route from the sanctuary left: any other one
+    # a move to d costs the cheapest route to it from where the druid stands: any other sanctuary
     tables["move_costs"] = [frozenset(board.dist[a][d] for a in range(board.size) if a != d)
                             for d in range(board.size)]
 
@@ -358,26 +358,26 @@ def _board_independent_actions() -> dict[Action, Action]:
 BOARD_INDEPENDENT = _board_independent_actions()
 
 
+def _refuse(action: Action, name: str, allowed: str) -> RecordError:
+    """The error for a field of ``action`` that is not what is ``allowed``."""
+    value = repr(getattr(action, name))
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return RecordError(f"action {action.kind!r}: field {name!r} must be {allowed}; got {shown}")
+
+
 def checked(action: Action) -> Action:
     """``action`` itself when every field has the type and range an Edora action can have;
     otherwise :class:`RecordError` naming the field and what is allowed. Nothing is stored."""
     for name, check in FIELD_CHECKS[type(action)].items():
         value = getattr(action, name)
         if not check(value):
-            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
-            raise RecordError(f"action {action.kind!r}: field {name!r} must be {check.allowed}; got {shown}")
+            raise _refuse(action, name, check.allowed)
     if isinstance(action, ActivateHerb) and action.herb == action.other:
         raise RecordError("action 'activate_herb': herb and other must be the two different herbs of a pair")
     return action
 
 
 # ----- decoding with the options: the board's own actions ----------------------------------------
-
-def _refuse(action: Action, name: str, allowed: str) -> RecordError:
-    value = repr(getattr(action, name))
-    shown = value if len(value) <= 40 else value[:40] + "..."
-    return RecordError(f"action {action.kind!r}: field {name!r} must be {allowed}; got {shown}")
-
 
 def _listed(names) -> str:
     names = list(names)
