@@ -227,3 +227,20 @@ def test_an_unexpected_error_is_a_bare_500_logged_on_the_server(db_url, caplog):
 def test_the_openapi_schema_documents_every_route(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/rooms", "/api/rooms/{room}/view", "/api/rooms/{room}/actions", "/api/rooms/{room}/record"} <= set(paths)
+
+
+@pytest.mark.parametrize("agent, words", [("ismcts:seconds=60", "at most 10 seconds"),
+                                          ("ismcts:iterations=10000000", "iterations")])
+def test_an_agent_asking_for_more_think_time_than_the_server_allows_is_refused(client, agent, words):
+    r = client.post("/api/rooms", json={"game": "alarun", "seats": [{"kind": "human"}, {"kind": "ai", "agent": agent}]})
+    assert r.status_code == 400 and words in r.json()["detail"]
+
+
+def test_tokens_in_query_strings_never_reach_the_access_log():
+    import logging
+
+    from nemeton.server.app import RedactTokens
+    record = logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s HTTP/%s" %d', (
+        "127.0.0.1:5", "GET", "/api/rooms/r/view?token=s3cr3t&since=2", "1.1", 200), None)
+    RedactTokens().filter(record)
+    assert "s3cr3t" not in record.getMessage() and "token=***&since=2" in record.getMessage()

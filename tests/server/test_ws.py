@@ -122,10 +122,13 @@ def test_agents_moves_are_pushed_one_by_one_until_the_game_ends(client):
         since = len(state["log"])
         versions = [state["version"]]
         while not state["finished"]:
-            if state["legal_actions"] and state["version"] == versions[-1]:
+            if state["legal_actions"]:
                 ws.send_text(json.dumps({"type": "action", "action": rng.choice(state["legal_actions"]),
                                          "version": state["version"]}))
             message = ws.receive_json()
+            if message["type"] == "error":  # another seat acted first (simultaneous decisions)
+                assert message["status"] == 409 and "stale version" in message["message"], message
+                continue
             if message["type"] != "state":
                 assert message["type"] == "ok", message
                 continue
@@ -135,3 +138,25 @@ def test_agents_moves_are_pushed_one_by_one_until_the_game_ends(client):
             state = message
     assert versions == sorted(versions) and len(set(versions)) == len(versions)
     assert state["view"]["terminal"]
+
+
+def test_a_seat_held_by_a_connected_client_is_not_open_in_the_lobby(client):
+    room, tokens = create(client, "alarun", ("human", "human"))
+    with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[1]}") as ws:
+        receive_state(ws)
+        entry = client.get("/api/rooms").json()[0]
+        assert entry["open_seats"] == [0] and [s["connected"] for s in entry["seats"]] == [False, True]
+    assert client.get("/api/rooms").json()[0]["open_seats"] == [0, 1]
+
+
+def test_a_client_that_does_not_keep_up_is_sent_the_whole_state_again(client):
+    from nemeton.server.rooms import QUEUE_SIZE, Subscriber
+    room, tokens = create(client, "alarun", ("human", "human"))
+    live = client.app.state.rooms.rooms[room]
+    slow = Subscriber(0)
+    live.subscribers.add(slow)
+    for _ in range(QUEUE_SIZE + 1):
+        live.publish()
+    assert slow.queue.qsize() == 1
+    message = slow.queue.get_nowait()
+    assert message["resync"] and message["log"] == view(client, room, tokens[0])["log"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
@@ -80,6 +81,7 @@ def create_app(db_url: str | None = None, agent_threads: int = 4) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        redact_tokens(logging.getLogger("uvicorn.access"))
         engine = await asyncio.to_thread(open_engine, db_url)
         app.state.rooms = Rooms(Store(engine), agent_threads)
         await app.state.rooms.start()
@@ -218,6 +220,26 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
     except Exception:
         log.exception("unexpected error on a message to room %s", room_id)
         return {"type": "error", "status": 500, "message": "internal server error"}
+
+
+# ----- logs ------------------------------------------------------------------------------
+_TOKEN = re.compile(r"(token=)[^&\s\"]*")
+
+
+class RedactTokens(logging.Filter):
+    """Seat tokens travel in query strings (``?token=``): access logs show them as ``***``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN.sub(r"\1***", record.msg)
+        return True
+
+
+def redact_tokens(logger: logging.Logger) -> None:
+    if not any(isinstance(f, RedactTokens) for f in logger.filters):
+        logger.addFilter(RedactTokens())
 
 
 # ----- request size ----------------------------------------------------------------------

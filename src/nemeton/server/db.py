@@ -184,6 +184,19 @@ class Store:
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
                        action_rows)
 
+    def list_rooms(self, limit: int = 100) -> list[RoomRow]:
+        """The newest rooms with their seats, without their actions (for a lobby)."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(rooms).order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)).mappings().all()
+            ids = [r["id"] for r in rows]
+            by_room: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for r in c.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.room_id, seats.c.seat)):
+                    by_room[r.room_id].append(SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash))
+        return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
+                        r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [])
+                for r in rows]
+
     def room_ids(self, status: str | None = None) -> list[str]:
         query = select(rooms.c.id).order_by(rooms.c.created_at, rooms.c.id)
         if status is not None:

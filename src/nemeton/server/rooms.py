@@ -24,12 +24,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import make_agent
+from ..agents.base import make_agent, parse_agent_spec
 from ..engine import GameRecord, GameSpec, NemetonError, display_options, get_game
 from ..table import Table
 from .db import RoomRow, SeatRow, StaleVersion, Store
 
 log = logging.getLogger("nemeton.server")
+
+# An AI seat's budget per decision: agents run on the server's threads, so a spec may not ask
+# for more (a search's ``seconds`` or ``iterations`` parameter).
+MAX_THINK_SECONDS = 10.0
+MAX_ITERATIONS = 200_000
+QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
 
 
 class ServerError(Exception):
@@ -70,7 +76,7 @@ class Subscriber:
 
     seat: int | None
     since: int = 0
-    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
 
 
 class Room:
@@ -133,29 +139,31 @@ class Room:
             "version": self.version,
         }
 
-    def summary(self) -> dict[str, Any]:
-        """The room for a lobby: nothing hidden (data options shown by content hash)."""
-        connected = {sub.seat for sub in self.subscribers}
-        return {
-            "room": self.id, "game": self.spec.name,
-            "options": display_options(self.spec.options(**self.options)),
-            "players": len(self.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
-                       "connected": s.seat in connected} for s in self.seats],
-            "open_seats": [s.seat for s in self.seats if s.kind == "human" and s.seat not in connected],
-            "status": "finished" if self.finished else "playing",
-            "version": self.version,
-            "created_at": self.created_at.isoformat() if self.created_at else None,
-        }
-
     def publish(self) -> None:
         """Queue every subscriber's news: its new view and the log entries it has not seen
         (called under the lock, right after a change is committed)."""
         length = self.table.state.log_length()
         for sub in list(self.subscribers):
             message = {"type": "state", **self.snapshot(sub.seat, sub.since)}
+            if sub.queue.full():  # a client that does not keep up: drop what waits, send it all
+                while not sub.queue.empty():
+                    sub.queue.get_nowait()
+                message = {"type": "state", "resync": True, **self.snapshot(sub.seat)}
             sub.since = length
             sub.queue.put_nowait(message)
+
+
+def check_agent(agent: str, spec: GameSpec, seat: int) -> None:
+    """An AI seat's spec: a known agent with valid parameters, within the server's budget."""
+    try:
+        _cls, params = parse_agent_spec(agent)
+        make_agent(agent, spec, seat, 0)
+    except NemetonError as exc:
+        raise BadRequest(f"seat {seat}: {exc}") from None
+    if params.get("seconds", 0) > MAX_THINK_SECONDS:
+        raise BadRequest(f"seat {seat}: an agent may think at most {MAX_THINK_SECONDS:g} seconds per decision here")
+    if params.get("iterations", 0) > MAX_ITERATIONS:
+        raise BadRequest(f"seat {seat}: an agent may search at most {MAX_ITERATIONS:,} iterations per decision here")
 
 
 class Rooms:
@@ -204,10 +212,7 @@ class Rooms:
             if seat["kind"] == "ai":
                 if not seat.get("agent"):
                     raise BadRequest(f"seat {i} is an AI seat and needs an agent spec (e.g. 'heuristic')")
-                try:
-                    make_agent(seat["agent"], spec, i, 0)
-                except NemetonError as exc:
-                    raise BadRequest(f"seat {i}: {exc}") from None
+                check_agent(seat["agent"], spec, i)
                 rows.append(SeatRow(i, "ai", seat.get("name"), seat["agent"], None))
             else:
                 token = secrets.token_urlsafe(24)
@@ -239,16 +244,26 @@ class Rooms:
         return room
 
     async def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
-        ids = await asyncio.to_thread(self.store.room_ids)
-        out = []
-        for room_id in reversed(ids[-limit:]):  # newest first
-            try:
-                room = await self.get(room_id)
-            except Exception:
-                log.exception("room %s could not be loaded for the lobby", room_id)
-                continue
-            out.append(room.summary())
-        return out
+        """The newest rooms, read from the database (no game is replayed for it)."""
+        return [self.summary(row) for row in await asyncio.to_thread(self.store.list_rooms, limit)]
+
+    def summary(self, row: RoomRow) -> dict[str, Any]:
+        """A room for a lobby: nothing hidden (data options shown by content hash). A
+        person's seat is open while no client holds it (connected over a WebSocket)."""
+        room = self.rooms.get(row.id)
+        connected = {sub.seat for sub in room.subscribers} if room is not None else set()
+        try:
+            options = display_options(get_game(row.game).options(**row.options))
+        except NemetonError:
+            options = None
+        return {
+            "room": row.id, "game": row.game, "options": options, "players": len(row.seats),
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
+                       "connected": s.seat in connected} for s in row.seats],
+            "open_seats": [s.seat for s in row.seats if s.kind == "human" and s.seat not in connected],
+            "status": row.status, "version": row.version,
+            "created_at": row.created_at.isoformat() if row.created_at else None,
+        }
 
     # ----- playing ----------------------------------------------------------------------
     async def view(self, room_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
