@@ -96,7 +96,7 @@ def test_deck_and_board_files_can_be_given_by_flag(tmp_path):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["simulate", "kuhn", "-p", "2", "--agents", "ismcts:iterations=0"], "iterations must be at least 1"),
+    (["simulate", "kuhn", "-p", "2", "--agents", "ismcts:iterations=0"], "iterations must be from 1 to"),
     (["simulate", "kuhn", "-p", "2", "--agents", "random,"], "has an empty entry"),
     (["simulate", "kuhn", "-p", "2", "--agents", "ismcts:foo=1"], "no parameter 'foo'"),
     (["simulate", "kuhn", "-p", "2", "--option", "players=3"], "with --players"),

@@ -676,9 +676,9 @@ class EdoraState(State):
         st = load_state(cls, data, [TABLETS.index(t) for t in data["deck"]],
                         [TABLETS.index(t) for t in data["draft_hand"]], rng_from_json(data["rng"]),
                         data["round"], data["over"], data["player"])
-        st.history = [(h["seat"], A.CODEC.from_json(h["action"])) for h in data["history"]]
+        st.history = [(h["seat"], A.CODEC.from_json(h["action"], options)) for h in data["history"]]
         events = data["events"]
-        st.events = None if events is None else [Event.from_json(e) for e in events]
+        st.events = None if events is None else [Event.from_json(e, options.players) for e in events]
         st.check_playable()
         return st
 
