@@ -404,3 +404,13 @@ def test_the_guards_stay_single_when_a_spec_is_copied(kuhn):
     copy = dataclasses.replace(kuhn, title="copy")
     assert copy.determinize._game_function is kuhn.determinize._game_function
     assert kuhn.state_from_json(kuhn.make(seed=2).to_json()).to_json() == kuhn.make(seed=2).to_json()
+
+
+def test_a_record_keeps_its_options_in_canonical_form():
+    import json as _json
+    import nemeton
+    record = nemeton.make("alarun", players=3, seed=4).record().to_json()
+    record["options"]["players"] = "3"
+    loaded = GameRecord.from_json(_json.loads(_json.dumps(record)))
+    assert loaded.options["players"] == 3 and loaded.to_json()["options"] == nemeton.make(
+        "alarun", players=3, seed=4).record().to_json()["options"]

@@ -85,7 +85,7 @@ class GameRecord:
         except NemetonError as exc:
             raise RecordError(f"the record's options are invalid: {exc}") from None
         seed = None if data["seed"] is None else check_seed(data["seed"])
-        return cls(spec.name, dict(options), seed, _read_actions(spec, data["actions"], checked), spec.rules_version)
+        return cls(spec.name, checked.to_json(), seed, _read_actions(spec, data["actions"], checked), spec.rules_version)
 
     @classmethod
     def loads(cls, text: str | bytes) -> "GameRecord":
