@@ -72,6 +72,27 @@ class TableResult:
 _VIEW, _LOG = 1, 2  # what an agent reads besides the legal actions
 
 
+@dataclass
+class AgentTurn:
+    """One agent decision prepared by :meth:`Table.ask_agent`: :meth:`decide` asks the agent
+    (it touches the agent only, never the state, so it may run on another thread while the
+    table serves others); :meth:`Table.play_agent` then applies the answer."""
+
+    seat: int
+    legal: list[Action]
+    at: int  # the number of actions applied when the agent was asked
+    ask: Callable[[], Action]
+    clock: Callable[[], float] | None
+    seconds: float = 0.0
+
+    def decide(self) -> Action:
+        started = self.clock() if self.clock is not None else 0.0
+        action = self.ask()
+        if self.clock is not None:
+            self.seconds = self.clock() - started
+        return action
+
+
 def is_one_of(action: Any, legal: Sequence[Action]) -> bool:
     """``action in legal``, by identity first: agents return one of the listed objects, and
     comparing by identity costs a fraction of comparing dataclasses by value."""
@@ -229,6 +250,45 @@ class Table:
         if reads & _LOG:
             self.seats[seat].observe(self.state.log(seat, since=self._since[seat]))
             self._since[seat] = self.state.log_length()
+
+    # ----- agents deciding away from the table (a server) --------------------------------
+    def ask_agent(self) -> AgentTurn | None:
+        """The next agent decision, prepared now (its view and news are taken here), or None
+        when no agent may act. Run ``turn.decide()`` anywhere, then :meth:`play_agent`."""
+        seat = self.agent_to_act()
+        if seat is None:
+            return None
+        act, reads = self._plan[seat]
+        legal = self.state._legal_actions(seat)
+        view = self._prepare(seat, reads) if reads else None
+        news = None
+        if reads & _LOG:
+            news = self.state.log(seat, since=self._since[seat])
+            self._since[seat] = self.state.log_length()
+        agent = self.seats[seat]
+
+        def ask() -> Action:
+            if news is not None:
+                agent.observe(news)
+            return act(view, legal)
+
+        return AgentTurn(seat, legal, len(self.state.history), ask, self.clock)
+
+    def play_agent(self, turn: AgentTurn, action: Action) -> bool:
+        """Apply an agent's answer to ``turn``; False (nothing applied) when the game moved
+        on since the agent was asked (ask again). An answer that is not legal raises
+        :class:`AgentActionError`."""
+        if len(self.state.history) != turn.at or turn.seat not in self.state.acting():
+            return False
+        if not is_one_of(action, turn.legal):
+            raise AgentActionError(f"agent {self.seats[turn.seat]} at seat {turn.seat} chose {action!r}, "
+                                   f"which is not legal now; legal: {listed(turn.legal)}")
+        if len(turn.legal) > 1:
+            self.decisions[turn.seat] += 1
+            self.seconds[turn.seat] += turn.seconds
+        self.state.apply_unchecked(action, turn.seat)
+        self.steps += 1
+        return True
 
     # ----- people -----------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:

@@ -107,3 +107,25 @@ def test_two_writers_validated_on_one_version_never_both_commit(db_url):
         assert sorted(outcomes)[1] == "stale" and sorted(outcomes)[0] in "ab"
     row = store.load_room("r")
     assert row.version == 10 and [i for i, _ in enumerate(row.actions)] == list(range(10))
+
+
+def test_people_are_served_while_an_agent_thinks(client):
+    room, tokens = create(client, "alarun", ("human", "random"))
+    live = client.app.state.rooms.rooms[room]
+    act, reads = live.table._plan[1]
+    thinking, answer = threading.Event(), threading.Event()
+
+    def slow_act(view, legal):
+        thinking.set()
+        assert answer.wait(10)
+        return act(view, legal)
+
+    live.table._plan[1] = (slow_act, reads)
+    snap = view(client, room, tokens[0])
+    client.post(f"/api/rooms/{room}/actions", json={"token": tokens[0], "action": snap["legal_actions"][0]})
+    assert thinking.wait(5)
+    during = view(client, room, tokens[0])  # answered while the agent is still deciding
+    assert during["to_move"] == [1] and during["version"] == 1
+    answer.set()
+    after = wait_for(client, room, tokens[0], lambda s: s["version"] >= 2)
+    assert store_of(client).load_room(room).version >= 2 and after["version"] >= 2

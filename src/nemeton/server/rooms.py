@@ -327,17 +327,25 @@ class Rooms:
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
 
     async def _drive(self, room: Room) -> None:
+        """Move the room's agents one decision at a time: the decision is prepared under the
+        lock, computed on a worker thread without it (people keep reading and, where several
+        seats act at once, acting), then applied and committed under the lock, unless the
+        game moved on meanwhile (then the agent is asked again)."""
         loop = asyncio.get_running_loop()
         try:
             while True:
                 async with room.lock:
                     table = room.table
-                    if table.over or table.agent_to_act() is None:
+                    if table.over:
                         return
-                    seat = await loop.run_in_executor(self.agents, table.step)
-                    if seat is None:
+                    turn = table.ask_agent()
+                    if turn is None:
                         return
-                    await self._commit(room, [table.state.history[-1]])
+                action = await loop.run_in_executor(self.agents, turn.decide)
+                async with room.lock:
+                    if room.table is not table or not table.play_agent(turn, action):
+                        continue
+                    await self._commit(room, [(turn.seat, action)])
                     room.publish()
         except asyncio.CancelledError:
             raise
