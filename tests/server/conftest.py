@@ -23,7 +23,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def client(db_url):
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_app(db_url, rate_limit=None)) as c:
         yield c
 
 

@@ -24,7 +24,7 @@ def free_port():
 def start_server(db_url, port, tmp_path):
     log = open(tmp_path / f"server-{time.monotonic_ns()}.log", "w")
     proc = subprocess.Popen([sys.executable, "-c", "from nemeton.cli import main; main()", "serve",
-                             "--port", str(port), "--db", db_url], stdout=log, stderr=subprocess.STDOUT)
+                             "--port", str(port), "--db", db_url, "--rate-limit", "0"], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -17,7 +17,7 @@ from nemeton.server.db import SeatRow, StaleVersion, Store, open_engine
 
 def test_a_new_server_on_the_same_file_continues_the_game_with_the_same_tokens(db_url):
     rng = random.Random(5)
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, rate_limit=None)) as client:
         room, tokens = create(client, "alarun", ("human", "human"), action_cap=30)
         for _ in range(4):
             for seat, token in tokens.items():
@@ -28,7 +28,7 @@ def test_a_new_server_on_the_same_file_continues_the_game_with_the_same_tokens(d
                     assert r.status_code == 200
         before = {seat: view(client, room, token) for seat, token in tokens.items()}
     assert before[0]["version"] >= 4
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, rate_limit=None)) as client:
         after = {seat: view(client, room, token) for seat, token in tokens.items()}
         assert after == before
         mirror = Mirror(client, room)
@@ -50,7 +50,7 @@ def test_agents_to_move_in_a_stored_room_move_when_the_server_starts(db_url):
     store.create_room("r", "amarok", 1, {"players": 3}, 11, [
         SeatRow(s, "human", "P", None, hash_token("tok")) if s == person else SeatRow(s, "ai", None, "random", None)
         for s in range(3)])
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, rate_limit=None)) as client:
         snap = wait_for(client, "r", "tok", lambda s: s["legal_actions"] or s["finished"])
     assert snap["version"] >= 1 and store.load_room("r").version == snap["version"]
 

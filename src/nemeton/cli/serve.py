@@ -16,6 +16,8 @@ def serve_command(
                                      "nemeton.db in $NEMETON_DATA, else ~/.local/share/nemeton)."),
     agent_threads: int = typer.Option(4, "--agent-threads", min=1, max=64,
                                       help="Worker threads that compute the AI seats' moves."),
+    rate: float = typer.Option(50.0, "--rate-limit", min=0,
+                               help="Requests per second per client address (bursts of 4x); 0: no limit."),
 ) -> None:
     """Run the game server: rooms, seats and live play over HTTP and WebSockets (docs/server.md)."""
     try:
@@ -24,4 +26,5 @@ def serve_command(
         from ..server.app import create_app
     except ModuleNotFoundError as exc:
         fail(f"the server needs the 'server' extra ({exc.name} is missing): pip install -e '.[server]'")
-    uvicorn.run(create_app(db, agent_threads), host=host, port=port, log_level="info")
+    limit = (rate, 4 * rate) if rate > 0 else None
+    uvicorn.run(create_app(db, agent_threads, limit), host=host, port=port, log_level="info")

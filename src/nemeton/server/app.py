@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from .db import Store, open_engine
+from .limits import Limiter, RateLimit, client_of
 from .rooms import Forbidden, Rooms, ServerError, Subscriber
 
 log = logging.getLogger("nemeton.server")
@@ -75,9 +76,11 @@ class RoomView(BaseModel):
 
 
 # ----- the application -------------------------------------------------------------------
-def create_app(db_url: str | None = None, agent_threads: int = 4) -> FastAPI:
+def create_app(db_url: str | None = None, agent_threads: int = 4,
+               rate_limit: tuple[float, float] | None = (50.0, 200.0)) -> FastAPI:
     """The server on the database at ``db_url`` (default: the SQLite file in the data
-    directory), migrated and with its unfinished rooms reloaded at start."""
+    directory), migrated and with its unfinished rooms reloaded at start. ``rate_limit`` is
+    (requests per second, burst) per client address, None for no limit."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -95,6 +98,9 @@ def create_app(db_url: str | None = None, agent_threads: int = 4) -> FastAPI:
                   description="Rooms of seats (people with secret tokens, or AI agents) playing "
                               "Nemeton's games. See docs/server.md.")
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.state.limiter = Limiter(*rate_limit) if rate_limit else None
+    if app.state.limiter is not None:
+        app.add_middleware(RateLimit, limiter=app.state.limiter)
     _errors(app)
     _routes(app)
     return app
@@ -156,11 +162,12 @@ def _routes(app: FastAPI) -> None:
 
     @app.websocket("/ws/rooms/{room}")
     async def room_socket(websocket: WebSocket, room: str, token: str | None = None) -> None:
-        await serve_socket(websocket, _rooms(websocket), room, token)
+        await serve_socket(websocket, _rooms(websocket), room, token, websocket.app.state.limiter)
 
 
 # ----- WebSocket -------------------------------------------------------------------------
-async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: str | None) -> None:
+async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: str | None,
+                       limiter: Limiter | None = None) -> None:
     """Send the current state, then every change as it is committed; accept actions
     ``{"type": "action", "action": {...}, "version": V}``; refusals come back as
     ``{"type": "error", "status": 4xx, "message": ...}``."""
@@ -182,7 +189,11 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
     try:
         while True:
             text = await websocket.receive_text()
-            sub.queue.put_nowait(await _handle(rooms, room_id, token, text))
+            if limiter is not None and not limiter.allow(client_of(websocket.scope)):
+                answer = {"type": "error", "status": 429, "message": "too many messages; slow down"}
+            else:
+                answer = await _handle(rooms, room_id, token, text)
+            sub.queue.put_nowait(answer)
     except WebSocketDisconnect:
         pass
     finally:
