@@ -71,20 +71,20 @@ class Mirror:
         self.spec = get_game(row.game)
         self.state = GameRecord(row.game, row.options, row.seed, []).replay()
 
-    def at(self, version):
-        """The true state after the first ``version`` actions (versions only grow)."""
+    def at(self, moves):
+        """The true state after the first ``moves`` actions (answers never go back)."""
         have = len(self.state.history)
-        assert version >= have, "responses went back in time"
-        if version > have:
+        assert moves >= have, "responses went back in time"
+        if moves > have:
             row = self.store.load_room(self.room)
-            for seat, action in row.actions[have:version]:
+            for seat, action in row.actions[have:moves]:
                 self.state.apply(self.spec.action_from_json(action), seat)
         return self.state
 
     def check(self, snapshot, seat, since=0):
         """``snapshot`` (an HTTP answer or a pushed message for ``seat``) holds exactly what
         the engine lets ``seat`` know at its version, and never the seed before the end."""
-        state = self.at(snapshot["version"])
+        state = self.at(snapshot["moves"])
         assert snapshot["view"] == json.loads(json.dumps(state.view(seat)))
         assert snapshot["log"] == json.loads(json.dumps(state.log(seat, since=min(since, state.log_length()))))
         assert snapshot["to_move"] == list(state.acting())

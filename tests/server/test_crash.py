@@ -40,7 +40,7 @@ def start_server(db_url, port, tmp_path):
 
 
 def play(base, room, tokens, rng, acknowledged, stop_after=None):
-    """Random moves for the people; each acknowledged move is noted as (version, seat, action)."""
+    """Random moves for the people; each acknowledged move is noted as (moves, seat, action)."""
     with httpx.Client(base_url=base, timeout=10) as http:
         while stop_after is None or len(acknowledged) < stop_after:
             snaps = {s: http.get(f"/api/rooms/{room}/view", params={"token": t, "since": 10**9}).json()
@@ -52,7 +52,7 @@ def play(base, room, tokens, rng, acknowledged, stop_after=None):
                     action = rng.choice(snap["legal_actions"])
                     r = http.post(f"/api/rooms/{room}/actions", json={"token": tokens[seat], "action": action})
                     if r.status_code == 200:
-                        acknowledged.append((r.json()["version"], seat, action))
+                        acknowledged.append((r.json()["moves"], seat, action))
     return False
 
 
@@ -83,15 +83,15 @@ def test_killed_server_loses_no_acknowledged_move_and_the_game_finishes(tmp_path
         record_so_far = []
         with httpx.Client(base_url=base, timeout=10) as http:
             snap = http.get(f"/api/rooms/{room}/view", params={"token": tokens[0]}).json()
-            assert snap["version"] >= max(v for v, _, _ in acknowledged)
+            assert snap["moves"] >= max(n for n, _, _ in acknowledged)
         assert play(base, room, tokens, rng, record_so_far)
         record = httpx.get(f"{base}/api/rooms/{room}/record").json()
     finally:
         proc.kill()
         proc.wait()
     stored = [(a["seat"], a["action"]) for a in record["actions"]]
-    for version, seat, action in acknowledged:  # every acknowledged move, at its place
-        assert stored[version - 1] == (seat, action)
+    for moves, seat, action in acknowledged:  # every acknowledged move, at its place
+        assert stored[moves - 1] == (seat, action)
 
 
 def _swallow(fn, *args):

@@ -94,7 +94,7 @@ def test_two_writers_validated_on_one_version_never_both_commit(db_url):
         def write(name):
             barrier.wait()
             try:
-                store.append_actions("r", version, [(0, {"type": name})], False)
+                store.append_actions("r", version, version, [(0, {"type": name})], False)
                 outcomes.append(name)
             except StaleVersion:
                 outcomes.append("stale")

@@ -40,10 +40,10 @@ def test_default_database_lives_in_the_data_directory(monkeypatch, tmp_path):
 
 def test_room_round_trips_with_a_64_bit_seed_its_seats_and_actions(store):
     add_room(store)
-    assert store.append_actions("r1", 0, [(0, {"type": "pass"}), (1, {"type": "take", "n": 2})], False) == 2
+    assert store.append_actions("r1", 0, 0, [(0, {"type": "pass"}), (1, {"type": "take", "n": 2})], False) == 1
     room = store.load_room("r1")
     assert (room.game, room.options, room.seed, room.version, room.status) == (
-        "alarun", {"players": 2}, 2**64 - 1, 2, "playing")
+        "alarun", {"players": 2}, 2**64 - 1, 1, "playing")
     assert [(s.seat, s.kind, s.name, s.agent) for s in room.seats] == [(0, "human", "Ann", None), (1, "ai", None, "random")]
     assert room.actions == [(0, {"type": "pass"}), (1, {"type": "take", "n": 2})]
     assert store.load_room("nope") is None
@@ -51,9 +51,9 @@ def test_room_round_trips_with_a_64_bit_seed_its_seats_and_actions(store):
 
 def test_an_action_validated_on_an_old_version_is_refused_and_writes_nothing(store):
     add_room(store)
-    store.append_actions("r1", 0, [(0, {"type": "a"})], False)
+    store.append_actions("r1", 0, 0, [(0, {"type": "a"})], False)
     with pytest.raises(StaleVersion):
-        store.append_actions("r1", 0, [(0, {"type": "b"})], False)
+        store.append_actions("r1", 0, 1, [(0, {"type": "b"})], False)
     room = store.load_room("r1")
     assert room.version == 1 and room.actions == [(0, {"type": "a"})]
 
@@ -61,6 +61,6 @@ def test_an_action_validated_on_an_old_version_is_refused_and_writes_nothing(sto
 def test_finished_rooms_are_not_listed_as_playing(store):
     add_room(store, "r1")
     add_room(store, "r2")
-    store.append_actions("r2", 0, [(0, {"type": "a"})], True)
+    store.append_actions("r2", 0, 0, [(0, {"type": "a"})], True)
     assert store.room_ids("playing") == ["r1"]
     assert store.room_ids() == ["r1", "r2"]

@@ -72,7 +72,8 @@ class RoomView(BaseModel):
     legal_actions: list[dict[str, Any]]
     log: list[dict[str, Any]]
     finished: bool
-    version: int
+    version: int = Field(description="one more at every change of the room; send it with an action")
+    moves: int = Field(description="the number of actions applied so far")
 
 
 # ----- the application -------------------------------------------------------------------

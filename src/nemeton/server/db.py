@@ -2,9 +2,9 @@
 
 A room is a game record split into rows: the ``rooms`` row (game, options, seed, version,
 status), one ``seats`` row per seat (a person's name and token hash, or an agent spec) and one
-``actions`` row per applied action, in order. The room's ``version`` is the number of actions
-applied; every write of actions is one transaction that first moves the version on with
-``UPDATE rooms SET version = version + n WHERE id = ? AND version = ?``: a writer that
+``actions`` row per applied action, in order. The room's ``version`` counts its changes (an
+action, a seat handed over) and never goes back; every change is one transaction that first
+moves the version on with ``UPDATE rooms SET version = version + 1 WHERE id = ? AND version = ?``: a writer that
 validated an action against another version updates no row and gets :class:`StaleVersion`,
 so two writers can never both apply an action for the same turn.
 
@@ -35,7 +35,7 @@ rooms = Table(
     Column("options", JSON, nullable=False),
     Column("seed", String(24), nullable=False),  # up to 2**64-1: wider than a signed BIGINT
     Column("status", String(16), nullable=False, index=True),  # "playing" or "finished"
-    Column("version", Integer, nullable=False),  # = the number of actions applied
+    Column("version", Integer, nullable=False),  # one more at every change: never goes back
     Column("undo", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
@@ -152,23 +152,27 @@ class Store:
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
                  "token_hash": s.token_hash} for s in seat_rows])
 
-    def append_actions(self, room_id: str, version: int, new: list[tuple[int, Any]], finished: bool) -> int:
-        """Store ``new`` (seat, action JSON) pairs as the actions after the first ``version``;
-        returns the new version, or raises :class:`StaleVersion` (nothing written) when the
-        room is no longer at ``version``."""
+    def append_actions(self, room_id: str, version: int, first: int, new: list[tuple[int, Any]],
+                       finished: bool) -> int:
+        """Store ``new`` (seat, action JSON) pairs as the room's actions ``first``, ``first + 1``,
+        ...; returns the room's new version, or raises :class:`StaleVersion` (nothing
+        written) when the room is no longer at ``version``."""
         with self.engine.begin() as c:
-            moved = c.execute(
-                update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
-                .values(version=rooms.c.version + len(new), updated_at=_now(),
-                        status="finished" if finished else "playing"))
-            if moved.rowcount != 1:
-                raise StaleVersion(f"room {room_id} is no longer at version {version}")
+            self._move_on(c, room_id, version, status="finished" if finished else "playing")
             if new:
                 c.execute(insert(actions), [
-                    {"room_id": room_id, "idx": version + i, "seat": seat,
+                    {"room_id": room_id, "idx": first + i, "seat": seat,
                      "action": json.dumps(action, separators=(",", ":"))}
                     for i, (seat, action) in enumerate(new)])
-        return version + len(new)
+        return version + 1
+
+    @staticmethod
+    def _move_on(c: Any, room_id: str, version: int, **values: Any) -> None:
+        """The optimistic check: one change moves the room from ``version`` to the next."""
+        moved = c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
+                          .values(version=rooms.c.version + 1, updated_at=_now(), **values))
+        if moved.rowcount != 1:
+            raise StaleVersion(f"room {room_id} is no longer at version {version}")
 
     def load_room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:

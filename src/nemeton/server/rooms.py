@@ -127,7 +127,8 @@ class Room:
 
     def snapshot(self, seat: int | None, since: int = 0) -> dict[str, Any]:
         """What ``seat`` (None = spectator) may know now: its view, who acts, its legal
-        actions, its log entries from ``since``, whether the game is over and the version."""
+        actions, its log entries from ``since``, whether the game is over, the room's version
+        (one more at every change) and the number of moves applied."""
         state = self.table.state
         legal = [] if seat is None or self.seats[seat].kind != "human" else self.table.legal_actions(seat)
         return {
@@ -137,6 +138,7 @@ class Room:
             "log": state.log(seat, since=min(since, state.log_length())),
             "finished": state.is_terminal(),
             "version": self.version,
+            "moves": len(state.history),
         }
 
     def publish(self) -> None:
@@ -310,9 +312,10 @@ class Rooms:
         """Store actions already applied to the room's table; if that fails, rebuild the room
         from the database (memory never runs ahead of it) and refuse."""
         base = room.version
+        first = len(room.table.state.history) - len(new)
         try:
             room.version = await asyncio.to_thread(
-                self.store.append_actions, room.id, base, [(s, a.to_json()) for s, a in new], room.finished)
+                self.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished)
         except BaseException as exc:
             row = await asyncio.to_thread(self.store.load_room, room.id)
             await asyncio.to_thread(room.rebuild, row)
