@@ -1,13 +1,3 @@
-import pytest
-
-from nemeton.engine import list_games
-
-
-def game_configs():
-    """(game, options) for every registered game, player count and extra variant."""
-    out = []
-    for spec in list_games():
-        for cfg in spec.conformance_configs():
-            label = spec.name + "-" + "-".join(f"{k}={v}" for k, v in cfg.items())
-            out.append(pytest.param(spec.name, cfg, id=label))
-    return out
+"""Test configuration for the whole suite. Shared helpers live in modules with their own
+names (``configs.py``), since ``from conftest import ...`` is ambiguous once a sub-folder has
+a conftest.py of its own."""

@@ -15,7 +15,7 @@ import pytest
 from nemeton.engine import (GameRecord, IllegalActionError, get_game, random_playout)
 from nemeton.engine.state import TERMINAL
 
-from conftest import game_configs
+from configs import game_configs
 
 CONFIGS = game_configs()
 
