@@ -83,6 +83,7 @@ class AgentTurn:
     at: int  # the number of actions applied when the agent was asked
     ask: Callable[[], Action]
     clock: Callable[[], float] | None
+    agent: Any = None  # the agent asked (its seat may be handed to someone else meanwhile)
     seconds: float = 0.0
 
     def decide(self) -> Action:
@@ -251,6 +252,20 @@ class Table:
             self.seats[seat].observe(self.state.log(seat, since=self._since[seat]))
             self._since[seat] = self.state.log_length()
 
+    # ----- seats changing hands (a server's absent players) ------------------------------
+    def replace_seat(self, seat: int, agent: Any | None) -> None:
+        """From now on ``seat`` is played by ``agent`` (None: by a person). The log must
+        already be recorded when a person or a log reader takes a seat."""
+        seat = self.state.check_seat(seat)
+        turn = None if agent is None else (agent.act, (_VIEW if getattr(agent, "needs_view", True) else 0)
+                                           | (_LOG if getattr(agent, "needs_log", False) else 0))
+        if self.state.events is None and (turn is None or turn[1] & _LOG):
+            raise TableError("this table does not record the log (make it with keep_log=True)")
+        self.seats[seat] = agent
+        self._plan[seat] = turn
+        self.people = tuple(s for s, a in enumerate(self.seats) if a is None)
+        self._asked_at.pop(seat, None)
+
     # ----- agents deciding away from the table (a server) --------------------------------
     def ask_agent(self) -> AgentTurn | None:
         """The next agent decision, prepared now (its view and news are taken here), or None
@@ -272,13 +287,14 @@ class Table:
                 agent.observe(news)
             return act(view, legal)
 
-        return AgentTurn(seat, legal, len(self.state.history), ask, self.clock)
+        return AgentTurn(seat, legal, len(self.state.history), ask, self.clock, agent)
 
     def play_agent(self, turn: AgentTurn, action: Action) -> bool:
         """Apply an agent's answer to ``turn``; False (nothing applied) when the game moved
         on since the agent was asked (ask again). An answer that is not legal raises
         :class:`AgentActionError`."""
-        if len(self.state.history) != turn.at or turn.seat not in self.state.acting():
+        if (len(self.state.history) != turn.at or turn.seat not in self.state.acting()
+                or self.seats[turn.seat] is not turn.agent):
             return False
         if not is_one_of(action, turn.legal):
             raise AgentActionError(f"agent {self.seats[turn.seat]} at seat {turn.seat} chose {action!r}, "

@@ -7,7 +7,7 @@ import pytest
 
 from nemeton import get_game, list_games
 from nemeton.agents.base import make_agent
-from nemeton.table import AgentActionError, Table
+from nemeton.table import AgentActionError, Table, TableError
 
 
 def tables(game, agent="heuristic"):
@@ -49,3 +49,29 @@ def test_an_illegal_answer_names_the_agent_and_changes_nothing():
     with pytest.raises(AgentActionError, match="agent random at seat"):
         table.play_agent(turn, other)
     assert table.state.history == []
+
+
+def test_a_seat_handed_to_a_person_waits_for_them_and_back_to_an_agent_moves_again():
+    _, table = tables("amarok", "random")
+    first = table.agent_to_act()
+    agent = table.seats[first]
+    table.replace_seat(first, None)
+    assert table.agent_to_act() is None and table.pending() == [first] and table.step() is None
+    table.replace_seat(first, agent)
+    assert table.pending() == [] and table.step() == first
+
+
+def test_an_answer_from_an_agent_whose_seat_was_handed_over_is_not_applied():
+    _, table = tables("amarok", "random")
+    turn = table.ask_agent()
+    action = turn.decide()
+    table.replace_seat(turn.seat, None)
+    assert not table.play_agent(turn, action) and table.state.history == []
+
+
+def test_a_person_cannot_join_a_table_that_does_not_record_the_log():
+    spec = get_game("amarok")
+    table = Table(spec.make(3, seed=1), [make_agent("random", spec, s, s) for s in range(3)])
+    with pytest.raises(TableError, match="keep_log"):
+        table.replace_seat(0, None)
+    assert table.seats[0] is not None

@@ -64,6 +64,20 @@ class SeatToken(BaseModel):
 class RoomCreated(BaseModel):
     room: str
     seats: list[SeatToken]
+    creator: str = Field(description="the creator's token: hands an absent person's seat to an agent and back")
+
+
+class HandSeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200, description="the creator's token")
+    agent: str | None = Field(..., min_length=1, max_length=200,
+                              description="the agent spec to play this person's seat; null: back to the person")
+
+
+class SeatHanded(BaseModel):
+    seat: int
+    stand_in: str | None
+    version: int
 
 
 class RoomView(BaseModel):
@@ -156,6 +170,11 @@ def _routes(app: FastAPI) -> None:
               summary="A person's action; answers with the seat's new view")
     async def act(room: str, body: ActionIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).act(room, body.token, body.action, body.version, body.since)
+
+    @app.post("/api/rooms/{room}/seats/{seat}", response_model=SeatHanded,
+              summary="The creator hands a person's seat to an AI agent, or back (agent: null)")
+    async def hand_seat(room: str, seat: int, body: HandSeatIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).hand_seat(room, body.token, seat, body.agent)
 
     @app.get("/api/rooms/{room}/record", summary="The full record (seed included), once the game has ended")
     async def record(room: str, request: Request) -> dict[str, Any]:

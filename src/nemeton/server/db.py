@@ -39,6 +39,7 @@ rooms = Table(
     Column("undo", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("creator_hash", String(64), nullable=True),  # sha256 hex of the creator's token
 )
 
 seats = Table(
@@ -49,6 +50,7 @@ seats = Table(
     Column("name", String(64), nullable=True),
     Column("agent", String(200), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 hex of a person's token
+    Column("stand_in", String(200), nullable=True),  # an agent playing an absent person's seat
 )
 
 actions = Table(
@@ -71,6 +73,7 @@ class SeatRow:
     name: str | None
     agent: str | None
     token_hash: str | None
+    stand_in: str | None = None
 
 
 @dataclass
@@ -86,6 +89,7 @@ class RoomRow:
     created_at: datetime
     seats: list[SeatRow]
     actions: list[tuple[int, Any]]  # (seat, action JSON)
+    creator_hash: str | None = None
 
 
 def default_url() -> str:
@@ -142,15 +146,23 @@ class Store:
         self.engine = engine
 
     def create_room(self, room_id: str, game: str, rules_version: int, options: dict[str, Any], seed: int,
-                    seat_rows: Iterable[SeatRow], undo: bool = False) -> None:
+                    seat_rows: Iterable[SeatRow], undo: bool = False, creator_hash: str | None = None) -> None:
         now = _now()
         with self.engine.begin() as c:
             c.execute(insert(rooms).values(
                 id=room_id, game=game, rules_version=rules_version, options=options, seed=str(seed),
-                status="playing", version=0, undo=undo, created_at=now, updated_at=now))
+                status="playing", version=0, undo=undo, created_at=now, updated_at=now,
+                creator_hash=creator_hash))
             c.execute(insert(seats), [
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
-                 "token_hash": s.token_hash} for s in seat_rows])
+                 "token_hash": s.token_hash, "stand_in": s.stand_in} for s in seat_rows])
+
+    def set_stand_in(self, room_id: str, version: int, seat: int, agent: str | None) -> int:
+        """Let ``agent`` play a person's seat (None: the person again); returns the new version."""
+        with self.engine.begin() as c:
+            self._move_on(c, room_id, version)
+            c.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat).values(stand_in=agent))
+        return version + 1
 
     def append_actions(self, room_id: str, version: int, first: int, new: list[tuple[int, Any]],
                        finished: bool) -> int:
@@ -179,14 +191,14 @@ class Store:
             row = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
             if row is None:
                 return None
-            seat_rows = [SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash) for r in c.execute(
+            seat_rows = [SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in) for r in c.execute(
                 select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat))]
             action_rows = [(r.seat, json.loads(r.action)) for r in c.execute(
                 select(actions.c.seat, actions.c.action).where(actions.c.room_id == room_id)
                 .order_by(actions.c.idx))]
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
-                       action_rows)
+                       action_rows, row["creator_hash"])
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest rooms with their seats, without their actions (for a lobby)."""
@@ -196,7 +208,7 @@ class Store:
             by_room: dict[str, list[SeatRow]] = {i: [] for i in ids}
             if ids:
                 for r in c.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.room_id, seats.c.seat)):
-                    by_room[r.room_id].append(SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash))
+                    by_room[r.room_id].append(SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [])
                 for r in rows]

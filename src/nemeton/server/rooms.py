@@ -90,6 +90,7 @@ class Room:
         self.undo = row.undo
         self.created_at = row.created_at
         self.seats = row.seats
+        self.creator_hash = row.creator_hash
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task | None = None
@@ -100,10 +101,15 @@ class Room:
         actions = [(seat, self.spec.action_from_json(action)) for seat, action in row.actions]
         record = GameRecord(self.spec.name, dict(self.options), self.seed, actions, row.rules_version)
         state = record.replay()
-        agents = [make_agent(s.agent, self.spec, s.seat, secrets.randbits(64)) if s.kind == "ai" else None
-                  for s in self.seats]
-        self.table = Table(state, agents, keep_log=True)
+        self.seats = row.seats
+        self.table = Table(state, [self.agent_for(s) for s in self.seats], keep_log=True)
         self.version = row.version
+
+    def agent_for(self, seat: SeatRow) -> Any | None:
+        """The agent playing ``seat`` (an AI seat's, or one standing in for its person), or
+        None when its person plays it. Agents draw their seeds from ``secrets``."""
+        spec = seat.agent if seat.kind == "ai" else seat.stand_in
+        return None if spec is None else make_agent(spec, self.spec, seat.seat, secrets.randbits(64))
 
     # ----- who is asking ----------------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:
@@ -130,7 +136,7 @@ class Room:
         actions, its log entries from ``since``, whether the game is over, the room's version
         (one more at every change) and the number of moves applied."""
         state = self.table.state
-        legal = [] if seat is None or self.seats[seat].kind != "human" else self.table.legal_actions(seat)
+        legal = [] if seat is None or self.table.seats[seat] is not None else self.table.legal_actions(seat)
         return {
             "view": state.view(seat),
             "to_move": list(state.acting()),
@@ -199,7 +205,8 @@ class Rooms:
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      undo: bool = False) -> dict[str, Any]:
         """A new room: options checked by the game, agent specs by ``make_agent``, a secret
-        seed; returns its id and one token per person's seat (stored hashed)."""
+        seed; returns its id, one token per person's seat and the creator's token (who may
+        hand an absent person's seat to an agent and back), all stored hashed."""
         try:
             spec = get_game(game)
             raw = dict(options)
@@ -222,11 +229,12 @@ class Rooms:
                 tokens.append({"seat": i, "token": token})
         room_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(64)
+        creator = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.create_room, room_id, spec.name, spec.rules_version,
-                                checked.to_json(), seed, rows, undo)
+                                checked.to_json(), seed, rows, undo, hash_token(creator))
         room = await self.get(room_id)
         self.kick(room)
-        return {"room": room_id, "seats": tokens}
+        return {"room": room_id, "seats": tokens, "creator": creator}
 
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -260,7 +268,7 @@ class Rooms:
             options = None
         return {
             "room": row.id, "game": row.game, "options": options, "players": len(row.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent, "stand_in": s.stand_in,
                        "connected": s.seat in connected} for s in row.seats],
             "open_seats": [s.seat for s in row.seats if s.kind == "human" and s.seat not in connected],
             "status": row.status, "version": row.version,
@@ -287,6 +295,9 @@ class Rooms:
             state = room.table.state
             if state.is_terminal():
                 raise Conflict("the game is over; no action is legal")
+            if room.table.seats[seat] is not None:
+                raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
+                               "the room's creator can hand it back to you")
             if seat not in state.acting():
                 raise Conflict(f"not your turn: seat {seat} may not act now "
                                f"(acting: {', '.join(map(str, state.acting())) or 'nobody'})")
@@ -298,6 +309,29 @@ class Rooms:
             await self._commit(room, [(seat, action)])
             room.publish()
             answer = room.snapshot(seat, since)
+        self.kick(room)
+        return answer
+
+    async def hand_seat(self, room_id: str, token: str, seat: int, agent: str | None) -> dict[str, Any]:
+        """The creator hands a person's seat to ``agent`` (None: back to the person)."""
+        room = await self.get(room_id)
+        async with room.lock:
+            if room.creator_hash is None or not hmac.compare_digest(hash_token(token), room.creator_hash):
+                raise Forbidden("only the room's creator (with the creator token) may hand seats over")
+            if not (0 <= seat < len(room.seats)) or room.seats[seat].kind != "human":
+                people = [s.seat for s in room.seats if s.kind == "human"]
+                raise BadRequest(f"seat {seat} is not a person's seat; people's seats: {people}")
+            if room.finished:
+                raise Conflict("the game is over")
+            if agent is not None:
+                check_agent(agent, room.spec, seat)
+            row = room.seats[seat]
+            if row.stand_in != agent:
+                room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent)
+                row.stand_in = agent
+                room.table.replace_seat(seat, room.agent_for(row))
+                room.publish()
+            answer = {"seat": seat, "stand_in": agent, "version": room.version}
         self.kick(room)
         return answer
 
