@@ -50,6 +50,7 @@ def test_players_default_to_the_number_of_seats(client):
     ({"game": "alarun", "seats": [{"kind": "human"}, {"kind": "ai", "agent": "genius"}]}, 400, "unknown agent"),
     ({"game": "alarun", "seats": [{"kind": "human"}, {"kind": "ai", "agent": "ismcts:depth=3"}]}, 400, "depth"),
     ({"game": "alarun", "seats": [{"kind": "human"}, {"kind": "ai"}]}, 400, "agent spec"),
+    ({"game": "alarun", "seats": [{"kind": "human", "agent": "random"}] * 2}, 400, "takes no agent"),
     ({"game": "alarun", "seats": [{"kind": "robot"}, {"kind": "human"}]}, 422, "kind"),
     ({"game": "alarun", "seats": [{"kind": "human", "token": "mine"}] * 2}, 422, "token"),
     ({"game": "alarun", "seats": []}, 422, "seats"),

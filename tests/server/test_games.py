@@ -88,3 +88,38 @@ def test_whole_game_through_the_api_with_people_and_agents_shows_each_seat_only_
     assert record["seed"] == mirror.seed
     kinds = {s: ("human" if s in tokens else "agent") for s in range(options["players"])}
     assert {kinds[seat] for seat, _ in final.history} == {"human", "agent"}
+
+
+@pytest.mark.parametrize("game, options", list(configs()), ids=lambda x: json.dumps(x) if isinstance(x, dict) else x)
+def test_every_message_pushed_to_each_seat_and_the_spectator_is_exactly_what_it_may_see(client, game, options):
+    seats = seats_for(options["players"])
+    room, tokens = create(client, game, seats, **options)
+    viewers = [*tokens, None]
+    rng = random.Random(11)
+    sockets = {v: client.websocket_connect(f"/ws/rooms/{room}" + (f"?token={tokens[v]}" if v is not None else ""))
+               for v in viewers}
+    try:
+        for ws in sockets.values():
+            ws.__enter__()
+        while not view(client, room)["finished"]:
+            for seat, token in tokens.items():
+                snap = view(client, room, token, since=10**9)
+                if snap["legal_actions"]:
+                    client.post(f"/api/rooms/{room}/actions",
+                                json={"token": token, "action": rng.choice(snap["legal_actions"])})
+        for viewer, ws in sockets.items():
+            mirror, since, pushes = Mirror(client, room), 0, 0
+            while True:
+                message = ws.receive_json()
+                assert message["type"] == "state"
+                if message.get("resync"):
+                    since = 0
+                mirror.check(message, viewer, since)  # its view and only its new log entries; no seed
+                since += len(message["log"])
+                pushes += 1
+                if message["finished"]:
+                    break
+            assert pushes > 1 and since == mirror.state.log_length()
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)

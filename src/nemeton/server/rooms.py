@@ -224,6 +224,9 @@ class Rooms:
                 check_agent(seat["agent"], spec, i)
                 rows.append(SeatRow(i, "ai", seat.get("name"), seat["agent"], None))
             else:
+                if seat.get("agent"):
+                    raise BadRequest(f"seat {i} is a person's seat and takes no agent; "
+                                     "an AI seat is {\"kind\": \"ai\", \"agent\": ...}")
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "human", seat.get("name") or f"Seat {i + 1}", None, hash_token(token)))
                 tokens.append({"seat": i, "token": token})
