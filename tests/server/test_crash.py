@@ -4,6 +4,7 @@ and the game finishes with the same tokens."""
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import time
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 
 def free_port():
@@ -84,6 +86,8 @@ def test_killed_server_loses_no_acknowledged_move_and_the_game_finishes(tmp_path
         with httpx.Client(base_url=base, timeout=10) as http:
             snap = http.get(f"/api/rooms/{room}/view", params={"token": tokens[0]}).json()
             assert snap["moves"] >= max(n for n, _, _ in acknowledged)
+        with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room}?token={tokens[1]}") as ws:  # logged too
+            assert json.loads(ws.recv(timeout=10))["moves"] == snap["moves"]
         assert play(base, room, tokens, rng, record_so_far)
         record = httpx.get(f"{base}/api/rooms/{room}/record").json()
     finally:
@@ -92,6 +96,9 @@ def test_killed_server_loses_no_acknowledged_move_and_the_game_finishes(tmp_path
     stored = [(a["seat"], a["action"]) for a in record["actions"]]
     for moves, seat, action in acknowledged:  # every acknowledged move, at its place
         assert stored[moves - 1] == (seat, action)
+    logs = "".join(p.read_text() for p in tmp_path.glob("server-*.log"))
+    assert "GET /api/rooms/" in logs and "token=***" in logs
+    assert not any(token in logs for token in tokens.values())
 
 
 def _swallow(fn, *args):

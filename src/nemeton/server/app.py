@@ -99,7 +99,8 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        redact_tokens(logging.getLogger("uvicorn.access"))
+        for name in ("uvicorn.access", "uvicorn.error"):  # requests, and WebSocket connections
+            redact_tokens(logging.getLogger(name))
         engine = await asyncio.to_thread(open_engine, db_url)
         app.state.rooms = Rooms(Store(engine), agent_threads)
         await app.state.rooms.start()
