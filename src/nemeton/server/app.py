@@ -45,7 +45,7 @@ class RoomIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=32,
                                     description="the game's options; players defaults to the number of seats")
     seats: list[SeatIn] = Field(min_length=1, max_length=16)
-    undo: bool = Field(False, description="allow take-backs (stored; not implemented yet)")
+    undo: bool = Field(False, description="allow take-backs (POST /api/rooms/{room}/undo)")
 
 
 class ActionIn(BaseModel):
@@ -53,6 +53,13 @@ class ActionIn(BaseModel):
     token: str = Field(min_length=1, max_length=200)
     action: dict[str, Any] = Field(description="the action's JSON, as listed in legal_actions")
     version: int | None = Field(None, ge=0, description="the version the action was chosen on (refused if stale)")
+    since: int = Field(0, ge=0, description="return log entries from this index on")
+
+
+class TakeBackIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+    version: int | None = Field(None, ge=0, description="the version the take-back was asked on (refused if stale)")
     since: int = Field(0, ge=0, description="return log entries from this index on")
 
 
@@ -172,6 +179,12 @@ def _routes(app: FastAPI) -> None:
     async def act(room: str, body: ActionIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).act(room, body.token, body.action, body.version, body.since)
 
+    @app.post("/api/rooms/{room}/undo", response_model=RoomView,
+              summary="Take back one's last action (rooms made with undo: true), while it revealed "
+                      "nothing and no other seat has acted since")
+    async def take_back(room: str, body: TakeBackIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).take_back(room, body.token, body.version, body.since)
+
     @app.post("/api/rooms/{room}/seats/{seat}", response_model=SeatHanded,
               summary="The creator hands a person's seat to an AI agent, or back (agent: null)")
     async def hand_seat(room: str, seat: int, body: HandSeatIn, request: Request) -> dict[str, Any]:
@@ -190,7 +203,8 @@ def _routes(app: FastAPI) -> None:
 async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: str | None,
                        limiter: Limiter | None = None) -> None:
     """Send the current state, then every change as it is committed; accept actions
-    ``{"type": "action", "action": {...}, "version": V}``; refusals come back as
+    ``{"type": "action", "action": {...}, "version": V}`` and take-backs ``{"type": "undo"}``;
+    refusals come back as
     ``{"type": "error", "status": 4xx, "message": ...}``."""
     await websocket.accept()
     try:
@@ -238,14 +252,18 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
             message = json.loads(text)
         except (ValueError, RecursionError):
             raise ServerError("malformed message: not JSON", 422) from None
-        if not (isinstance(message, dict) and message.get("type") == "action"
-                and isinstance(message.get("action"), dict)
-                and (message.get("version") is None or type(message.get("version")) is int)):
+        kind = message.get("type") if isinstance(message, dict) else None
+        version = message.get("version") if isinstance(message, dict) else None
+        if not ((kind == "action" and isinstance(message.get("action"), dict) or kind == "undo")
+                and (version is None or (type(version) is int and version >= 0))):
             raise ServerError('malformed message: expected {"type": "action", "action": {...}, '
-                              '"version": V (optional)}', 422)
+                              '"version": V (optional)} or {"type": "undo", "version": V (optional)}', 422)
         if token is None:
             raise Forbidden("a spectator cannot act; connect with a seat's token")
-        snapshot = await rooms.act(room_id, token, message["action"], message.get("version"))
+        if kind == "undo":
+            snapshot = await rooms.take_back(room_id, token, version)
+        else:
+            snapshot = await rooms.act(room_id, token, message["action"], version)
         return {"type": "ok", "version": snapshot["version"]}
     except ServerError as exc:
         return {"type": "error", "status": exc.status, "message": str(exc)}

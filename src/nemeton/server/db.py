@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, event, insert, select, update)
+                        create_engine, delete, event, insert, select, update)
 from sqlalchemy.engine import Engine
 
 metadata = MetaData()
@@ -156,6 +156,13 @@ class Store:
             c.execute(insert(seats), [
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
                  "token_hash": s.token_hash, "stand_in": s.stand_in} for s in seat_rows])
+
+    def take_back(self, room_id: str, version: int, moves: int) -> int:
+        """Drop the room's actions from index ``moves`` on (a take-back); returns the new version."""
+        with self.engine.begin() as c:
+            self._move_on(c, room_id, version)
+            c.execute(delete(actions).where(actions.c.room_id == room_id, actions.c.idx >= moves))
+        return version + 1
 
     def set_stand_in(self, room_id: str, version: int, seat: int, agent: str | None) -> int:
         """Let ``agent`` play a person's seat (None: the person again); returns the new version."""

@@ -28,6 +28,7 @@ from ..agents.base import make_agent, parse_agent_spec
 from ..engine import GameRecord, GameSpec, NemetonError, display_options, get_game
 from ..table import Table
 from .db import RoomRow, SeatRow, StaleVersion, Store
+from .takeback import what_it_revealed
 
 log = logging.getLogger("nemeton.server")
 
@@ -147,12 +148,34 @@ class Room:
             "moves": len(state.history),
         }
 
-    def publish(self) -> None:
+    def take_back_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last action now, or None if it may."""
+        state = self.table.state
+        if not self.undo:
+            return "this room was created without take-backs (\"undo\": true)"
+        if state.is_terminal():
+            return "the game is over"
+        if not any(s == seat for s, _ in state.history):
+            return "you have no action to take back"
+        last, action = state.history[-1]
+        if last != seat:
+            return "another seat has acted since your last action"
+        before = self.record(len(state.history) - 1).replay()
+        reason = what_it_revealed(self.spec, before, state, seat, action)
+        return None if reason is None else f"your last action cannot be taken back: {reason}"
+
+    def record(self, moves: int) -> GameRecord:
+        """The room's record up to its first ``moves`` actions."""
+        return GameRecord(self.spec.name, dict(self.options), self.seed, list(self.table.state.history[:moves]))
+
+    def publish(self, resync: bool = False) -> None:
         """Queue every subscriber's news: its new view and the log entries it has not seen
         (called under the lock, right after a change is committed)."""
         length = self.table.state.log_length()
         for sub in list(self.subscribers):
             message = {"type": "state", **self.snapshot(sub.seat, sub.since)}
+            if resync:  # actions were taken back: the whole log again, to replace the client's
+                message = {"type": "state", "resync": True, **self.snapshot(sub.seat)}
             if sub.queue.full():  # a client that does not keep up: drop what waits, send it all
                 while not sub.queue.empty():
                     sub.queue.get_nowait()
@@ -311,6 +334,35 @@ class Rooms:
                 raise BadRequest(f"illegal action: {exc}") from None
             await self._commit(room, [(seat, action)])
             room.publish()
+            answer = room.snapshot(seat, since)
+        self.kick(room)
+        return answer
+
+    async def take_back(self, room_id: str, token: str, version: int | None = None,
+                        since: int = 0) -> dict[str, Any]:
+        """A person takes back their last action (in a room made with ``undo``), if no other
+        seat has acted since and it revealed nothing to anyone; the room is rebuilt from its
+        record without it."""
+        room = await self.get(room_id)
+        async with room.lock:
+            seat = room.seat_of(token)
+            if seat is None:
+                raise Forbidden("a token is needed to take back an action")
+            if version is not None and version != room.version:
+                raise Conflict(f"stale version {version}: the room is at version {room.version}; "
+                               "fetch the view again")
+            refusal = await asyncio.to_thread(room.take_back_refusal, seat)
+            if refusal is not None:
+                raise Conflict(refusal)
+            moves = len(room.table.state.history) - 1
+            try:
+                await asyncio.to_thread(self.store.take_back, room.id, room.version, moves)
+            except StaleVersion:
+                raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
+            finally:  # rebuilt from what the database holds, whatever happened
+                row = await asyncio.to_thread(self.store.load_room, room.id)
+                await asyncio.to_thread(room.rebuild, row)
+            room.publish(resync=True)
             answer = room.snapshot(seat, since)
         self.kick(room)
         return answer
