@@ -46,6 +46,9 @@ class RoomIn(BaseModel):
                                     description="the game's options; players defaults to the number of seats")
     seats: list[SeatIn] = Field(min_length=1, max_length=16)
     undo: bool = Field(False, description="allow take-backs (POST /api/rooms/{room}/undo)")
+    turn_timeout_s: float | None = Field(None, ge=0.1, le=7 * 86400,
+                                         description="a person who does not act within this many seconds "
+                                                     "has their seat played by the heuristic until they return")
 
 
 class ActionIn(BaseModel):
@@ -87,6 +90,17 @@ class SeatHanded(BaseModel):
     version: int
 
 
+class StandIn(BaseModel):
+    agent: str
+    until_return: bool = Field(description="put there by a turn timeout: steps back when the person returns")
+
+
+class ComeBackIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+    since: int = Field(0, ge=0, description="return log entries from this index on")
+
+
 class RoomView(BaseModel):
     view: dict[str, Any]
     to_move: list[int]
@@ -95,6 +109,7 @@ class RoomView(BaseModel):
     finished: bool
     version: int = Field(description="one more at every change of the room; send it with an action")
     moves: int = Field(description="the number of actions applied so far")
+    stand_in: StandIn | None = Field(None, description="the agent playing this person's seat for now")
 
 
 # ----- the application -------------------------------------------------------------------
@@ -162,7 +177,7 @@ def _routes(app: FastAPI) -> None:
               summary="Create a room; returns one secret token per person's seat")
     async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).create(body.game, body.options, [s.model_dump() for s in body.seats],
-                                            body.undo)
+                                            body.undo, body.turn_timeout_s)
 
     @app.get("/api/rooms", summary="The rooms, newest first, for a lobby (nothing hidden)")
     async def list_rooms(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -184,6 +199,11 @@ def _routes(app: FastAPI) -> None:
                       "nothing and no other seat has acted since")
     async def take_back(room: str, body: TakeBackIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).take_back(room, body.token, body.version, body.since)
+
+    @app.post("/api/rooms/{room}/return", response_model=RoomView,
+              summary="A person is back: the heuristic a turn timeout put on their seat steps back")
+    async def come_back(room: str, body: ComeBackIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).come_back(room, body.token, body.since)
 
     @app.post("/api/rooms/{room}/seats/{seat}", response_model=SeatHanded,
               summary="The creator hands a person's seat to an AI agent, or back (agent: null)")
@@ -216,6 +236,8 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
         return
     sub = Subscriber(seat)
     async with room.lock:
+        if seat is not None:  # connecting is coming back
+            await rooms.returns(room, seat)
         first = {"type": "state", "seat": seat, **room.snapshot(seat)}
         sub.since = room.table.state.log_length()
         room.subscribers.add(sub)
@@ -254,14 +276,16 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
             raise ServerError("malformed message: not JSON", 422) from None
         kind = message.get("type") if isinstance(message, dict) else None
         version = message.get("version") if isinstance(message, dict) else None
-        if not ((kind == "action" and isinstance(message.get("action"), dict) or kind == "undo")
+        if not ((kind == "action" and isinstance(message.get("action"), dict) or kind in ("undo", "return"))
                 and (version is None or (type(version) is int and version >= 0))):
             raise ServerError('malformed message: expected {"type": "action", "action": {...}, '
-                              '"version": V (optional)} or {"type": "undo", "version": V (optional)}', 422)
+                              '"version": V (optional)}, {"type": "undo", "version": V (optional)} or {"type": "return"}', 422)
         if token is None:
             raise Forbidden("a spectator cannot act; connect with a seat's token")
         if kind == "undo":
             snapshot = await rooms.take_back(room_id, token, version)
+        elif kind == "return":
+            snapshot = await rooms.come_back(room_id, token)
         else:
             snapshot = await rooms.act(room_id, token, message["action"], version)
         return {"type": "ok", "version": snapshot["version"]}

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
+from sqlalchemy import (JSON, Boolean, Column, DateTime, Float, ForeignKey, Integer, MetaData, String, Table, Text,
                         create_engine, delete, event, insert, select, update)
 from sqlalchemy.engine import Engine
 
@@ -40,6 +40,7 @@ rooms = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("creator_hash", String(64), nullable=True),  # sha256 hex of the creator's token
+    Column("turn_timeout_s", Float, nullable=True),  # a person's time per decision, None: no limit
 )
 
 seats = Table(
@@ -51,6 +52,7 @@ seats = Table(
     Column("agent", String(200), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 hex of a person's token
     Column("stand_in", String(200), nullable=True),  # an agent playing an absent person's seat
+    Column("stand_in_auto", Boolean, nullable=True),  # True: put there by a timeout, until the person returns
 )
 
 actions = Table(
@@ -74,6 +76,7 @@ class SeatRow:
     agent: str | None
     token_hash: str | None
     stand_in: str | None = None
+    stand_in_auto: bool = False
 
 
 @dataclass
@@ -90,6 +93,11 @@ class RoomRow:
     seats: list[SeatRow]
     actions: list[tuple[int, Any]]  # (seat, action JSON)
     creator_hash: str | None = None
+    turn_timeout_s: float | None = None
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in, bool(r.stand_in_auto))
 
 
 def default_url() -> str:
@@ -146,16 +154,18 @@ class Store:
         self.engine = engine
 
     def create_room(self, room_id: str, game: str, rules_version: int, options: dict[str, Any], seed: int,
-                    seat_rows: Iterable[SeatRow], undo: bool = False, creator_hash: str | None = None) -> None:
+                    seat_rows: Iterable[SeatRow], undo: bool = False, creator_hash: str | None = None,
+                    turn_timeout_s: float | None = None) -> None:
         now = _now()
         with self.engine.begin() as c:
             c.execute(insert(rooms).values(
                 id=room_id, game=game, rules_version=rules_version, options=options, seed=str(seed),
                 status="playing", version=0, undo=undo, created_at=now, updated_at=now,
-                creator_hash=creator_hash))
+                creator_hash=creator_hash, turn_timeout_s=turn_timeout_s))
             c.execute(insert(seats), [
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
-                 "token_hash": s.token_hash, "stand_in": s.stand_in} for s in seat_rows])
+                 "token_hash": s.token_hash, "stand_in": s.stand_in, "stand_in_auto": s.stand_in_auto}
+                for s in seat_rows])
 
     def take_back(self, room_id: str, version: int, moves: int) -> int:
         """Drop the room's actions from index ``moves`` on (a take-back); returns the new version."""
@@ -164,11 +174,13 @@ class Store:
             c.execute(delete(actions).where(actions.c.room_id == room_id, actions.c.idx >= moves))
         return version + 1
 
-    def set_stand_in(self, room_id: str, version: int, seat: int, agent: str | None) -> int:
-        """Let ``agent`` play a person's seat (None: the person again); returns the new version."""
+    def set_stand_in(self, room_id: str, version: int, seat: int, agent: str | None, auto: bool = False) -> int:
+        """Let ``agent`` play a person's seat (None: the person again; ``auto``: until the
+        person returns); returns the new version."""
         with self.engine.begin() as c:
             self._move_on(c, room_id, version)
-            c.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat).values(stand_in=agent))
+            c.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat)
+                      .values(stand_in=agent, stand_in_auto=auto and agent is not None))
         return version + 1
 
     def append_actions(self, room_id: str, version: int, first: int, new: list[tuple[int, Any]],
@@ -198,14 +210,14 @@ class Store:
             row = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
             if row is None:
                 return None
-            seat_rows = [SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in) for r in c.execute(
+            seat_rows = [_seat_row(r) for r in c.execute(
                 select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat))]
             action_rows = [(r.seat, json.loads(r.action)) for r in c.execute(
                 select(actions.c.seat, actions.c.action).where(actions.c.room_id == room_id)
                 .order_by(actions.c.idx))]
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
-                       action_rows, row["creator_hash"])
+                       action_rows, row["creator_hash"], row["turn_timeout_s"])
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest rooms with their seats, without their actions (for a lobby)."""
@@ -215,9 +227,10 @@ class Store:
             by_room: dict[str, list[SeatRow]] = {i: [] for i in ids}
             if ids:
                 for r in c.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.room_id, seats.c.seat)):
-                    by_room[r.room_id].append(SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in))
+                    by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
-                        r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [])
+                        r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
+                        r["turn_timeout_s"])
                 for r in rows]
 
     def room_ids(self, status: str | None = None) -> list[str]:

@@ -92,6 +92,9 @@ class Room:
         self.created_at = row.created_at
         self.seats = row.seats
         self.creator_hash = row.creator_hash
+        self.turn_timeout = row.turn_timeout_s
+        self.pending_since: dict[int, float] = {}  # people's seats waited for, since when
+        self.timer: asyncio.Task | None = None
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task | None = None
@@ -146,7 +149,16 @@ class Room:
             "finished": state.is_terminal(),
             "version": self.version,
             "moves": len(state.history),
+            "stand_in": self.stand_in(seat),
         }
+
+    def stand_in(self, seat: int | None) -> dict[str, Any] | None:
+        """The agent playing this person's seat for now, if any (``until_return``: put there
+        by a turn timeout, it steps back as soon as the person returns)."""
+        row = None if seat is None else self.seats[seat]
+        if row is None or row.kind != "human" or row.stand_in is None:
+            return None
+        return {"agent": row.stand_in, "until_return": row.stand_in_auto}
 
     def take_back_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last action now, or None if it may."""
@@ -197,6 +209,15 @@ def check_agent(agent: str, spec: GameSpec, seat: int) -> None:
         raise BadRequest(f"seat {seat}: an agent may search at most {MAX_ITERATIONS:,} iterations per decision here")
 
 
+def timeout_agent(spec: GameSpec) -> str:
+    """The agent that plays a seat whose time ran out: the game's heuristic, else random."""
+    try:
+        make_agent("heuristic", spec, 0, 0)
+        return "heuristic"
+    except NemetonError:
+        return "random"
+
+
 class Rooms:
     """Every room of one server, backed by one :class:`Store`."""
 
@@ -215,10 +236,13 @@ class Rooms:
             except Exception:  # one broken room must not stop the server
                 log.exception("room %s could not be reloaded", room_id)
                 continue
+            async with room.lock:
+                self.watch(room)
             self.kick(room)
 
     async def close(self) -> None:
-        tasks = [room.driver for room in self.rooms.values() if room.driver and not room.driver.done()]
+        tasks = [task for room in self.rooms.values() for task in (room.driver, room.timer)
+                 if task is not None and not task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -226,7 +250,7 @@ class Rooms:
 
     # ----- rooms ------------------------------------------------------------------------
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     undo: bool = False) -> dict[str, Any]:
+                     undo: bool = False, turn_timeout_s: float | None = None) -> dict[str, Any]:
         """A new room: options checked by the game, agent specs by ``make_agent``, a secret
         seed; returns its id, one token per person's seat and the creator's token (who may
         hand an absent person's seat to an agent and back), all stored hashed."""
@@ -257,8 +281,10 @@ class Rooms:
         seed = secrets.randbits(64)
         creator = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.create_room, room_id, spec.name, spec.rules_version,
-                                checked.to_json(), seed, rows, undo, hash_token(creator))
+                                checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s)
         room = await self.get(room_id)
+        async with room.lock:
+            self.watch(room)
         self.kick(room)
         return {"room": room_id, "seats": tokens, "creator": creator}
 
@@ -321,6 +347,7 @@ class Rooms:
             state = room.table.state
             if state.is_terminal():
                 raise Conflict("the game is over; no action is legal")
+            await self.returns(room, seat)
             if room.table.seats[seat] is not None:
                 raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
                                "the room's creator can hand it back to you")
@@ -334,6 +361,7 @@ class Rooms:
                 raise BadRequest(f"illegal action: {exc}") from None
             await self._commit(room, [(seat, action)])
             room.publish()
+            self.watch(room)
             answer = room.snapshot(seat, since)
         self.kick(room)
         return answer
@@ -363,6 +391,7 @@ class Rooms:
                 row = await asyncio.to_thread(self.store.load_room, room.id)
                 await asyncio.to_thread(room.rebuild, row)
             room.publish(resync=True)
+            self.watch(room)
             answer = room.snapshot(seat, since)
         self.kick(room)
         return answer
@@ -381,11 +410,10 @@ class Rooms:
             if agent is not None:
                 check_agent(agent, room.spec, seat)
             row = room.seats[seat]
-            if row.stand_in != agent:
-                room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent)
-                row.stand_in = agent
-                room.table.replace_seat(seat, room.agent_for(row))
+            if (row.stand_in, row.stand_in_auto) != (agent, False):
+                await self._stand_in(room, seat, agent, auto=False)
                 room.publish()
+                self.watch(room)
             answer = {"seat": seat, "stand_in": agent, "version": room.version}
         self.kick(room)
         return answer
@@ -411,6 +439,71 @@ class Rooms:
             if isinstance(exc, StaleVersion):
                 raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
             raise
+
+    # ----- turn timeouts and returning people -------------------------------------------
+    def watch(self, room: Room) -> None:
+        """After a change (under the lock): note since when each person's seat has been
+        waited for, and set the room's timer for the first one whose time runs out."""
+        if room.turn_timeout is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        waiting = [] if room.finished else room.table.pending()
+        room.pending_since = {s: room.pending_since.get(s, now) for s in waiting}
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
+        if room.pending_since:
+            due = min(room.pending_since.values()) + room.turn_timeout - now
+            room.timer = loop.create_task(self._time_out(room, room.version, due))
+
+    async def _time_out(self, room: Room, version: int, delay: float) -> None:
+        """Hand the seats whose time ran out to the heuristic, until their people return."""
+        await asyncio.sleep(max(0.0, delay))
+        try:
+            async with room.lock:
+                if room.version != version or room.finished:
+                    return  # the room changed: a newer timer is set
+                now = asyncio.get_running_loop().time()
+                for seat, since in sorted(room.pending_since.items()):
+                    row = room.seats[seat]
+                    if now - since >= room.turn_timeout and row.stand_in is None:
+                        await self._stand_in(room, seat, timeout_agent(room.spec), auto=True)
+                room.publish()
+                self.watch(room)
+            self.kick(room)
+        except Exception:
+            log.exception("the turn timer of room %s failed", room.id)
+
+    async def _stand_in(self, room: Room, seat: int, agent: str | None, auto: bool) -> None:
+        """Under the lock: ``agent`` plays ``seat`` from now (None: its person), stored first."""
+        room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent, auto)
+        row = room.seats[seat]
+        row.stand_in, row.stand_in_auto = agent, auto and agent is not None
+        room.table.replace_seat(seat, room.agent_for(row))
+
+    async def returns(self, room: Room, seat: int) -> bool:
+        """Under the lock: a person is back; the stand-in a timeout put on their seat steps
+        back (one the creator put there stays). True if something changed."""
+        if not room.seats[seat].stand_in_auto:
+            return False
+        await self._stand_in(room, seat, None, auto=False)
+        room.pending_since.pop(seat, None)
+        room.publish()
+        self.watch(room)
+        return True
+
+    async def come_back(self, room_id: str, token: str, since: int = 0) -> dict[str, Any]:
+        """A person says they are back (their seat was played after a turn timeout)."""
+        room = await self.get(room_id)
+        async with room.lock:
+            seat = room.seat_of(token)
+            if seat is None:
+                raise Forbidden("a token is needed to come back to a seat")
+            await self.returns(room, seat)
+            answer = room.snapshot(seat, since)
+        self.kick(room)
+        return answer
 
     # ----- agents -----------------------------------------------------------------------
     def kick(self, room: Room) -> None:
@@ -439,6 +532,7 @@ class Rooms:
                         continue
                     await self._commit(room, [(turn.seat, action)])
                     room.publish()
+                    self.watch(room)
         except asyncio.CancelledError:
             raise
         except Exception:
