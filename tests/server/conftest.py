@@ -3,9 +3,16 @@ true state rebuilt independently from what the database holds."""
 
 from __future__ import annotations
 
+import glob
+import itertools
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +118,51 @@ def hidden_from(state, seat, other):
     known = set(leaves(json.loads(json.dumps(state.view(None))))) | set(
         leaves(json.loads(json.dumps(state.view(seat)))))
     return set(leaves(json.loads(json.dumps(state.view(other))))) - known
+
+
+# ----- PostgreSQL ------------------------------------------------------------------------
+def _binary(name):
+    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
+    if found is None:
+        pytest.skip(f"PostgreSQL is not installed here ({name} not found; Debian: apt-get install postgresql)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server for this session (started on first use); yields a function that
+    makes a fresh database URL. Skipped, saying why, without psycopg or PostgreSQL."""
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need the psycopg driver: pip install 'psycopg[binary]'")
+    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+    base = Path(tempfile.mkdtemp(prefix="nemeton-pg-"))  # not under pytest's root-only directory
+    try:
+        yield from _serve(initdb, pg_ctl, base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _serve(initdb, pg_ctl, base):
+    as_user = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(base, "postgres")
+    data = base / "data"
+    run = lambda *cmd: subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=60)  # noqa: E731
+    made = run(initdb, "-D", str(data), "-A", "trust", "-U", "nemeton")
+    if made.returncode != 0:
+        pytest.skip(f"initdb failed: {made.stderr[-300:]}")
+    started = run(pg_ctl, "-D", str(data), "-o", f"-k {base} -c listen_addresses='' -c fsync=on",
+                  "-l", str(base / "log"), "-w", "start")
+    if started.returncode != 0:
+        pytest.skip(f"PostgreSQL did not start: {started.stderr[-300:]}")
+    names = itertools.count()
+
+    def database():
+        name = f"nemeton{next(names)}"
+        import psycopg
+        with psycopg.connect(host=str(base), user="nemeton", dbname="postgres", autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        return f"postgresql+psycopg://nemeton@/{name}?host={base}"
+
+    yield database
+    run(pg_ctl, "-D", str(data), "-m", "fast", "stop")

@@ -4,14 +4,7 @@ psycopg driver is not installed)."""
 
 from __future__ import annotations
 
-import glob
-import itertools
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
-from pathlib import Path
 
 import pytest
 from conftest import Mirror, create, view
@@ -20,51 +13,7 @@ from fastapi.testclient import TestClient
 from nemeton.server.app import create_app
 from nemeton.server.db import SeatRow, StaleVersion, Store, open_engine
 
-psycopg = pytest.importorskip("psycopg", reason="PostgreSQL tests need the psycopg driver: pip install 'psycopg[binary]'")
-
-
-def _binary(name):
-    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
-    if found is None:
-        pytest.skip(f"PostgreSQL is not installed here ({name} not found; Debian: apt-get install postgresql)")
-    return found
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    """A PostgreSQL server for this module; yields a function that makes a fresh database URL."""
-    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
-    base = Path(tempfile.mkdtemp(prefix="nemeton-pg-"))  # not under pytest's root-only directory
-    try:
-        yield from _serve(initdb, pg_ctl, base)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
-
-
-def _serve(initdb, pg_ctl, base):
-    as_user = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        as_user = ["runuser", "-u", "postgres", "--"]
-        shutil.chown(base, "postgres")
-    data = base / "data"
-    run = lambda *cmd: subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=60)  # noqa: E731
-    made = run(initdb, "-D", str(data), "-A", "trust", "-U", "nemeton")
-    if made.returncode != 0:
-        pytest.skip(f"initdb failed: {made.stderr[-300:]}")
-    started = run(pg_ctl, "-D", str(data), "-o", f"-k {base} -c listen_addresses='' -c fsync=on",
-                  "-l", str(base / "log"), "-w", "start")
-    if started.returncode != 0:
-        pytest.skip(f"PostgreSQL did not start: {started.stderr[-300:]}")
-    names = itertools.count()
-
-    def database():
-        name = f"nemeton{next(names)}"
-        with psycopg.connect(host=str(base), user="nemeton", dbname="postgres", autocommit=True) as c:
-            c.execute(f"CREATE DATABASE {name}")
-        return f"postgresql+psycopg://nemeton@/{name}?host={base}"
-
-    yield database
-    run(pg_ctl, "-D", str(data), "-m", "fast", "stop")
+pytest.importorskip("psycopg", reason="PostgreSQL tests need the psycopg driver: pip install 'psycopg[binary]'")
 
 
 def test_the_schema_is_migrated_and_rooms_round_trip_on_postgresql(postgres):
