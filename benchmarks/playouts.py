@@ -27,8 +27,10 @@ from nemeton.engine import get_game, list_games
 
 
 def raw_loop(name: str, cfg: dict, seconds: float, rng: random.Random,
-             clock=time.perf_counter) -> tuple[int, int, float]:
-    """(games, steps, elapsed) of the raw loop for about ``seconds`` (at least one game)."""
+             clock=time.perf_counter, outcome: bool = False) -> tuple[int, int, float]:
+    """(games, steps, elapsed) of the raw loop for about ``seconds`` (at least one game);
+    with ``outcome`` each game's scores, ranking, winners and returns are computed at its end,
+    as every use of a finished game (a simulation, a search rollout) needs them."""
     spec = get_game(name)
     opts = {**spec.bot_defaults, **cfg}
     games = steps = 0
@@ -42,6 +44,8 @@ def raw_loop(name: str, cfg: dict, seconds: float, rng: random.Random,
             p = state.current_player
             state.apply_unchecked(choice(state.legal_actions(p)), p)
             steps += 1
+        if outcome:
+            state.scores(), state.ranking(), state.winners(), state.returns()
         games += 1
     return games, steps, clock() - start
 
@@ -69,20 +73,25 @@ def bench_against_simulate(name: str, cfg: dict, seconds: float, seed: int = 0, 
     rng = random.Random(seed)
     slice_seconds = min(slice_seconds, seconds)
     raw = [0, 0, 0.0]
+    full = [0, 0, 0.0]
     sim = [0, 0, 0.0]
     per_slice = 1
     while raw[2] < seconds or sim[2] < seconds:
         games, steps, elapsed = raw_loop(name, cfg, slice_seconds, rng, time.process_time)
         raw = [raw[0] + games, raw[1] + steps, raw[2] + elapsed]
+        games, steps, elapsed = raw_loop(name, cfg, slice_seconds, rng, time.process_time, outcome=True)
+        full = [full[0] + games, full[1] + steps, full[2] + elapsed]
         start = time.process_time()
         summary = simulate(name, players, per_slice, rng.randrange(2**31), ["random"], options)
         elapsed = time.process_time() - start
         sim = [sim[0] + per_slice, sim[1] + sum(r.steps for r in summary.results), sim[2] + elapsed]
         per_slice = max(1, round(per_slice * slice_seconds / max(elapsed, 1e-3)))
-    raw_rates, sim_rates = rates(*raw), rates(*sim)
+    raw_rates, full_rates, sim_rates = rates(*raw), rates(*full), rates(*sim)
     return {"game": name, "config": label(cfg), **raw_rates,
+            "with_outcome": full_rates,
             "simulate": sim_rates,
-            "ratio": round(sim_rates["steps_per_second"] / raw_rates["steps_per_second"], 3)}
+            "ratio": round(sim_rates["steps_per_second"] / raw_rates["steps_per_second"], 3),
+            "ratio_with_outcome": round(sim_rates["steps_per_second"] / full_rates["steps_per_second"], 3)}
 
 
 def bench_openspiel(seconds: float, seed: int = 0) -> dict | None:
@@ -148,10 +157,12 @@ def main() -> None:
 
 def print_side_by_side(rows: list[dict]) -> None:
     print(f"# {machine()}, Python {platform.python_version()}, one process")
-    print(f"{'game':8} {'config':48} {'raw steps/s':>12} {'simulate steps/s':>17} {'ratio':>6}")
+    print(f"{'game':8} {'config':48} {'raw steps/s':>12} {'simulate steps/s':>17} {'ratio':>6} "
+          f"{'raw+outcome':>12} {'ratio':>6}")
     for r in rows:
         print(f"{r['game']:8} {r['config']:48} {r['steps_per_second']:>12,} "
-              f"{r['simulate']['steps_per_second']:>17,} {r['ratio']:>6.0%}")
+              f"{r['simulate']['steps_per_second']:>17,} {r['ratio']:>6.0%} "
+              f"{r['with_outcome']['steps_per_second']:>12,} {r['ratio_with_outcome']:>6.0%}")
 
 
 def machine() -> str:

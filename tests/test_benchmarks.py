@@ -92,10 +92,13 @@ def test_playouts_compares_simulate_with_the_raw_loop_in_one_run(capsys):
     for r in rows:
         raw, sim = r["steps_per_second"], r["simulate"]["steps_per_second"]
         assert raw > 0 and sim > 0 and r["ratio"] == round(sim / raw, 3)
+        full = r["with_outcome"]["steps_per_second"]
+        assert full > 0 and r["ratio_with_outcome"] == round(sim / full, 3)
     loaded = importlib.util.spec_from_file_location("playouts", script)
     playouts = importlib.util.module_from_spec(loaded)
     loaded.loader.exec_module(playouts)
     playouts.print_side_by_side(rows[:1])
     header, columns, line = capsys.readouterr().out.splitlines()
     assert "cores" in header and "raw steps/s" in columns and "simulate steps/s" in columns
-    assert line.split()[-1] == f"{rows[0]['ratio']:.0%}"
+    assert line.split()[-3] == f"{rows[0]['ratio']:.0%}" and line.split()[-1] == f"{rows[0]['ratio_with_outcome']:.0%}"
+    assert "raw+outcome" in columns
