@@ -115,3 +115,15 @@ def test_a_database_of_the_first_schema_is_migrated_and_its_rooms_still_play(tmp
         snap = view(client, "old")
         assert snap["view"]["players"] == 2 and snap["moves"] == 0
         assert client.get("/api/rooms").json()[0]["seats"][1]["stand_in"] is None
+
+
+def test_handing_a_seat_over_in_a_room_another_process_changed_is_refused_as_stale(client):
+    room, tokens, creator = create_with_creator(client)
+    move(client, room, tokens[0])
+    store = store_of(client)
+    row = store.load_room(room)
+    store.set_stand_in(room, row.version, 1, "random")  # as another server process would
+    r = hand(client, room, 1, creator, "heuristic")
+    assert r.status_code == 409 and "stale version" in r.json()["detail"]
+    assert client.get("/api/rooms").json()[0]["seats"][1]["stand_in"] == "random"
+    assert view(client, room, tokens[1])["stand_in"] == {"agent": "random", "until_return": False}

@@ -477,7 +477,11 @@ class Rooms:
 
     async def _stand_in(self, room: Room, seat: int, agent: str | None, auto: bool) -> None:
         """Under the lock: ``agent`` plays ``seat`` from now (None: its person), stored first."""
-        room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent, auto)
+        try:
+            room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent, auto)
+        except StaleVersion:  # another process changed the room: catch up, and refuse
+            await asyncio.to_thread(room.rebuild, await asyncio.to_thread(self.store.load_room, room.id))
+            raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
         row = room.seats[seat]
         row.stand_in, row.stand_in_auto = agent, auto and agent is not None
         room.table.replace_seat(seat, room.agent_for(row))
