@@ -129,3 +129,20 @@ def test_people_are_served_while_an_agent_thinks(client):
     answer.set()
     after = wait_for(client, room, tokens[0], lambda s: s["version"] >= 2)
     assert store_of(client).load_room(room).version >= 2 and after["version"] >= 2
+
+
+def test_finished_rooms_beyond_the_limit_leave_memory_and_are_reloaded_when_asked_for(client, monkeypatch):
+    import nemeton.server.rooms as rooms_module
+    monkeypatch.setattr(rooms_module, "MAX_FINISHED_ROOMS", 1)
+    live = client.app.state.rooms
+    finished = []
+    for _ in range(3):  # rooms of agents only, watched by nobody
+        room, _ = create(client, "amarok", ("random", "random", "random"), players=3)
+        wait_for(client, room, None, lambda s: s["finished"])
+        finished.append(room)
+    room, _ = create(client, "amarok", ("human", "human", "human"))  # a load: the limit applies
+    assert room in live.rooms and sum(r in live.rooms for r in finished) <= 1
+    oldest = finished[0]
+    assert oldest not in live.rooms
+    assert view(client, oldest)["finished"]  # reloaded from the database
+    assert client.get(f"/api/rooms/{oldest}/record").status_code == 200

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,7 @@ log = logging.getLogger("nemeton.server")
 MAX_THINK_SECONDS = 10.0
 MAX_ITERATIONS = 200_000
 QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
+MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded when asked for)
 
 
 class ServerError(Exception):
@@ -98,6 +100,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task | None = None
+        self.last_used = 0.0
         self.rebuild(row)
 
     def rebuild(self, row: RoomRow) -> None:
@@ -291,6 +294,7 @@ class Rooms:
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
+            room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
@@ -301,9 +305,20 @@ class Rooms:
                     self._loading.pop(room_id, None)
                     raise NotFound(f"no room {room_id[:40]!r}")
                 room = await asyncio.to_thread(Room, row)
+                room.last_used = time.monotonic()
                 self.rooms[room_id] = room
+                self.forget_finished()
         self._loading.pop(room_id, None)
         return room
+
+    def forget_finished(self) -> None:
+        """Keep at most MAX_FINISHED_ROOMS finished rooms in memory: the least recently used
+        of those nobody is watching or using go (the database still holds them)."""
+        idle = [r for r in self.rooms.values()
+                if r.finished and not r.subscribers and not r.lock.locked()
+                and all(task is None or task.done() for task in (r.driver, r.timer))]
+        for room in sorted(idle, key=lambda r: r.last_used)[:max(0, len(idle) - MAX_FINISHED_ROOMS)]:
+            del self.rooms[room.id]
 
     async def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
         """The newest rooms, read from the database (no game is replayed for it)."""
@@ -512,6 +527,9 @@ class Rooms:
     # ----- agents -----------------------------------------------------------------------
     def kick(self, room: Room) -> None:
         """Make sure the room's agents move if one of them is to act."""
+        if room.finished:
+            self.forget_finished()
+            return
         if room.driver is None or room.driver.done():
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
 
