@@ -245,3 +245,14 @@ def test_tokens_in_query_strings_never_reach_the_access_log():
         "127.0.0.1:5", "GET", "/api/rooms/r/view?token=s3cr3t&since=2", "1.1", 200), None)
     RedactTokens().filter(record)
     assert "s3cr3t" not in record.getMessage() and "token=***&since=2" in record.getMessage()
+
+
+def test_a_seat_may_send_its_token_in_an_authorization_header_instead_of_the_url(client):
+    room, tokens = create(client, "alarun", ("human", "human"))
+    by_header = client.get(f"/api/rooms/{room}/view", headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert by_header.json() == view(client, room, tokens[1])
+    assert by_header.json()["view"]["seat"] == 1
+    r = client.get(f"/api/rooms/{room}/view", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401 and "Bearer" in r.json()["detail"]
+    r = client.get(f"/api/rooms/{room}/view", headers={"Authorization": "Bearer forged"})
+    assert r.status_code == 403

@@ -15,7 +15,7 @@ import re
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -186,7 +186,15 @@ def _routes(app: FastAPI) -> None:
     @app.get("/api/rooms/{room}/view", response_model=RoomView,
              summary="A seat's view (the spectator's without a token)")
     async def view(room: str, request: Request, token: str | None = Query(None, max_length=200),
-                   since: int = Query(0, ge=0)) -> dict[str, Any]:
+                   since: int = Query(0, ge=0),
+                   authorization: str | None = Header(None, max_length=220,
+                                                      description="Bearer <token>: the token kept out of URLs")
+                   ) -> dict[str, Any]:
+        if token is None and authorization is not None:
+            scheme, _, value = authorization.partition(" ")
+            if scheme.lower() != "bearer" or not value.strip():
+                raise ServerError("the Authorization header must be 'Bearer <token>'", 401)
+            token = value.strip()
         return await _rooms(request).view(room, token, since)
 
     @app.post("/api/rooms/{room}/actions", response_model=RoomView,
