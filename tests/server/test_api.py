@@ -227,7 +227,8 @@ def test_an_unexpected_error_is_a_bare_500_logged_on_the_server(db_url, caplog):
 
 def test_the_openapi_schema_documents_every_route(client):
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/rooms", "/api/rooms/{room}/view", "/api/rooms/{room}/actions", "/api/rooms/{room}/record"} <= set(paths)
+    assert {"/api/rooms", "/api/rooms/{room}/view", "/api/rooms/{room}/actions", "/api/rooms/{room}/record",
+            "/api/rooms/{room}/undo", "/api/rooms/{room}/return", "/api/rooms/{room}/seats/{seat}"} <= set(paths)
 
 
 @pytest.mark.parametrize("agent, words", [("ismcts:seconds=60", "at most 10 seconds"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -35,7 +36,7 @@ def _free_port() -> int:
 
 
 async def _play(base: str, ws_base: str, game: str, players: int, agents: str, rng: random.Random,
-                latencies: list[float], errors: list[str]) -> tuple[str, int]:
+                latencies: list[float], errors: list[str], think: float = 0.0) -> tuple[str, int]:
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         created = (await http.post("/api/rooms", json={
             "game": game, "options": {"players": players},
@@ -59,6 +60,8 @@ async def _play(base: str, ws_base: str, game: str, players: int, agents: str, r
             if message["type"] == "state":
                 state = message
             if sent_at is None and state["legal_actions"] and not state["finished"]:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))  # a person's think time
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "action", "action": rng.choice(state["legal_actions"]),
                                           "version": state["version"]}))
@@ -71,7 +74,8 @@ async def _run(args: argparse.Namespace, base: str) -> dict:
     rng = random.Random(args.seed)
     started = time.perf_counter()
     results = await asyncio.gather(*(
-        _play(base, ws_base, args.game, args.players, args.agents, random.Random(rng.random()), latencies, errors)
+        _play(base, ws_base, args.game, args.players, args.agents, random.Random(rng.random()), latencies, errors,
+              args.think)
         for _ in range(args.rooms)), return_exceptions=True)
     seconds = time.perf_counter() - started
     moves = lost = 0
@@ -87,9 +91,19 @@ async def _run(args: argparse.Namespace, base: str) -> dict:
     latencies.sort()
     pick = lambda q: round(1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None  # noqa: E731
     return {"rooms": args.rooms, "game": args.game, "players": args.players, "agents": args.agents,
+            "think_s": args.think,
             "seconds": round(seconds, 2), "moves": moves, "moves_per_s": round(moves / seconds, 1),
             "people_actions": len(latencies), "p50_ms": pick(0.5), "p99_ms": pick(0.99),
             "errors": len(errors), "first_errors": errors[:3], "lost_moves": lost}
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used so far (Linux), None where it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -100,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agents", default="random", help="the agent spec of the other seats")
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="the scripted person's mean think time in seconds (0: act at once, saturating the server)")
     parser.add_argument("--url", default=None, help="benchmark a server already running there (e.g. http://127.0.0.1:8000)")
     args = parser.parse_args(argv)
     if args.url:
@@ -123,6 +139,10 @@ def main(argv: list[str] | None = None) -> None:
                 except httpx.TransportError:
                     time.sleep(0.1)
             report = asyncio.run(_run(args, base))
+            cpu = _cpu_seconds(server.pid)
+            if cpu is not None and report["moves"]:
+                report["server_cpu_s"] = round(cpu, 2)
+                report["server_cpu_ms_per_move"] = round(1000 * cpu / report["moves"], 2)
         finally:
             server.kill()
             server.wait()
