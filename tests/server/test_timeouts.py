@@ -41,7 +41,7 @@ def test_without_a_timeout_a_person_is_waited_for(client):
 
 
 def test_a_person_who_returns_plays_their_seat_again(client):
-    room, tokens, _ = create_room(client, seats=("human", "random", "random"), game="amarok", timeout=0.5)
+    room, tokens, _ = create_room(client, seats=("human", "random", "random"), game="amarok", timeout=1.0)
     taken = wait_for(client, room, tokens[0], lambda s: s["stand_in"] is not None or s["finished"])
     assert taken["stand_in"] == {"agent": "heuristic", "until_return": True}
     back = come_back(client, room, tokens[0])
@@ -54,7 +54,7 @@ def test_a_person_who_returns_plays_their_seat_again(client):
 
 
 def test_connecting_a_websocket_is_returning(client):
-    room, tokens, _ = create_room(client, seats=("human", "human", "human"), game="amarok", timeout=0.3)
+    room, tokens, _ = create_room(client, seats=("human", "human", "human"), game="amarok", timeout=1.0)
     mover = view(client, room)["to_move"][0]
     wait_for(client, room, tokens[mover], lambda s: s["stand_in"] is not None)
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[mover]}") as ws:
