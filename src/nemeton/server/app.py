@@ -286,8 +286,8 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
         version = message.get("version") if isinstance(message, dict) else None
         if not ((kind == "action" and isinstance(message.get("action"), dict) or kind in ("undo", "return"))
                 and (version is None or (type(version) is int and version >= 0))):
-            raise ServerError('malformed message: expected {"type": "action", "action": {...}, '
-                              '"version": V (optional)}, {"type": "undo", "version": V (optional)} or {"type": "return"}', 422)
+            raise ServerError('malformed message: expected {"type": "action", "action": {...}, "version": V '
+                              '(optional)}, {"type": "undo", "version": V (optional)} or {"type": "return"}', 422)
         if token is None:
             raise Forbidden("a spectator cannot act; connect with a seat's token")
         if kind == "undo":

@@ -89,7 +89,9 @@ async def _run(args: argparse.Namespace, base: str) -> dict:
             moves += len(record["actions"])
             lost += max(0, acknowledged - sum(1 for a in record["actions"] if a["seat"] == 0))
     latencies.sort()
-    pick = lambda q: round(1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None  # noqa: E731
+
+    def pick(q: float) -> float | None:
+        return round(1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None
     return {"rooms": args.rooms, "game": args.game, "players": args.players, "agents": args.agents,
             "think_s": args.think,
             "seconds": round(seconds, 2), "moves": moves, "moves_per_s": round(moves / seconds, 1),
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0,
                         help="the scripted person's mean think time in seconds (0: act at once, saturating the server)")
-    parser.add_argument("--url", default=None, help="benchmark a server already running there (e.g. http://127.0.0.1:8000)")
+    parser.add_argument("--url", default=None,
+                        help="benchmark a server already running there (e.g. http://127.0.0.1:8000)")
     args = parser.parse_args(argv)
     if args.url:
         report = asyncio.run(_run(args, args.url.rstrip("/")))

@@ -222,11 +222,13 @@ class Store:
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest rooms with their seats, without their actions (for a lobby)."""
         with self.engine.connect() as c:
-            rows = c.execute(select(rooms).order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)).mappings().all()
+            newest = select(rooms).order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)
+            rows = c.execute(newest).mappings().all()
             ids = [r["id"] for r in rows]
             by_room: dict[str, list[SeatRow]] = {i: [] for i in ids}
             if ids:
-                for r in c.execute(select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.room_id, seats.c.seat)):
+                their_seats = select(seats).where(seats.c.room_id.in_(ids)).order_by(seats.c.room_id, seats.c.seat)
+                for r in c.execute(their_seats):
                     by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
