@@ -127,13 +127,20 @@ def simulate_command(
 
 
 def _mount_game_commands() -> None:
-    try:
-        from .alarun import app as alarun_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "nemeton.cli.alarun":
-            raise
-        return
-    app.add_typer(alarun_app, name="alarun", help="Alarún tools: score a finished square.")
+    """A game's own commands (``nemeton alarun score``) live in ``nemeton/cli/<game>.py`` as a
+    Typer ``app``; each registered game that has such a module gets its sub-command."""
+    import importlib
+    for spec in list_games():
+        module_name = f"{__name__}.{spec.name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        sub = getattr(module, "app", None)
+        if sub is not None:
+            app.add_typer(sub, name=spec.name, help=getattr(sub.info, "help", None) or f"{spec.title} tools.")
 
 
 _mount_game_commands()
