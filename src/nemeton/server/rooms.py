@@ -105,7 +105,7 @@ class Room:
 
     def rebuild(self, row: RoomRow) -> None:
         """Replay the stored record (every action checked) and seat fresh agents."""
-        actions = [(seat, self.spec.action_from_json(action)) for seat, action in row.actions]
+        actions = [(seat, self.spec.action_from_json(action, self.spec.options(**self.options))) for seat, action in row.actions]
         record = GameRecord(self.spec.name, dict(self.options), self.seed, actions, row.rules_version)
         state = record.replay()
         self.seats = row.seats
@@ -353,33 +353,50 @@ class Rooms:
         """A person's action: checked, applied, committed, then answered and pushed."""
         room = await self.get(room_id)
         async with room.lock:
-            seat = room.seat_of(token)
-            if seat is None:
-                raise Forbidden("a token is needed to act")
-            if version is not None and version != room.version:
-                raise Conflict(f"stale version {version}: the room is at version {room.version}; "
-                               "fetch the view again")
-            state = room.table.state
-            if state.is_terminal():
-                raise Conflict("the game is over; no action is legal")
-            await self.returns(room, seat)
-            if room.table.seats[seat] is not None:
-                raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
-                               "the room's creator can hand it back to you")
-            if seat not in state.acting():
-                raise Conflict(f"not your turn: seat {seat} may not act now "
-                               f"(acting: {', '.join(map(str, state.acting())) or 'nobody'})")
             try:
-                action = room.spec.action_from_json(action_json)
-                room.table.submit(seat, action)
-            except NemetonError as exc:
-                raise BadRequest(f"illegal action: {exc}") from None
-            await self._commit(room, [(seat, action)])
-            room.publish()
-            self.watch(room)
-            answer = room.snapshot(seat, since)
+                answer = await self._act(room, token, action_json, version, since)
+            except (Conflict, BadRequest):
+                # Another server process sharing the database may have moved this room on: a
+                # refusal re-reads it, so this process does not go on serving an old state.
+                await self._resync(room)
+                raise
         self.kick(room)
         return answer
+
+    async def _resync(self, room: Room) -> None:
+        row = await asyncio.to_thread(self.store.load_room, room.id)
+        if row is not None and row.version != room.version:
+            await asyncio.to_thread(room.rebuild, row)
+            room.publish()
+
+    async def _act(self, room: Room, token: str, action_json: Any, version: int | None,
+                   since: int) -> dict[str, Any]:
+        """The body of :meth:`act`, under the room's lock."""
+        seat = room.seat_of(token)
+        if seat is None:
+            raise Forbidden("a token is needed to act")
+        if version is not None and version != room.version:
+            raise Conflict(f"stale version {version}: the room is at version {room.version}; "
+                           "fetch the view again")
+        state = room.table.state
+        if state.is_terminal():
+            raise Conflict("the game is over; no action is legal")
+        await self.returns(room, seat)
+        if room.table.seats[seat] is not None:
+            raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
+                           "the room's creator can hand it back to you")
+        if seat not in state.acting():
+            raise Conflict(f"not your turn: seat {seat} may not act now "
+                           f"(acting: {', '.join(map(str, state.acting())) or 'nobody'})")
+        try:
+            action = room.spec.action_from_json(action_json, room.table.state.options)
+            room.table.submit(seat, action)
+        except NemetonError as exc:
+            raise BadRequest(f"illegal action: {exc}") from None
+        await self._commit(room, [(seat, action)])
+        room.publish()
+        self.watch(room)
+        return room.snapshot(seat, since)
 
     async def take_back(self, room_id: str, token: str, version: int | None = None,
                         since: int = 0) -> dict[str, Any]:
