@@ -79,7 +79,7 @@ def choose(answer: str, legal: Sequence[Action]) -> Action | str:
 
 def prompt_text(legal: Sequence[Action], full_screen: bool = False) -> str:
     keys = short_keys(legal)
-    extra = "".join(f", {key} = {keys[key]}" for key in keys)
+    extra = "".join(f", {key} = {SHORT_KEYS[key]}" for key in keys)
     if full_screen:
         extra += ", m = full map"
     return f"Your choice (number or text{extra}, q = quit): "
