@@ -320,29 +320,30 @@ def _stray(spec: "GameSpec", what: str, exc: Exception) -> RecordError:
     return RecordError(f"cannot read this {spec.name} {what}: {type(exc).__name__}: {clip(str(exc), 80)}")
 
 
+def _call(spec: "GameSpec", what: str, decode: Callable[..., Any], *args: Any) -> Any:
+    """``decode(*args)``, with any exception but the engine's own (and MemoryError) turned
+    into :func:`_stray`'s RecordError."""
+    try:
+        return decode(*args)
+    except (NemetonError, MemoryError):
+        raise
+    except Exception as exc:
+        raise _stray(spec, what, exc) from exc
+
+
 def _guard_state_loader(spec: "GameSpec", load: Callable[[Mapping[str, Any]], State]):
     def state_from_json(data: Mapping[str, Any]) -> State:
         if not isinstance(data, dict):
             raise RecordError(f"a {spec.name} state must be a JSON object; got {snippet(data)}")
         check_json(data, f"the {spec.name} state", STATE_MAX_INT)
-        try:
-            return load(data)
-        except (NemetonError, MemoryError):
-            raise
-        except Exception as exc:
-            raise _stray(spec, "state", exc) from exc
+        return _call(spec, "state", load, data)
     return state_from_json
 
 
 def _guard_determinize(spec: "GameSpec", determinize: Callable[[Mapping[str, Any], random.Random], State]):
     def guarded_determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         check_view(spec, view)
-        try:
-            return determinize(view, rng)
-        except (NemetonError, MemoryError):
-            raise
-        except Exception as exc:
-            raise _stray(spec, "view", exc) from exc
+        return _call(spec, "view", determinize, view, rng)
     return guarded_determinize
 
 
@@ -353,29 +354,19 @@ def _guard_legal_actions_from_view(spec: "GameSpec", legal: Callable[[Mapping[st
         check_view(spec, view)
         if view["seat"] is None or view["seat"] not in view["acting"]:
             return []
-        try:
-            return legal(view)
-        except (NemetonError, MemoryError):
-            raise
-        except Exception as exc:
-            raise _stray(spec, "view", exc) from exc
+        return _call(spec, "view", legal, view)
     return legal_actions_from_view
 
 
 def _guard_prepare_sampler(spec: "GameSpec", prepare: Callable[[Mapping[str, Any]], Callable[[random.Random], State]]):
     def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], State]:
         check_view(spec, view)
-        try:
-            sample = prepare(view)
-        except (NemetonError, MemoryError):
-            raise
-        except Exception as exc:
-            raise _stray(spec, "view", exc) from exc
-        return _guard_sample(spec, sample)
+        return _guard_sample(spec, _call(spec, "view", prepare, view))
     return prepare_sampler
 
 
 def _guard_sample(spec: "GameSpec", sample: Callable[[random.Random], State]) -> Callable[[random.Random], State]:
+    # search calls this once per iteration: the try is written inline rather than through _call
     def guarded_sample(rng: random.Random) -> State:
         try:
             return sample(rng)

@@ -138,7 +138,7 @@ def _quick_complete(st: EdoraState, seat: int) -> None:
         k = st.stack[-1][0]
         if k == D_TURN or k == D_PLACE:
             return
-        legal = st.legal_actions(seat)
+        legal = st._legal_actions(seat)  # seat is acting (checked above): no public checks in rollouts
         best = max(legal, key=lambda a: _quick_key(st, seat, a))
         st.apply_unchecked(best, seat)
 
@@ -149,7 +149,7 @@ def _value_after(st: EdoraState, seat: int, action: Action) -> float:
     c.events = None             # a lookahead tells nobody anything
     c.apply_unchecked(action, seat)
     if not c.over and c.current_player == seat and c.stack[-1][0] == D_PLACE:
-        return max(_value_after(c, seat, a) for a in c.legal_actions(seat))
+        return max(_value_after(c, seat, a) for a in c._legal_actions(seat))
     _quick_complete(c, seat)
     return _objective(c, seat)
 
