@@ -1,14 +1,12 @@
 """Ruling K1: the deck is data. The ``deck`` option holds a deck file's text (None = the
-standard deck shipped with the game), validated on load; only the command line reads a file
-(``read_deck_file``)."""
+standard deck shipped with the game), validated on load; only the command line reads a file."""
 
 import json
 
 import pytest
 
 from nemeton.engine import GameRecord, InputError, InvalidOptionsError, content_hash, display_options, make
-from nemeton.games.amarok.cards import (DeckError, load_deck, parse_deck_text, read_deck_file,
-                                        standard_deck_text)
+from nemeton.games.amarok.cards import DeckError, load_deck, parse_deck_text, standard_deck_text
 
 
 def test_default_deck_is_ruling_k1():
@@ -124,34 +122,6 @@ def _write(tmp_path, name, data):
     path = tmp_path / name
     path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
     return path
-
-
-def test_read_deck_file_returns_the_checked_text(tmp_path):
-    text = _toml_cards(9)
-    assert read_deck_file(_write(tmp_path, "mine.toml", text)) == text
-    cards = json.dumps({"cards": [{"id": f"J{i}", "value": i} for i in range(8)]})
-    assert read_deck_file(str(_write(tmp_path, "mine.JSON", cards))) == cards
-
-
-def test_read_deck_file_names_the_file_and_the_bad_card(tmp_path):
-    path = _write(tmp_path, "bad.toml", _toml_cards(8) + '[[cards]]\nid = "Z"\nvalue = "high"\n')
-    with pytest.raises(DeckError) as err:
-        read_deck_file(path)
-    assert str(path) in str(err.value) and "card 9 ('Z'): 'value' must be an integer" in str(err.value)
-
-
-@pytest.mark.parametrize("name, data, message", [
-    ("nowhere.toml", None, "cannot read the deck file"),
-    ("deck.yaml", "cards: []", "must end in .toml or .json"),
-    ("latin1.toml", 'name = "For\xeat"\n'.encode("latin-1"), "not UTF-8 text (a bad byte on line 1)"),
-    ("huge.json", b" " * 200_001, "at most 200,000 bytes"),
-    ("broken.json", "{", "not valid JSON"),
-])
-def test_read_deck_file_rejects_what_it_cannot_use(tmp_path, name, data, message):
-    path = tmp_path / name if data is None else _write(tmp_path, name, data)
-    with pytest.raises(InputError) as err:
-        read_deck_file(path)
-    assert message in str(err.value) and name in str(err.value)
 
 
 def test_nothing_in_the_game_opens_a_path_from_its_options(tmp_path):

@@ -5,9 +5,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from nemeton.engine import InputError, InvalidOptionsError, get_game, make
-from nemeton.games.edora.board import (BoardError, board_from_text, read_board_file,
-                                       standard_board_text)
+from nemeton.engine import InvalidOptionsError, get_game, make
+from nemeton.games.edora.board import BoardError, board_from_text, standard_board_text
 
 STANDARD = standard_board_text()
 
@@ -170,15 +169,3 @@ def test_boards_of_the_wrong_shape_or_size_are_refused_with_a_board_error(mutate
         board_from_text(_changed(mutate))
 
 
-def test_the_command_line_reads_a_board_file_with_read_board_file(tmp_path):
-    path = tmp_path / "board.yaml"
-    path.write_text(STANDARD, encoding="utf-8")
-    assert read_board_file(str(path)) == STANDARD
-    with pytest.raises(InputError, match="does not exist"):
-        read_board_file(str(tmp_path / "missing.yaml"))
-    latin = tmp_path / "latin.yaml"
-    latin.write_bytes("# tablero de Edora, diseño\n".encode("latin-1") + STANDARD.encode())
-    with pytest.raises(InputError, match="is not UTF-8"):
-        read_board_file(str(latin))
-    with pytest.raises(InputError, match="is a directory"):
-        read_board_file(str(tmp_path))

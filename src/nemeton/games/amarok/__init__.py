@@ -6,15 +6,13 @@ hand, the river, the deck or another player's hand, and the best total per the o
 (wolf pack: highest, lone wolf: lowest) wins the round unless trapped; a second heart wins at
 once. The more rounds you win, the less of your own hand you see. First to ``rounds_to_win``
 (3) round wins wins the game. The deck is data (ruling K1): the ``deck`` option holds a deck
-file's text (None = the standard deck); the command line reads ``--deck FILE`` with
-:func:`read_deck_file`.
+file's text (None = the standard deck); the command line reads ``--deck FILE``.
 
 Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
 """
 
 from ...engine import GameSpec, register
 from .actions import ACTION_CODEC
-from .cards import read_deck_file
 from .events import EVENT_KINDS
 from .options import PLAYER_COUNTS, AmarokOptions
 from .render import render
@@ -40,4 +38,4 @@ SPEC = register(GameSpec(
                   "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
 ))
 
-__all__ = ["AmarokOptions", "AmarokState", "SPEC", "read_deck_file"]
+__all__ = ["AmarokOptions", "AmarokState", "SPEC"]

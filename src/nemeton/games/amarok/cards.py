@@ -13,7 +13,7 @@ TOML or JSON deck file in the same format, e.g. the printed deck::
 
 JSON: ``{"name": "...", "cards": [{"id": "R6", "colour": "red", "value": 6, "symbol": "heart"}]}``.
 
-Only the command line reads a deck file (:func:`read_deck_file`, for ``--deck FILE``); the
+Only the command line reads a deck file (``--deck FILE``, ``nemeton.cli.common``); the
 rules parse the text they are given (:func:`load_deck`, cached by content), so a record
 replays anywhere without the file. Inside the rules a card is its index in the deck (an
 ``int``); views and actions use its ``id``.
@@ -22,17 +22,14 @@ replays anywhere without the file. Inside the rules a card is its index in the d
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...engine import InputError, InvalidOptionsError
 from ...engine.errors import snippet
-from ...engine.options import MAX_DATA_CHARS
 
 # Symbol codes used in the hot path (ints, not strings).
 PLAIN, HEART, CLAW, SEASON, TRAP = 0, 1, 2, 3, 4
@@ -187,7 +184,7 @@ def _looks_like_a_name(text: str) -> bool:
     line = text.strip()
     if not line or len(line) > 300 or "\n" in line:
         return False
-    return line == "default" or line.lower().endswith(DECK_SUFFIXES) or "/" in line or "\\" in line
+    return line == "default" or line.lower().endswith((".toml", ".json")) or "/" in line or "\\" in line
 
 
 def _names(items: Sequence[str]) -> str:
@@ -210,30 +207,3 @@ def load_deck(text: str | None = None) -> Deck:
     return parse_deck_text(text)
 
 
-DECK_SUFFIXES = (".toml", ".json")
-
-
-def read_deck_file(path: str | os.PathLike[str]) -> str:
-    """The text of the deck file at ``path``, checked, for the ``deck`` option (the command
-    line's ``--deck FILE``). A missing file, a suffix other than .toml/.json, bytes that are not
-    UTF-8, a file too large or a deck that does not validate raise :class:`DeckError` (an
-    :class:`InputError`) whose message names the file."""
-    name = str(path)
-    file = Path(path).expanduser()
-    if file.suffix.lower() not in DECK_SUFFIXES:
-        raise DeckError(f"{name}: a deck file must end in .toml or .json")
-    try:
-        with file.open("rb") as handle:
-            raw = handle.read(MAX_DATA_CHARS + 1)
-    except OSError as exc:
-        raise DeckError(f"{name}: cannot read the deck file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_DATA_CHARS:
-        raise DeckError(f"{name}: a deck file may hold at most {MAX_DATA_CHARS:,} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DeckError(f"{name}: not UTF-8 text (a bad byte on line {line}); "
-                        f"save the deck file as UTF-8") from None
-    parse_deck_text(text, name, file.suffix.lower()[1:])
-    return text

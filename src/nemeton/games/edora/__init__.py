@@ -4,7 +4,7 @@ Implements ``edora-spec.md`` (the rulebook restated, with the designed §9 board
 data) and rulings E1-E4; the rules as implemented are in ``docs/rules/edora.md``.
 Variants: the rulebook's V1-V4 and the Spanish summary's two rules (``revisit_sanctuaries``,
 ``fire_pit_scoring="summary"``) as options; ``board`` holds another board's YAML text (the
-command line reads it with :func:`.board.read_board_file`); the ``safety_valve`` (on for bots)
+command line reads the file); the ``safety_valve`` (on for bots)
 ends stalled games.
 """
 

@@ -3,7 +3,7 @@
 The board of ``edora-spec.md`` §9 is package data (``data/board.yaml``); a table may use
 another board (ruling E3). The ``board`` option holds a board file's *text* (None = the
 designed board), never a path, so options and records carry the board itself and replay
-anywhere; only the command line reads a file, with :func:`read_board_file`.
+anywhere; only the command line reads a file (``--board FILE``, ``nemeton.cli.common``).
 :func:`board_from_text` parses and validates the text (cached by content, a few boards at
 most), checks every reference, rule and size the game relies on, and raises
 :class:`BoardError` naming the bad part and what is allowed, without echoing the text. A
@@ -266,27 +266,6 @@ def _cheapest_costs(n: int, edges: list[tuple[int, int, int]]) -> tuple[tuple[in
 def standard_board_text() -> str:
     """The text of the designed §9 board shipped with the game (what ``board=None`` means)."""
     return resources.files(__package__).joinpath("data", "board.yaml").read_text(encoding="utf-8")
-
-
-def read_board_file(path: Any) -> str:
-    """The text of a board file, for the command line (the only place a board is read from a
-    path); a missing or unreadable file or one that is not UTF-8 raises :class:`InputError`."""
-    from pathlib import Path
-    shown = str(path)
-    shown = shown if len(shown) <= 80 else "..." + shown[-77:]
-    try:
-        data = Path(path).expanduser().read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"board file {shown} does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"board file {shown} is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(f"cannot read board file {shown}: {exc.strerror or 'unreadable'}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"board file {shown} is not UTF-8 text (byte {exc.start}); "
-                         f"save it as UTF-8") from None
 
 
 def board_from_text(text: str | None = None) -> Board:
