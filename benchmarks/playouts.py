@@ -152,7 +152,7 @@ def main() -> None:
             print(f"{r['game']:32} {r['config']:24} {r['games_per_second']:>10.1f} "
                   f"{r['steps_per_second']:>10,} {r['steps_per_game']:>11}")
         if not yard:
-            print("(open-spiel not installed: pip install -e .[bench] for the OpenSpiel yardstick)")
+            print("(open-spiel not installed: pip install -e .[rl] for the OpenSpiel yardstick)")
 
 
 def print_side_by_side(rows: list[dict]) -> None:
