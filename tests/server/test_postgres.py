@@ -5,6 +5,7 @@ psycopg driver is not installed)."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from conftest import Mirror, create, view
@@ -26,6 +27,55 @@ def test_the_schema_is_migrated_and_rooms_round_trip_on_postgresql(postgres):
     row = store.load_room("r")
     assert (row.seed, row.version, row.actions, row.seats[0].token_hash) == (2**64 - 1, 1, [(0, {"type": "pass"})], "ab" * 32)
     assert store.take_back("r", 1, 0) == 2 and store.load_room("r").actions == []
+
+
+def test_processes_starting_together_migrate_one_at_a_time_on_postgresql(postgres):
+    url = postgres()
+    engines, errors = [], []
+
+    def start():
+        try:
+            engines.append(open_engine(url))
+        except Exception as exc:  # noqa: BLE001 - the test reports any failure
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(engines) == 3
+    Store(engines[0]).create_room("r", "amarok", 1, {"players": 2}, 1, [SeatRow(0, "ai", None, "random", None),
+                                                                       SeatRow(1, "ai", None, "random", None)])
+    assert Store(engines[2]).versions(["r", "missing"]) == {"r": 0}
+
+
+def test_a_committed_change_is_announced_to_listeners_on_postgresql(postgres):
+    store = Store(open_engine(postgres()))
+    store.create_room("r", "amarok", 1, {"players": 2}, 1, [SeatRow(0, "ai", None, "random", None),
+                                                           SeatRow(1, "ai", None, "random", None)])
+    heard, stop = [], threading.Event()
+
+    def on_change(room, version):
+        heard.append((room, version))
+        if version == 2:
+            stop.set()
+
+    listener = threading.Thread(target=store.listen, args=(on_change, stop))
+    listener.start()
+    try:
+        deadline = time.monotonic() + 10
+        while ("", 0) not in heard:  # listening
+            assert time.monotonic() < deadline, "the listener did not connect"
+            time.sleep(0.05)
+        store.append_actions("r", 0, 0, [(0, {"type": "pass"})], False)
+        with pytest.raises(StaleVersion):  # a refused change is not announced
+            store.append_actions("r", 0, 0, [(0, {"type": "pass"})], False)
+        store.set_stand_in("r", 1, 0, "random")
+        listener.join(timeout=10)
+    finally:
+        stop.set()
+    assert heard == [("", 0), ("r", 1), ("r", 2)]
 
 
 def test_writers_racing_on_one_version_never_both_commit_on_postgresql(postgres):

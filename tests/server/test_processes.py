@@ -4,11 +4,13 @@ rebuilds the room from the database."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import httpx
 import pytest
 from test_crash import free_port, start_server
+from websockets.sync.client import connect
 
 
 def race(bases, room, tokens, seat, actions):
@@ -53,6 +55,41 @@ def test_two_processes_racing_for_one_turn_apply_it_once(tmp_path, backend, requ
             # both processes now serve the same room: the loser rebuilt it from the database
             views = [httpx.get(f"{b}/api/rooms/{room}/view").json() for b in bases]
             assert views[0]["moves"] == views[1]["moves"] == moves + 1 and views[0]["view"] == views[1]["view"]
+    finally:
+        for proc, _ in servers:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_watcher_on_one_process_sees_moves_made_through_another(tmp_path, backend, request):
+    """A seat's WebSocket on process A is pushed the move its opponent makes through process B
+    (PostgreSQL announces it with NOTIFY; on SQLite process A finds it by polling), and both
+    processes then serve the same state and legal actions."""
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'shared.db'}"
+    else:
+        url = request.getfixturevalue("postgres")()
+    servers = [start_server(url, free_port(), tmp_path) for _ in range(2)]
+    (_, base_a), (_, base_b) = servers
+    try:
+        created = httpx.post(f"{base_a}/api/rooms", json={
+            "game": "edora", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        room, tokens = created["room"], {s["seat"]: s["token"] for s in created["seats"]}
+        mover = next(s for s, t in tokens.items()
+                     if httpx.get(f"{base_b}/api/rooms/{room}/view", params={"token": t}).json()["legal_actions"])
+        watcher = 1 - mover
+        with connect(f"ws://{base_a.removeprefix('http://')}/ws/rooms/{room}?token={tokens[watcher]}") as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["moves"] == 0 and first["legal_actions"] == []
+            legal = httpx.get(f"{base_b}/api/rooms/{room}/view", params={"token": tokens[mover]}).json()["legal_actions"]
+            answer = httpx.post(f"{base_b}/api/rooms/{room}/actions", json={"token": tokens[mover], "action": legal[0]})
+            assert answer.status_code == 200, answer.text
+            pushed = json.loads(ws.recv(timeout=10))
+            assert pushed["moves"] == 1 and pushed["version"] == answer.json()["version"]
+            assert [e["seat"] for e in pushed["log"]].count(mover) >= 1  # the move's own event
+        views = [httpx.get(f"{b}/api/rooms/{room}/view", params={"token": tokens[watcher]}).json() for b in (base_a, base_b)]
+        assert views[0]["view"] == views[1]["view"] and views[0]["legal_actions"] == views[1]["legal_actions"]
     finally:
         for proc, _ in servers:
             proc.kill()

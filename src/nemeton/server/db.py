@@ -8,6 +8,10 @@ moves the version on with ``UPDATE rooms SET version = version + 1 WHERE id = ? 
 validated an action against another version updates no row and gets :class:`StaleVersion`,
 so two writers can never both apply an action for the same turn.
 
+Several server processes may share one database: on PostgreSQL every committed change is
+announced with ``NOTIFY`` (:meth:`Store.listen`); elsewhere processes poll the versions
+(:meth:`Store.versions`).
+
 The default database is an SQLite file (WAL mode, synchronous=FULL: a commit is on disk
 before it returns) in the data directory; any SQLAlchemy URL may be given instead.
 """
@@ -15,15 +19,19 @@ before it returns) in the data directory; any SQLAlchemy URL may be given instea
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from sqlalchemy import (JSON, Boolean, Column, DateTime, Float, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, delete, event, insert, select, update)
+                        create_engine, delete, event, insert, select, text, update)
 from sqlalchemy.engine import Engine
+
+log = logging.getLogger("nemeton.server")
 
 metadata = MetaData()
 
@@ -139,8 +147,15 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # processes starting together migrate one at a time
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+# The PostgreSQL channel on which every committed change of a room is announced.
+CHANNEL = "nemeton_rooms"
+MIGRATION_LOCK = 0x6E656D65746F6E  # the advisory lock held while migrating ("nemeton")
 
 
 def _now() -> datetime:
@@ -199,11 +214,53 @@ class Store:
 
     @staticmethod
     def _move_on(c: Any, room_id: str, version: int, **values: Any) -> None:
-        """The optimistic check: one change moves the room from ``version`` to the next."""
+        """The optimistic check: one change moves the room from ``version`` to the next. On
+        PostgreSQL the change is also announced to every server process sharing the database
+        (``NOTIFY``, delivered when the transaction commits, never before)."""
         moved = c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
                           .values(version=rooms.c.version + 1, updated_at=_now(), **values))
         if moved.rowcount != 1:
             raise StaleVersion(f"room {room_id} is no longer at version {version}")
+        if c.dialect.name == "postgresql":
+            c.execute(text("SELECT pg_notify(:channel, :payload)"),
+                      {"channel": CHANNEL, "payload": f"{room_id} {version + 1}"})
+
+    def versions(self, room_ids: Iterable[str]) -> dict[str, int]:
+        """The stored version of each of these rooms (how other processes' changes are seen
+        where the database cannot announce them)."""
+        ids = list(room_ids)
+        found: dict[str, int] = {}
+        with self.engine.connect() as c:
+            for i in range(0, len(ids), 500):
+                query = select(rooms.c.id, rooms.c.version).where(rooms.c.id.in_(ids[i:i + 500]))
+                found.update({r.id: r.version for r in c.execute(query)})
+        return found
+
+    @property
+    def announces(self) -> bool:
+        """Whether changes are announced (PostgreSQL's LISTEN/NOTIFY) rather than polled."""
+        return self.engine.dialect.name == "postgresql"
+
+    def listen(self, on_change: Callable[[str, int], None], stop: threading.Event) -> None:
+        """Until ``stop`` is set, call ``on_change(room_id, version)`` for every change any
+        process commits (PostgreSQL only; blocks, so run it on a thread). A dropped connection
+        is opened again; ``on_change("", 0)`` then says that announcements may have been missed."""
+        import psycopg
+        url = self.engine.url.set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        while not stop.is_set():
+            try:
+                with psycopg.connect(conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    on_change("", 0)  # (re)connected: whatever was missed meanwhile is re-read
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            room_id, _, version = note.payload.partition(" ")
+                            if version.isdigit():
+                                on_change(room_id, int(version))
+            except psycopg.Error as exc:
+                log.warning("listening for other processes' changes failed (%s); retrying", exc)
+                stop.wait(1.0)
 
     def load_room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ log = logging.getLogger("nemeton.server")
 # for more (a search's ``seconds`` or ``iterations`` parameter).
 MAX_THINK_SECONDS = 10.0
 MAX_ITERATIONS = 200_000
+SYNC_INTERVAL = 1.0  # seconds between version checks where the database cannot announce changes
 QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
 MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded when asked for)
 
@@ -224,11 +226,15 @@ def timeout_agent(spec: GameSpec) -> str:
 class Rooms:
     """Every room of one server, backed by one :class:`Store`."""
 
-    def __init__(self, store: Store, agent_threads: int = 4):
+    def __init__(self, store: Store, agent_threads: int = 4, sync_interval: float = SYNC_INTERVAL):
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.agents = ThreadPoolExecutor(max_workers=agent_threads, thread_name_prefix="nemeton-agent")
         self._loading: dict[str, asyncio.Lock] = {}
+        self.sync_interval = sync_interval
+        self._follower: asyncio.Task | None = None
+        self._catching_up: set[asyncio.Task] = set()
+        self._stop_listening = threading.Event()
 
     # ----- start and stop ---------------------------------------------------------------
     async def start(self) -> None:
@@ -242,10 +248,13 @@ class Rooms:
             async with room.lock:
                 self.watch(room)
             self.kick(room)
+        self._follower = asyncio.get_running_loop().create_task(self._follow())
 
     async def close(self) -> None:
+        self._stop_listening.set()
         tasks = [task for room in self.rooms.values() for task in (room.driver, room.timer)
                  if task is not None and not task.done()]
+        tasks += [task for task in (self._follower, *self._catching_up) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -364,10 +373,62 @@ class Rooms:
         return answer
 
     async def _resync(self, room: Room) -> None:
+        """Under the lock: catch up with what another process stored, and tell the watchers
+        (the whole log again if actions were taken back there)."""
         row = await asyncio.to_thread(self.store.load_room, room.id)
         if row is not None and row.version != room.version:
-            await asyncio.to_thread(room.rebuild, row)
-            room.publish()
+            await self._rebuild(room, row)
+
+    async def _rebuild(self, room: Room, row: RoomRow, shown: int | None = None) -> None:
+        """Under the lock: the room as stored in ``row``, its watchers told (the whole log
+        again if the database holds fewer actions than the ``shown`` ones they know of)."""
+        shown = len(room.table.state.history) if shown is None else shown
+        await asyncio.to_thread(room.rebuild, row)
+        room.publish(resync=len(row.actions) < shown)
+
+    # ----- other server processes on the same database ------------------------------------
+    async def _follow(self) -> None:
+        """Keep the rooms in memory up to date with the changes other server processes commit:
+        announced by PostgreSQL (LISTEN/NOTIFY) or, elsewhere, polled every ``sync_interval``."""
+        loop = asyncio.get_running_loop()
+        if self.store.announces:
+            def on_change(room_id: str, version: int) -> None:
+                loop.call_soon_threadsafe(self._changed, room_id, version)
+            await asyncio.to_thread(self.store.listen, on_change, self._stop_listening)
+            return
+        while True:
+            await asyncio.sleep(self.sync_interval)
+            try:
+                await self._poll()
+            except Exception:  # a failed poll is retried at the next tick
+                log.exception("checking the rooms' versions failed")
+
+    def _changed(self, room_id: str, version: int) -> None:
+        """A change was announced (``""``: announcements may have been missed)."""
+        room = self.rooms.get(room_id)
+        if room_id and (room is None or room.version >= version):
+            return  # not loaded here, or this process's own change
+        task = asyncio.get_running_loop().create_task(self._poll() if not room_id else self._catch_up(room))
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
+
+    async def _poll(self) -> None:
+        loaded = [room_id for room_id, room in self.rooms.items() if not room.finished]
+        if not loaded:
+            return
+        for room_id, version in (await asyncio.to_thread(self.store.versions, loaded)).items():
+            room = self.rooms.get(room_id)
+            if room is not None and version > room.version:
+                await self._catch_up(room)
+
+    async def _catch_up(self, room: Room) -> None:
+        try:
+            async with room.lock:
+                await self._resync(room)
+                self.watch(room)
+            self.kick(room)
+        except Exception:
+            log.exception("room %s could not catch up with the database", room.id)
 
     async def _act(self, room: Room, token: str, action_json: Any, version: int | None,
                    since: int) -> dict[str, Any]:
@@ -467,7 +528,7 @@ class Rooms:
                 self.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished)
         except BaseException as exc:
             row = await asyncio.to_thread(self.store.load_room, room.id)
-            await asyncio.to_thread(room.rebuild, row)
+            await self._rebuild(room, row, shown=first)  # the table ran ahead of the database
             if isinstance(exc, StaleVersion):
                 raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
             raise
@@ -569,7 +630,10 @@ class Rooms:
                 async with room.lock:
                     if room.table is not table or not table.play_agent(turn, action):
                         continue
-                    await self._commit(room, [(turn.seat, action)])
+                    try:
+                        await self._commit(room, [(turn.seat, action)])
+                    except Conflict:  # another process moved the room on: it is rebuilt, ask again
+                        continue
                     room.publish()
                     self.watch(room)
         except asyncio.CancelledError:
