@@ -19,12 +19,15 @@ import pkgutil
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .action import Action, ActionCodec
 from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, clip, snippet
 from .options import GameOptions, build_options, describe_options, OptionInfo
 from .state import State
+
+if TYPE_CHECKING:
+    from .encoding import GameEncoding, GameFacts
 
 # Games are the packages under ``nemeton.games``: importing one registers it. The engine
 # names no game.
@@ -61,6 +64,10 @@ class GameSpec:
     # The golden playthroughs kept for this game (tests/playthroughs/<name>-<label>.txt):
     # label -> (options, seed, seed of the random choices). See nemeton.engine.playthrough.
     playthroughs: Mapping[str, tuple[Mapping[str, Any], int, int]] = field(default_factory=dict)
+    # The module holding the game's RL encodings (``encoding_for(options)`` and
+    # ``options_from_view(view)``; see nemeton.engine.encoding), imported on first use so that
+    # nothing else needs NumPy.
+    encoding_module: str | None = None
 
     def __post_init__(self) -> None:
         # The public decoders are the game's functions behind the engine's guards.
@@ -110,6 +117,43 @@ class GameSpec:
             raise InvalidOptionsError(f"options for {self.name} actions must be the game's validated "
                                       f"options (spec.options(...)); got a {type(options).__name__}")
         return self.action_codec.from_json(data, options)
+
+    # ----- the RL edge (nemeton.engine.encoding; needs NumPy) ----------------------------------
+    def encoding(self, options: GameOptions | Mapping[str, Any] | None = None) -> "GameEncoding":
+        """The game's integers and tensors for ``options`` (this game's validated options, or
+        raw options to validate; None = the defaults with the bot defaults): action space,
+        observation layout and encoder, facts. Built once per options."""
+        if not isinstance(options, GameOptions):
+            options = self.options(**{**self.bot_defaults, **dict(options or {})})
+        elif not isinstance(options, self.options_cls):
+            raise InvalidOptionsError(f"options for {self.name} must be the game's own options "
+                                      f"(spec.options(...)); got a {type(options).__name__}")
+        return self._encoding_module().encoding_for(options)
+
+    def action_space(self, options: GameOptions | Mapping[str, Any] | None = None) -> tuple[Action, ...]:
+        """Every action that can exist with ``options``, in a fixed order: an action's id is
+        its index (known before the game starts)."""
+        return self.encoding(options).actions.actions
+
+    def observation_layout(self, options: GameOptions | Mapping[str, Any] | None = None) -> list[tuple[str, int, tuple[int, ...]]]:
+        """``(name, offset, shape)`` of every slice of the observation tensor, in order."""
+        return self.encoding(options).layout.entries()
+
+    def facts(self, options: GameOptions | Mapping[str, Any] | None = None) -> "GameFacts":
+        """Utility range and sum, maximum game length, players and teams."""
+        return self.encoding(options).facts
+
+    def observe(self, view: Mapping[str, Any]) -> "Any":
+        """The observation tensor (float32) of ``view``'s seat, built from the view alone."""
+        check_view(self, view)
+        module = self._encoding_module()
+        options = _call(self, "view", module.options_from_view, view)
+        return _call(self, "view", module.encoding_for(options).encode, view)
+
+    def _encoding_module(self) -> Any:
+        if self.encoding_module is None:
+            raise NemetonError(f"{self.name} has no RL encoding")
+        return importlib.import_module(self.encoding_module)
 
     def conformance_configs(self) -> list[dict[str, Any]]:
         configs: list[dict[str, Any]] = [{"players": n} for n in self.player_counts]

@@ -128,6 +128,12 @@ class State(ABC):
             return []
         return self._legal_actions(seat)
 
+    def legal_action_mask(self, seat: int | None = None) -> "Any":
+        """A NumPy boolean array over the game's action space for these options
+        (``spec.action_space(options)``): True at the ids of ``legal_actions(seat)``."""
+        from .registry import get_game
+        return get_game(self.game_name).encoding(self.options).actions.mask(self.legal_actions(seat))
+
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
         """Legal actions of an acting ``seat`` (no checks; search and playouts call it directly)."""

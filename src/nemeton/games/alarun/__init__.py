@@ -43,6 +43,7 @@ SPEC = register(GameSpec(
     prepare_sampler=prepare_sampler,
     event_kinds=EVENT_KINDS,
     playthroughs={"2p": ({"players": 2}, 1, 1), "4p": ({"players": 4, "action_cap": 12}, 2, 2)},
+    encoding_module=f"{__name__}.encoding",
 ))
 
 __all__ = ["AlarunOptions", "AlarunState", "SPEC"]

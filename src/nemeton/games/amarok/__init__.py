@@ -36,6 +36,7 @@ SPEC = register(GameSpec(
     event_kinds=EVENT_KINDS,
     playthroughs={"3p": ({"players": 3}, 3, 3),
                   "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
+    encoding_module=f"{__name__}.encoding",
 ))
 
 __all__ = ["AmarokOptions", "AmarokState", "SPEC"]

@@ -48,6 +48,7 @@ SPEC = register(GameSpec(
     playthroughs={"2p": ({"players": 2, "safety_valve": True}, 5, 5),
                   "2p-variants": ({"players": 2, "tablet_draft": True, "arranged_herbs": True,
                                    "shared_dice": True, "safety_valve": True}, 6, 6)},
+    encoding_module=f"{__name__}.encoding",
 ))
 
 __all__ = ["EdoraOptions", "EdoraState", "SPEC"]

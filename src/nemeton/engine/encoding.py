@@ -1,0 +1,214 @@
+"""Integers and tensors at the RL edge: a fixed action space, legal-action masks, flat
+observation tensors made of named slices, and the facts a learner needs about a game.
+
+Nothing here knows a game. Each game writes, in ``nemeton/games/<game>/encoding.py``, one
+function ``encoding_for(options)`` returning a :class:`GameEncoding` for its validated
+options: the tuple of every action that can exist with those options (an action's id is its
+index, known before the game starts), an :class:`ObservationLayout` (name, offset, shape and
+meaning of every slice) and an ``encode(view, out)`` that writes a seat's observation into a
+float32 array **from that seat's view alone**. The view is the one gate for secrets, so an
+observation can never show what the seat may not know (the tests re-sample the hidden part
+of a state with the determinizer and check every observation is unchanged).
+
+Seats in observations are *relative*: the per-seat slices list the observer first, then the
+next seats in turn order (seat ``(me + k) % players`` at position ``k``), so a policy learnt
+for one seat plays any seat.
+
+NumPy is needed here (the ``rl`` extra); the engine imports this module only when asked for
+an encoding (``GameSpec.encoding``), so the rest of Nemeton runs without NumPy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .action import Action
+from .errors import IllegalActionError
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One named part of an observation: ``obs[offset : offset + size]`` reshaped to ``shape``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+    def of(self, obs: np.ndarray) -> np.ndarray:
+        """This slice of ``obs`` (a view, not a copy), in its shape."""
+        return obs[self.offset:self.end].reshape(self.shape)
+
+
+class ObservationLayout:
+    """The slices of a flat observation, in order, with no gap: built by :meth:`add`."""
+
+    def __init__(self) -> None:
+        self.slices: list[Slice] = []
+        self._by_name: dict[str, Slice] = {}
+        self.size = 0
+
+    def add(self, name: str, shape: int | Sequence[int], meaning: str) -> int:
+        """Append a slice; returns its offset (encoders keep it in their index tables)."""
+        if name in self._by_name:
+            raise ValueError(f"slice {name!r} is already in the layout")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        part = Slice(name, self.size, shape, meaning)
+        self.slices.append(part)
+        self._by_name[name] = part
+        self.size += part.size
+        return part.offset
+
+    def __getitem__(self, name: str) -> Slice:
+        return self._by_name[name]
+
+    def __iter__(self):
+        return iter(self.slices)
+
+    def __len__(self) -> int:
+        return len(self.slices)
+
+    def entries(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """``(name, offset, shape)`` of every slice, in order."""
+        return [(s.name, s.offset, s.shape) for s in self.slices]
+
+    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Every slice of ``obs`` by name, in its shape (views into ``obs``)."""
+        return {s.name: s.of(obs) for s in self.slices}
+
+    def describe(self) -> str:
+        """A Markdown table of the slices (docs/rl.md is made of these)."""
+        rows = ["| slice | offset | shape | meaning |", "| --- | ---: | --- | --- |"]
+        rows += [f"| `{s.name}` | {s.offset} | {s.shape} | {s.meaning} |" for s in self.slices]
+        return "\n".join(rows)
+
+
+class ActionSpace:
+    """Every action that can exist with one game's options, in a fixed order: an action's id
+    is its index. Games build their actions once (interned), so ids are found by identity
+    first (one dict lookup on ``id(action)``), then by value."""
+
+    def __init__(self, actions: Iterable[Action]):
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.index: dict[Action, int] = {}
+        for i, a in enumerate(self.actions):
+            if a in self.index:
+                raise ValueError(f"the action {a} is listed twice in the action space")
+            self.index[a] = i
+        # The tuple keeps every action alive, so no other live object can share an id here.
+        self._by_identity = {id(a): i for i, a in enumerate(self.actions)}
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def id(self, action: Action) -> int:
+        """The id of ``action``; :class:`IllegalActionError` if it is not in this space."""
+        i = self._by_identity.get(id(action))
+        if i is None:
+            i = self.index.get(action)
+            if i is None:
+                raise IllegalActionError(f"{action} is not in this game's action space")
+        return i
+
+    def ids(self, actions: Iterable[Action]) -> list[int]:
+        by_identity = self._by_identity
+        out = []
+        for a in actions:
+            i = by_identity.get(id(a))
+            out.append(self.id(a) if i is None else i)
+        return out
+
+    def action(self, action_id: Any) -> Action:
+        """The action with id ``action_id`` (an int, NumPy's included); IllegalActionError
+        naming the range otherwise."""
+        try:
+            i = int(action_id)
+            if i != action_id or isinstance(action_id, bool):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"an action id must be an integer from 0 to {len(self) - 1}; "
+                                     f"got {action_id!r}"[:200]) from None
+        if not 0 <= i < len(self.actions):
+            raise IllegalActionError(f"an action id must be from 0 to {len(self) - 1}; got {i}")
+        return self.actions[i]
+
+    def mask(self, legal: Iterable[Action]) -> np.ndarray:
+        """A boolean array over the space, True exactly at the ids of ``legal``."""
+        out = np.zeros(len(self.actions), dtype=bool)
+        out[self.ids(legal)] = True
+        return out
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a learner needs to know before the first step.
+
+    ``min_utility``/``max_utility`` bound each seat's return (``State.returns()``);
+    ``utility_sum`` is the sum of the returns at the end of every game (1 where each seat is
+    its own team; a team's members each get its share, so players / teams in team mode);
+    ``max_game_length`` is the most decisions a game can take with these options, or None
+    where the rules set no bound (then ``typical_game_length`` is what random play takes at
+    most over many games: a scale, not a bound)."""
+
+    players: int
+    teams: int
+    min_utility: float
+    max_utility: float
+    utility_sum: float
+    max_game_length: int | None
+    typical_game_length: int
+    simultaneous: bool = False  # some decisions are taken at once (played one seat at a time)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class GameEncoding:
+    """One game's integers and tensors for one set of options (built once per options by the
+    game's ``encoding_for``)."""
+
+    def __init__(self, options: Any, actions: ActionSpace, layout: ObservationLayout, facts: GameFacts,
+                 encode: Callable[[Mapping[str, Any], np.ndarray], None]):
+        self.options = options
+        self.actions = actions
+        self.layout = layout
+        self.facts = facts
+        self._encode = encode
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    def encode(self, view: Mapping[str, Any], out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``view``'s seat (float32, :attr:`observation_size` long), written
+        into ``out`` when given (it is cleared first) and returned."""
+        if out is None:
+            out = np.zeros(self.layout.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        self._encode(view, out)
+        return out
+
+
+def relative_seats(seat: int | None, players: int) -> list[int]:
+    """``order[k]`` = the absolute seat at relative position k for ``seat`` (the spectator
+    sees seats in their own order): the observer first, then in turn order."""
+    me = 0 if seat is None else seat
+    return [(me + k) % players for k in range(players)]
+
+
+def position_of(seat: int | None, players: int) -> list[int]:
+    """``position[s]`` = the relative position of absolute seat ``s`` for ``seat``."""
+    me = 0 if seat is None else seat
+    return [(s - me) % players for s in range(players)]

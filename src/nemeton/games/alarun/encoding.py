@@ -1,0 +1,172 @@
+"""Alarún at the RL edge: its action space, its observation tensor (from a seat's view) and
+its facts. The slices and their meaning are listed in ``docs/rl.md`` (made from
+:meth:`ObservationLayout.describe`).
+
+Cards are encoded by what scoring reads: a card is one of the 49 coloured ingredients or the
+Centum auri (50 card kinds, ``cards.CARD_NAMES`` order) in the card-count slices, and 7
+ingredient + 7 colour + Centum auri + druid features on a cell of a square. A square is the
+9 x 9 frame of offsets -4..4 around the druid (the offsets ``place`` actions use), so the
+same cell always has the same index, wherever the square grows.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
+from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS
+from .cards import CARD_IDS, CARD_NAMES, CENTUM_AURI, COLOURS, HAND_SIZE, ROUNDS
+from .options import AlarunOptions
+from .rules import PHASE_NAMES
+from .square import REACH, SIDE
+from .view import read_options
+
+CARD_KINDS = len(CARD_NAMES)          # 50
+CELLS = SIDE * SIDE                   # 81 cells of the 9 x 9 frame
+CELL_FEATURES = 16                    # 7 ingredients, 7 colours, Centum auri, druid
+DECK = 99
+SCALE_POINTS = 100.0                  # potion points and scores are divided by this
+CAP_SCALE = 30                        # actions_taken is divided by the cap (this without one)
+
+# feature offsets of a card on a cell: (ingredient feature, colour feature) or (Centum auri,)
+_CELL_CARD = {name: ((c // 7, 7 + c % 7) if c < CENTUM_AURI else (14,)) for c, name in enumerate(CARD_NAMES)}
+_DRUID_FEATURE = 15
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASE_NAMES)}
+
+
+def all_actions() -> list:
+    """Pass, swap all and pass, flip, every swap (hand card, then centre card), every place
+    (card, then cell): the same list for every option value (flip is never legal with 3 or 4
+    players; its id is kept so that ids mean the same at every player count)."""
+    out = [PASS, SWAP_ALL, FLIP]
+    out += [a for row in SWAPS for a in row if a is not None]
+    out += [a for row in PLACES for a in row if a is not None]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _action_space() -> ActionSpace:
+    return ActionSpace(all_actions())
+
+
+def options_from_view(view: Mapping[str, Any]) -> AlarunOptions:
+    return read_options(view)
+
+
+@lru_cache(maxsize=32)
+def encoding_for(options: AlarunOptions) -> GameEncoding:
+    n = options.players
+    cap = options.action_cap
+    layout = ObservationLayout()
+    seats = "per seat, the observer first then the next seats in turn order"
+    off = {
+        "acting": layout.add("acting", n, f"1 for each seat that may act now ({seats})"),
+        "phase": layout.add("phase", 3, "one-hot: action phase, placement, game over"),
+        "round": layout.add("round", ROUNDS, "one-hot: round 1..8"),
+        "start_player": layout.add("start_player", n, f"one-hot: the round's start player ({seats})"),
+        "alarun": layout.add("alarun", n + 1, "one-hot: who holds Alarún (passed first this round), the last "
+                                              "entry = nobody yet"),
+        "extra_actions_left": layout.add("extra_actions_left", 1,
+                                         "the one-more actions still owed after the first pass / (players - 1)"),
+        "actions_taken": layout.add("actions_taken", 2, "actions taken this round / the cap (30 without one), "
+                                                        "capped at 1; 1 once the cap is reached (only pass is legal)"),
+        "deck_size": layout.add("deck_size", 1, "cards left in the stack / 99"),
+        "face_down": layout.add("face_down", 1, "1 while the 2-player face-down centre cards are there"),
+        "hand": layout.add("hand", CARD_KINDS, "copies of each card kind in the observer's hand / 2"),
+        "centre": layout.add("centre", CARD_KINDS, "copies of each card kind face up in the centre / 2"),
+        "discard": layout.add("discard", CARD_KINDS, "copies of each card kind in the open discard pile / 2"),
+        "known_hands": layout.add("known_hands", (n, CARD_KINDS),
+                                  f"copies of each card kind everyone saw a seat take from the centre this "
+                                  f"round and still in its hand / 2 ({seats})"),
+        "hand_sizes": layout.add("hand_sizes", n, f"hand cards / 3 ({seats})"),
+        "placed_this_round": layout.add("placed_this_round", n,
+                                        f"cards placed in this round's placement / 3 ({seats})"),
+        "my_placements": layout.add("my_placements", (SIDE, SIDE),
+                                    "1 on the cells where the observer placed a card this round (rows y = -4..4, "
+                                    "columns x = -4..4 around the druid)"),
+        "squares": layout.add("squares", (n, SIDE, SIDE, CELL_FEATURES),
+                              f"each square as the view shows it ({seats}): per cell (y, x from -4 to 4 around the "
+                              "druid) 7 ingredient, 7 colour, Centum auri and druid features (other seats' cards "
+                              "placed this round are hidden until everyone has placed)"),
+        "potion_points": layout.add("potion_points", n, f"potion points of each square as shown / 100 ({seats})"),
+        "secret_colour": layout.add("secret_colour", len(COLOURS), "one-hot: the observer's secret colour"),
+        "scores": layout.add("scores", n, f"final scores / 100 once the game is over, else 0 ({seats})"),
+        "secret_colours": layout.add("secret_colours", (n, len(COLOURS)),
+                                     f"one-hot: every seat's secret colour, once the game is over ({seats})"),
+    }
+    druid = [off["squares"] + k * CELLS * CELL_FEATURES + (REACH * SIDE + REACH) * CELL_FEATURES + _DRUID_FEATURE
+             for k in range(n)]
+    cap_scale = float(cap if cap is not None else CAP_SCALE)
+    action_phase_most = None if cap is None else cap + n
+    facts = GameFacts(
+        players=n, teams=n, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+        max_game_length=None if cap is None else ROUNDS * (action_phase_most + HAND_SIZE * n),
+        typical_game_length=ROUNDS * (CAP_SCALE + n + HAND_SIZE * n),
+        simultaneous=True)
+
+    def encode(view: Mapping[str, Any], obs: np.ndarray) -> None:
+        seat = view["seat"]
+        me = 0 if seat is None else seat
+        rel = [(s - me) % n for s in range(n)]      # rel[absolute seat] = position
+        order = [(me + k) % n for k in range(n)]    # order[position] = absolute seat
+        ones = [druid[k] for k in range(n)]
+        ones += [off["acting"] + rel[s] for s in view["acting"]]
+        ones.append(off["phase"] + _PHASE_INDEX[view["phase"]])
+        ones.append(off["round"] + view["round"] - 1)
+        ones.append(off["start_player"] + rel[view["start_player"]])
+        alarun = view["alarun"]
+        ones.append(off["alarun"] + (n if alarun is None else rel[alarun]))
+        taken = view["actions_taken"]
+        if cap is not None and taken >= cap:
+            ones.append(off["actions_taken"] + 1)
+        if view["face_down"]:
+            ones.append(off["face_down"])
+        obs[off["extra_actions_left"]] = view["extra_actions_left"] / (n - 1)
+        obs[off["actions_taken"]] = min(1.0, taken / cap_scale)
+        obs[off["deck_size"]] = view["deck_size"] / DECK
+        counts: dict[int, float] = {}
+        for key in ("hand", "centre", "discard"):
+            base = off[key]
+            for name in view.get(key) or ():
+                i = base + CARD_IDS[name]
+                counts[i] = counts.get(i, 0.0) + 0.5
+        base = off["known_hands"]
+        for k, s in enumerate(order):
+            row = base + k * CARD_KINDS
+            for name in view["known_hands"][s]:
+                i = row + CARD_IDS[name]
+                counts[i] = counts.get(i, 0.0) + 0.5
+        hand_sizes, placed, points = view["hand_sizes"], view["placed_this_round"], view["potion_points"]
+        for k, s in enumerate(order):
+            counts[off["hand_sizes"] + k] = hand_sizes[s] / HAND_SIZE
+            counts[off["placed_this_round"] + k] = placed[s] / HAND_SIZE
+            counts[off["potion_points"] + k] = points[s] / SCALE_POINTS
+        for x, y in view.get("my_placements") or ():
+            ones.append(off["my_placements"] + (y + REACH) * SIDE + x + REACH)
+        squares = view["squares"]
+        for k, s in enumerate(order):
+            base = off["squares"] + k * CELLS * CELL_FEATURES
+            for x, y, name in squares[s]:
+                cell = base + ((y + REACH) * SIDE + x + REACH) * CELL_FEATURES
+                for f in _CELL_CARD[name]:
+                    ones.append(cell + f)
+        colour = view.get("secret_colour")
+        if colour is not None:
+            ones.append(off["secret_colour"] + _COLOUR_INDEX[colour])
+        if view["terminal"]:
+            scores = view["scores"]
+            for k, s in enumerate(order):
+                counts[off["scores"] + k] = scores[s] / SCALE_POINTS
+                ones.append(off["secret_colours"] + k * len(COLOURS) + _COLOUR_INDEX[view["secret_colours"][s]])
+        obs[ones] = 1.0
+        if counts:
+            obs[list(counts)] = list(counts.values())
+
+    return GameEncoding(options, _action_space(), layout, facts, encode)
+
+
+__all__ = ["all_actions", "encoding_for", "options_from_view"]

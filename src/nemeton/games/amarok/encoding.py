@@ -1,0 +1,142 @@
+"""Amarok at the RL edge: its action space, its observation tensor (from a seat's view) and
+its facts. The slices and their meaning are listed in ``docs/rl.md``.
+
+The deck is data (ruling K1), so the action space and the tensor are per deck: a card is its
+index in the options' deck (``C`` cards; 22 in the standard deck). Seats are relative (the
+observer first); in team mode the partner of position 0 is position ``players / 2``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
+from .actions import tables_for
+from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .options import AmarokOptions
+from .rules import OBJECTIVE_NAMES
+from .view import cached_options
+
+_PHASES = {"take": 0, "claw": 1, "over": 2}
+_OBJECTIVES = {name: i for i, name in enumerate(OBJECTIVE_NAMES)}
+_SYMBOL_FEATURE = {HEART: 1, CLAW: 2, SEASON: 3, TRAP: 4}
+ROUND_SCALE = 10.0
+
+
+def all_actions(options: AmarokOptions) -> list:
+    """Take own slot 0/1, take each river card, take the deck's top, take each card seen in
+    each seat's hand, take an unseen card of each seat, claw each card in front of each seat,
+    claw each seat's hand slot, claw each river card, claw the deck's top (seats 0..players-1,
+    cards in deck order)."""
+    t = tables_for(load_deck(options.deck))
+    seats = range(options.players)
+    out = [*t.take_own, *t.take_river, t.take_deck]
+    out += [a for p in seats for a in t.take_seen[p]]
+    out += [t.take_unseen[p] for p in seats]
+    out += [a for p in seats for a in t.claw_front[p]]
+    out += [a for p in seats for a in t.claw_hand[p]]
+    out += [*t.claw_river, t.claw_deck]
+    return out
+
+
+def options_from_view(view: Mapping[str, Any]) -> AmarokOptions:
+    return cached_options(view["options"])
+
+
+def length_hint(options: AmarokOptions) -> int:
+    """More decisions than random play took in any of thousands of games (a scale for
+    learners and OpenSpiel's max_game_length; the rules set no bound: a round where every
+    seat is trapped advances nobody)."""
+    return 20 * options.players * options.rounds_to_win
+
+
+@lru_cache(maxsize=32)
+def encoding_for(options: AmarokOptions) -> GameEncoding:
+    n = options.players
+    deck = load_deck(options.deck)
+    size = len(deck)
+    index = deck.index
+    values = deck.values
+    symbols = deck.symbols
+    value_scale = float(max(1, max(abs(v) for v in values)) * 2)
+    layout = ObservationLayout()
+    seats = "per seat, the observer first then the next seats in turn order"
+    hand_f = size + 3
+    off = {
+        "acting": layout.add("acting", n, f"1 for the seat to act ({seats})"),
+        "phase": layout.add("phase", 3, "one-hot: take a card, choose a claw's target, game over"),
+        "objective": layout.add("objective", 2, "one-hot: the objective card's side (wolf pack: highest "
+                                                "total wins; lone wolf: lowest)"),
+        "objective_holder": layout.add("objective_holder", n, f"one-hot: who holds the objective card ({seats})"),
+        "round_wins": layout.add("round_wins", n, f"round wins / rounds_to_win ({seats}); they also say how each "
+                                                  "seat holds its cards"),
+        "round": layout.add("round", 1, "the round number / 10, at most 1"),
+        "teams": layout.add("teams", 1, "1 in team mode (partners: positions k and k + players/2)"),
+        "hands": layout.add("hands", (n, 2, hand_f),
+                            f"each seat's two hand slots ({seats}): [slot holds a card, the card faces its owner, "
+                            f"the card is hidden from the observer, then a one-hot over the {size} cards of the "
+                            "deck when the observer sees it]"),
+        "fronts": layout.add("fronts", (n, 2, size), f"the cards in front of each seat, in the order played, "
+                                                     f"one-hot over the deck ({seats})"),
+        "front_summary": layout.add("front_summary", (n, 5),
+                                    f"per seat ({seats}): total of its cards in front / (2 x the largest |value|), "
+                                    "and its hearts, claws, changes of season and wolf traps in front"),
+        "river": layout.add("river", size, "1 for each card in the river"),
+        "deck_size": layout.add("deck_size", 1, f"cards in the deck / {size}"),
+        "deck_bottom": layout.add("deck_bottom", size, "1 for each card clawed to the bottom of the deck "
+                                                       "(known to all until drawn)"),
+    }
+    t = n // 2 if options.teams else n
+    facts = GameFacts(players=n, teams=t, min_utility=0.0, max_utility=1.0, utility_sum=n / t,
+                      max_game_length=None, typical_game_length=length_hint(options))
+    teams_flag = options.teams
+
+    def encode(view: Mapping[str, Any], obs: np.ndarray) -> None:
+        seat = view["seat"]
+        me = 0 if seat is None else seat
+        rel = [(s - me) % n for s in range(n)]
+        order = [(me + k) % n for k in range(n)]
+        ones = [off["acting"] + rel[s] for s in view["acting"]]
+        ones.append(off["phase"] + _PHASES[view["phase"]])
+        ones.append(off["objective"] + _OBJECTIVES[view["objective"]])
+        ones.append(off["objective_holder"] + rel[view["objective_holder"]])
+        if teams_flag:
+            ones.append(off["teams"])
+        vals: dict[int, float] = {off["round"]: min(1.0, view["round"] / ROUND_SCALE)}
+        scores, target = view["scores"], view["rounds_to_win"]
+        hands, fronts = view["hands"], view["fronts"]
+        for k, s in enumerate(order):
+            vals[off["round_wins"] + k] = scores[s] / target
+            base = off["hands"] + k * 2 * hand_f
+            for slot in hands[s]:
+                if slot is not None:
+                    ones.append(base)
+                    if slot["facing"] == "owner":
+                        ones.append(base + 1)
+                    card = slot["card"]
+                    ones.append(base + 2 if card is None else base + 3 + index[card])
+                base += hand_f
+            base = off["fronts"] + k * 2 * size
+            summary = off["front_summary"] + 5 * k
+            total = 0
+            for j, card in enumerate(fronts[s]):
+                c = index[card]
+                ones.append(base + j * size + c)
+                total += values[c]
+                feature = _SYMBOL_FEATURE.get(symbols[c])
+                if feature is not None:
+                    vals[summary + feature] = vals.get(summary + feature, 0.0) + 1.0
+            vals[summary] = total / value_scale
+        ones += [off["river"] + index[c] for c in view["river"]]
+        ones += [off["deck_bottom"] + index[c] for c in view["deck_bottom"]]
+        vals[off["deck_size"]] = view["deck_size"] / size
+        obs[ones] = 1.0
+        obs[list(vals)] = list(vals.values())
+
+    return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
+
+
+__all__ = ["all_actions", "encoding_for", "length_hint", "options_from_view"]
