@@ -295,7 +295,7 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
         elif kind == "return":
             snapshot = await rooms.come_back(room_id, token)
         else:
-            snapshot = await rooms.act(room_id, token, message["action"], version)
+            snapshot = await rooms.act(room_id, token, message["action"], version, snapshot=False)
         return {"type": "ok", "version": snapshot["version"]}
     except ServerError as exc:
         return {"type": "error", "status": exc.status, "message": str(exc)}

@@ -358,12 +358,14 @@ class Rooms:
             return room.snapshot(room.seat_of(token), since)
 
     async def act(self, room_id: str, token: str, action_json: Any, version: int | None = None,
-                  since: int = 0) -> dict[str, Any]:
-        """A person's action: checked, applied, committed, then answered and pushed."""
+                  since: int = 0, snapshot: bool = True) -> dict[str, Any]:
+        """A person's action: checked, applied, committed, then answered and pushed. The answer
+        is the seat's new snapshot, or only ``{"version": V}`` without ``snapshot`` (for a
+        WebSocket client, which is pushed the snapshot anyway)."""
         room = await self.get(room_id)
         async with room.lock:
             try:
-                answer = await self._act(room, token, action_json, version, since)
+                answer = await self._act(room, token, action_json, version, since, snapshot)
             except (Conflict, BadRequest):
                 # Another server process sharing the database may have moved this room on: a
                 # refusal re-reads it, so this process does not go on serving an old state.
@@ -431,7 +433,7 @@ class Rooms:
             log.exception("room %s could not catch up with the database", room.id)
 
     async def _act(self, room: Room, token: str, action_json: Any, version: int | None,
-                   since: int) -> dict[str, Any]:
+                   since: int, snapshot: bool = True) -> dict[str, Any]:
         """The body of :meth:`act`, under the room's lock."""
         seat = room.seat_of(token)
         if seat is None:
@@ -457,7 +459,7 @@ class Rooms:
         await self._commit(room, [(seat, action)])
         room.publish()
         self.watch(room)
-        return room.snapshot(seat, since)
+        return room.snapshot(seat, since) if snapshot else {"version": room.version}
 
     async def take_back(self, room_id: str, token: str, version: int | None = None,
                         since: int = 0) -> dict[str, Any]:
