@@ -51,3 +51,94 @@ def share_interval(shares: Sequence[float], z: float = Z95) -> Estimate:
     """Interval for a mean share in [0, 1] (1 = sole win, 1/k = k-way shared win): the Wilson
     interval on the summed shares, which stays inside [0, 1] even at 0% or 100%."""
     return wilson(sum(shares), len(shares), z)
+
+
+# ----- sequential stopping: an anytime-valid confidence sequence for a mean in [0, 1] -------------
+
+class ConfidenceSequence:
+    """A 95% (``1 - alpha``) confidence sequence for the mean of independent observations in
+    [0, 1]: intervals that hold *simultaneously at every number of observations*, so one may
+    look after every observation and stop whenever one likes, and the chance that the
+    interval ever excludes the true mean stays at most ``alpha``.
+
+    It is the hedged betting confidence sequence of Waudby-Smith and Ramdas ("Estimating means
+    of bounded random variables by betting", JRSS B 2024, Theorem 3 with the predictable
+    plug-in bets of their eq. 26): for each candidate mean ``m`` two gamblers bet that the next
+    observation lies above (resp. below) ``m``, staking the fraction ``lambda_t`` of their
+    capital fixed before seeing it; under mean ``m`` each capital is a nonnegative martingale,
+    so by Ville's inequality their average (the hedged capital) ever reaching ``1/alpha`` has
+    probability at most ``alpha``. The interval holds the candidate means whose hedged capital
+    has stayed below ``1/alpha`` so far (evaluated on a grid of ``grid + 1`` points, and
+    intersected over time, which keeps the guarantee).
+
+    In the arena each observation is one *duplicate block*: the focal side's mean share over
+    the games that replay one deal with the seats permuted. Blocks are independent and
+    identically distributed, as the method requires; games within a block are not.
+    """
+
+    def __init__(self, alpha: float = 0.05, grid: int = 1000, truncation: float = 0.5,
+                 points: Sequence[float] | None = None):
+        if not 0 < alpha < 1:
+            raise ValueError("alpha must lie strictly between 0 and 1")
+        self.alpha = alpha
+        self.truncation = truncation  # the largest stake, as a fraction of the most one may lose
+        # the candidate means watched: a grid on [0, 1], or only the given points (a test of a line)
+        self.ms = sorted(points) if points is not None else [i / grid for i in range(grid + 1)]
+        self.step = 1 / grid if points is None else 0.0
+        self.log_up = [0.0] * len(self.ms)  # log capital of the gambler betting "above m"
+        self.log_down = [0.0] * len(self.ms)  # ... and of the one betting "below m"
+        self.alive = [True] * len(self.ms)  # not rejected yet (the running intersection)
+        self.n = 0
+        self.total = 0.0
+        self.mean_hat = 0.5  # regularised running mean and sum of squares (the plug-in's estimates)
+        self.squares = 0.25
+
+    def _stake(self) -> float:
+        """The plug-in stake for the next observation, computed from the past only."""
+        t = self.n + 1
+        variance = self.squares / t
+        return math.sqrt(2 * math.log(2 / self.alpha) / (variance * t * math.log(1 + t)))
+
+    def update(self, x: float) -> None:
+        """Add one observation in [0, 1]."""
+        if not 0.0 <= x <= 1.0:
+            raise ValueError(f"observations must lie in [0, 1], got {x}")
+        stake = self._stake()
+        c = self.truncation
+        log_threshold = math.log(1 / self.alpha)
+        for k, m in enumerate(self.ms):
+            up = min(stake, c / m) if m > 0 else stake
+            down = min(stake, c / (1 - m)) if m < 1 else stake
+            # c < 1 keeps both factors positive: a gambler never stakes all it has
+            a = self.log_up[k] = self.log_up[k] + math.log1p(up * (x - m))
+            b = self.log_down[k] = self.log_down[k] + math.log1p(-down * (x - m))
+            if self.alive[k]:
+                top = max(a, b)  # log of the hedged capital (K_up + K_down) / 2
+                if top + math.log(0.5 * math.exp(a - top) + 0.5 * math.exp(b - top)) >= log_threshold:
+                    self.alive[k] = False
+        self.n += 1
+        self.total += x
+        self.squares += (x - self.mean_hat) ** 2
+        self.mean_hat = (0.5 + self.total) / (self.n + 1)
+
+    def interval(self) -> Estimate:
+        """The current interval (the whole [0, 1] before any observation)."""
+        alive = [m for m, ok in zip(self.ms, self.alive) if ok]
+        mean = self.total / self.n if self.n else 0.5
+        if not alive:  # every grid point rejected: the mean lies between two of them
+            return Estimate(mean, mean, mean, self.n)
+        # the true edge lies between the last rejected and the first kept grid point
+        return Estimate(mean, max(0.0, alive[0] - self.step), min(1.0, alive[-1] + self.step), self.n)
+
+    def decided(self, line: float) -> str | None:
+        """``"above"`` or ``"below"`` once the interval lies wholly on one side of ``line``."""
+        if line in self.ms:  # a watched point: decided once it is rejected
+            if self.alive[self.ms.index(line)]:
+                return None
+            return "above" if self.total / self.n > line else "below"
+        est = self.interval()
+        if est.low > line:
+            return "above"
+        if est.high < line:
+            return "below"
+        return None
