@@ -20,6 +20,7 @@ an encoding (``GameSpec.encoding``), so the rest of Nemeton runs without NumPy.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -37,6 +38,8 @@ class Slice:
     offset: int
     shape: tuple[int, ...]
     meaning: str
+    low: float = 0.0
+    high: float = 1.0   # math.inf where a count or track has no fixed top
 
     @property
     def size(self) -> int:
@@ -59,12 +62,13 @@ class ObservationLayout:
         self._by_name: dict[str, Slice] = {}
         self.size = 0
 
-    def add(self, name: str, shape: int | Sequence[int], meaning: str) -> int:
-        """Append a slice; returns its offset (encoders keep it in their index tables)."""
+    def add(self, name: str, shape: int | Sequence[int], meaning: str, low: float = 0.0, high: float = 1.0) -> int:
+        """Append a slice whose values lie in [low, high]; returns its offset (encoders keep
+        it in their index tables)."""
         if name in self._by_name:
             raise ValueError(f"slice {name!r} is already in the layout")
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        part = Slice(name, self.size, shape, meaning)
+        part = Slice(name, self.size, shape, meaning, float(low), float(high))
         self.slices.append(part)
         self._by_name[name] = part
         self.size += part.size
@@ -87,11 +91,27 @@ class ObservationLayout:
         """Every slice of ``obs`` by name, in its shape (views into ``obs``)."""
         return {s.name: s.of(obs) for s in self.slices}
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-element lower and upper bounds (float32 arrays) for observation spaces."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for s in self.slices:
+            low[s.offset:s.end] = s.low
+            high[s.offset:s.end] = s.high
+        return low, high
+
     def describe(self) -> str:
         """A Markdown table of the slices (docs/rl.md is made of these)."""
-        rows = ["| slice | offset | shape | meaning |", "| --- | ---: | --- | --- |"]
-        rows += [f"| `{s.name}` | {s.offset} | {s.shape} | {s.meaning} |" for s in self.slices]
+        rows = ["| slice | offset | shape | range | meaning |", "| --- | ---: | --- | --- | --- |"]
+        rows += [f"| `{s.name}` | {s.offset} | {'x'.join(map(str, s.shape))} | {_range(s)} | {s.meaning} |"
+                 for s in self.slices]
         return "\n".join(rows)
+
+
+def _range(s: Slice) -> str:
+    high = "inf" if math.isinf(s.high) else f"{s.high:g}"
+    low = "-inf" if math.isinf(s.low) else f"{s.low:g}"
+    return f"{low}..{high}"
 
 
 class ActionSpace:

@@ -11,6 +11,7 @@ same cell always has the same index, wherever the square grows.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -92,9 +93,11 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
                               f"each square as the view shows it ({seats}): per cell (y, x from -4 to 4 around the "
                               "druid) 7 ingredient, 7 colour, Centum auri and druid features (other seats' cards "
                               "placed this round are hidden until everyone has placed)"),
-        "potion_points": layout.add("potion_points", n, f"potion points of each square as shown / 100 ({seats})"),
+        "potion_points": layout.add("potion_points", n, f"potion points of each square as shown / 100 ({seats})",
+                                    high=math.inf),
         "secret_colour": layout.add("secret_colour", len(COLOURS), "one-hot: the observer's secret colour"),
-        "scores": layout.add("scores", n, f"final scores / 100 once the game is over, else 0 ({seats})"),
+        "scores": layout.add("scores", n, f"final scores / 100 once the game is over, else 0 ({seats})",
+                             high=math.inf),
         "secret_colours": layout.add("secret_colours", (n, len(COLOURS)),
                                      f"one-hot: every seat's secret colour, once the game is over ({seats})"),
     }

@@ -83,7 +83,8 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
                                                      f"one-hot over the deck ({seats})"),
         "front_summary": layout.add("front_summary", (n, 5),
                                     f"per seat ({seats}): total of its cards in front / (2 x the largest |value|), "
-                                    "and its hearts, claws, changes of season and wolf traps in front"),
+                                    "and its hearts, claws, changes of season and wolf traps in front",
+                                    low=-1.0, high=2.0),
         "river": layout.add("river", size, "1 for each card in the river"),
         "deck_size": layout.add("deck_size", 1, f"cards in the deck / {size}"),
         "deck_bottom": layout.add("deck_bottom", size, "1 for each card clawed to the bottom of the deck "

@@ -9,6 +9,7 @@ that most values lie in [0, 1] (a few can exceed 1 in long games: prestige, prov
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -106,7 +107,7 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     seats = "per seat, the observer first then the next seats in turn order"
     off = {
         "acting": layout.add("acting", n, f"1 for each seat that may act now ({seats})"),
-        "scores": layout.add("scores", n, f"prestige (the public score) / 100 ({seats})"),
+        "scores": layout.add("scores", n, f"prestige (the public score) / 100 ({seats})", high=math.inf),
         "round": layout.add("round", 1, f"the round number / {MAX_ROUNDS}"),
         "options": layout.add("options", len(_FLAGS) + 1, "1 per rule switched on: " + ", ".join(_FLAGS)
                               + ", fire_pit_scoring=summary"),
@@ -117,10 +118,10 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         "decision": layout.add("decision", len(_STEPS) + n + 3,
                                "the step on top of the turn stack: one-hot of its kind (the 18 decisions, then the "
                                "7 automatic steps), one-hot of the seat it names (" + seats + "), its two numbers "
-                               "/ 12, the stack depth / 10"),
+                               "/ 12, the stack depth / 10", high=math.inf),
         "players": layout.add("players", (n, PLAYER_FEATURES),
                               f"each seat's board ({seats}); per seat: " + "; ".join(
-                                  f"{name} ({k}): {meaning}" for name, k, meaning in _PLAYER_PARTS)),
+                                  f"{name} ({k}): {meaning}" for name, k, meaning in _PLAYER_PARTS), high=math.inf),
         "figures": layout.add("figures", (n, size), f"one-hot: the sanctuary where each seat's druid stands ({seats})"),
         "start_spaces": layout.add("start_spaces", (n, size), f"one-hot: each seat's start sanctuary ({seats})"),
         "dice": layout.add("dice", (sum(spaces), n + 1),

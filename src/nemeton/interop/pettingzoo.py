@@ -1,0 +1,165 @@
+"""PettingZoo AEC environments for every Nemeton game.
+
+``env("alarun", players=3, **options)`` (wrapped like PettingZoo's classic games: actions out
+of range and calls out of order are caught) or ``raw_env(...)``. Agents are ``player_0`` ..
+``player_{n-1}`` (seat ``i`` is ``player_i``); the agent to act is the engine's
+``current_player`` (Alarún's simultaneous placement is played one seat at a time, lowest
+seat first, and no seat sees another's placement before all have placed).
+
+- Observations: ``{"observation": float32 tensor, "action_mask": int8 mask}``, the tensor
+  built from the agent's view alone (``spec.encoding(options)``; slices in docs/rl.md), the
+  mask over the game's fixed action space (``spec.action_space(options)``; an action is its
+  index). ``env.unwrapped.view(agent)`` is the same observation as the view's dict;
+  ``info_view=True`` also puts it in each agent's ``info["view"]``.
+- Rewards: 0 until the end, then the engine's returns (1 shared among the winning teams;
+  in team mode each member gets the team's share).
+- An illegal action raises :class:`IllegalActionError` and changes nothing.
+- ``max_steps`` truncates a game after that many decisions (the games use their bot
+  defaults, which bound Alarún and Edora; Amarok's rules set no bound).
+- ``render_mode="ansi"``: ``render()`` returns the spectator's text view (no hidden card).
+
+There is no parallel-API version: the games are turn-based (one seat decides at a time,
+except Alarún's placement, where the seats decide without seeing each other, which the AEC
+order already models), so a parallel step would only wrap the AEC one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import TERMINAL, IllegalActionError, get_game
+
+
+def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
+    """The wrapped environment (PettingZoo's order and bounds checks)."""
+    e: AECEnv = raw_env(game, players, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):
+    """One Nemeton game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "nemeton_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
+                 max_steps: int | None = None, info_view: bool = False, **options: Any):
+        super().__init__()
+        spec = get_game(game)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive integer or None; got {max_steps!r}")
+        self.spec_ = spec
+        self.game_options = spec.options(players, **{**spec.bot_defaults, **options})
+        self.encoding = spec.encoding(self.game_options)
+        self.metadata = {**self.metadata, "name": f"nemeton_{spec.name}_v0"}
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.info_view = info_view
+        n = self.game_options.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        size, count = self.encoding.observation_size, len(self.encoding.actions)
+        low, high = self.encoding.layout.bounds()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=low, high=high, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(count,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(count) for a in self.possible_agents}
+        self._rng = random.Random()
+        self._actions = self.encoding.actions
+        self.state = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----- the game -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game. ``seed`` seeds the stream the games' seeds are drawn from (the same
+        seed gives the same games); without it the stream goes on."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = self.spec_.new_state(self.game_options, self._rng.getrandbits(63))
+        self.state.record_events(False)
+        self.steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._legal: list | None = None
+        self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        view = self.state.view(seat)
+        if self.info_view and agent in self.infos:
+            self.infos[agent]["view"] = view
+        mask = np.zeros(len(self._actions), dtype=np.int8)
+        mask[self._actions.ids(self._legal_of(seat))] = 1
+        return {"observation": self.encoding.encode(view), "action_mask": mask}
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """The agent's view (the dict form of its observation)."""
+        return self.state.view(self._seat[agent])
+
+    def _legal_of(self, seat: int) -> list:
+        state = self.state
+        if seat == state.current_player and not self.terminations.get(self.possible_agents[seat], True) \
+                and not self.truncations.get(self.possible_agents[seat], True):
+            if self._legal is None:
+                self._legal = state.legal_actions(seat)
+            return self._legal
+        return state.legal_actions(seat) if seat == state.current_player else []
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        seat = self._seat[agent]
+        chosen = self._actions.action(action)
+        legal = self._legal_of(seat)
+        if not any(a is chosen for a in legal) and chosen not in legal:
+            raise IllegalActionError(f"{chosen} (id {int(action)}) is not legal for {agent} now")
+        state.apply_unchecked(chosen, seat)
+        self._legal = None
+        self.steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        if state.is_terminal():
+            returns = state.returns()
+            for a in self.agents:
+                self.rewards[a] = returns[self._seat[a]]
+                self.terminations[a] = True
+            self.agent_selection = agent
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+        current = state.current_player
+        if current != TERMINAL and not self.truncations[agent]:
+            self.agent_selection = self.possible_agents[current]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.spec_.render(self.state.view(None))
+
+    def close(self) -> None:
+        pass
