@@ -65,7 +65,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):
         root_key = self.get_state_key(state)
         deadline = time.perf_counter() + self.seconds
         done = 0
-        while time.perf_counter() < deadline:
+        while done < 2 or time.perf_counter() < deadline:  # its final policy needs 2 at least
             sampled = self.sample_root_state(state)
             assert root_key == self.get_state_key(sampled)
             self.run_simulation(sampled)

@@ -16,7 +16,9 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
-from .actions import (BOARD_INDEPENDENT, ArrangeHerb, KeepTablet, build_board_tables)
+from . import actions as A
+from . import decisions
+from .actions import build_board_tables
 from .board import REWARDS, RUNE_UNITS, board_from_text
 from .components import DOLMEN_COLOURS, HERB_STATES, HERBS, POTIONS, TABLETS
 from .options import EdoraOptions
@@ -82,12 +84,16 @@ def all_actions(options: EdoraOptions) -> list:
         for i in range(min(len(board.spaces[s]), n)):
             out += [a for a in t["raise"][s][i] if a is not None]
     out += [a for row in t["gems"] for a in row]
-    for a in BOARD_INDEPENDENT:
-        if isinstance(a, KeepTablet) and not options.tablet_draft:
-            continue
-        if isinstance(a, ArrangeHerb) and not options.arranged_herbs:
-            continue
-        out.append(a)
+    # the rules' own instances of the board-independent actions (ids are then found by identity)
+    d = decisions
+    out += [A.EMERGENCY, d.FOOD_PROVISIONS, d.FOOD_DICE, *d.TAKE_DIE[1:], *d.BREW, d.STOP_BREWING, d.STOP_RAISING,
+            d.SKIP_STANDING, d.SKIP_RUNE, *d.STANDING, *d.RUNE.values(), *d.REPEAT, *d.FLIP, *d.TAKE_HERB,
+            *(a for row in d.ACTIVATE for a in row if a.herb != a.other),
+            *(a for row in d.TABLET_ACTIONS for a in row)]
+    if options.arranged_herbs:
+        out += [a for row in d.ARRANGE for a in row]
+    if options.tablet_draft:
+        out += d.KEEP
     return out
 
 
