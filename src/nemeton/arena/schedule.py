@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
-from ..engine import GameSpec
+from ..engine import GameSpec, NemetonError
 from .match import game_seeds
 
 LINEUPS = ("rotate", "focal")
 
 
-class ScheduleError(ValueError):
+class ScheduleError(NemetonError, ValueError):
     """A tournament that cannot be scheduled (e.g. a focal line-up without two agents)."""
 
 

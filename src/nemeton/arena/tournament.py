@@ -188,7 +188,7 @@ def open_directory(out: Path, config: TournamentConfig) -> dict[int, GameOutcome
             raise TournamentError(f"{meta} is not a tournament file: {exc}") from None
         if stored != config.to_json():
             diff = [k for k in config.to_json() if stored.get(k) != config.to_json()[k]]
-            raise TournamentError(f"{out} holds another tournament (its {', '.join(diff)} differ); "
+            raise TournamentError(f"{out} holds another tournament (different {', '.join(diff)}); "
                                   "use another --out directory, or the same settings to resume it")
     else:
         (out / "games").mkdir(parents=True, exist_ok=True)

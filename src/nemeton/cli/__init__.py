@@ -20,6 +20,7 @@ from ..arena.match import simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
 from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
+from .arena import analyze_command, tournament_command
 from .play import play_command
 from .serve import serve_command
 
@@ -27,6 +28,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Nemeton: play and study Alarún, Amarok and The Druids of Edora.")
 app.command("play")(play_command)
 app.command("serve")(serve_command)
+app.command("tournament")(tournament_command)
+app.command("analyze")(analyze_command)
 
 
 def check_agent_specs(specs: List[str], spec: Any) -> None:
