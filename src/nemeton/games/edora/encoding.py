@@ -124,7 +124,7 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         "decision": layout.add("decision", len(_STEPS) + n + 3,
                                "the step on top of the turn stack: one-hot of its kind (the 18 decisions, then the "
                                "7 automatic steps), one-hot of the seat it names (" + seats + "), its two numbers "
-                               "/ 12, the stack depth / 10", high=math.inf),
+                               "/ 12 (-1 = none), the stack depth / 10", low=-1.0, high=math.inf),
         "players": layout.add("players", (n, PLAYER_FEATURES),
                               f"each seat's board ({seats}); per seat: " + "; ".join(
                                   f"{name} ({k}): {meaning}" for name, k, meaning in _PLAYER_PARTS), high=math.inf),

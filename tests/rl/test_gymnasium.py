@@ -1,0 +1,108 @@
+"""Gymnasium single-seat environments: the library's checker, vector environments,
+opponents, seats, rewards and illegal actions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+import nemeton.interop.gymnasium  # noqa: E402,F401  (registers the environments)
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from nemeton.engine import IllegalActionError, get_game  # noqa: E402
+
+ENVS = [("nemeton/Alarun-v0", {"players": 2, "opponents": "heuristic"}),
+        ("nemeton/Amarok-v0", {"players": 4, "teams": True, "opponents": ["random", "heuristic", "random"]}),
+        ("nemeton/Edora-v0", {"players": 2}),
+        ("nemeton/Edora-v0", {"players": 3, "arranged_herbs": True, "tablet_draft": True, "seat": "random"})]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("env_id,kwargs", ENVS, ids=[f"{e}-{k['players']}p" for e, k in ENVS])
+def test_gymnasium_check_env_passes(env_id, kwargs):
+    check_env(gymnasium.make(env_id, **kwargs).unwrapped)
+
+
+def _play(env, seed):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps
+
+
+def test_a_game_against_built_in_opponents_ends_with_the_learners_return():
+    env = gymnasium.make("nemeton/Amarok-v0", players=3, opponents="heuristic", seat=1)
+    for seed in range(3):
+        total, _ = _play(env, seed)
+        state = env.unwrapped.state
+        assert state.is_terminal() and total == state.returns()[1]
+        assert {seat for seat, _ in state.history} == {0, 1, 2}  # the opponents played too
+
+
+def test_the_observation_is_the_learners_view_encoded():
+    env = gymnasium.make("nemeton/Edora-v0", players=2, seat=1, info_view=True)
+    obs, info = env.reset(seed=4)
+    state = env.unwrapped.state
+    assert info["seat"] == 1 and info["view"] == state.view(1)
+    assert np.array_equal(obs, get_game("edora").observe(state.view(1)))
+
+
+def test_random_seats_change_between_games_and_seeds_replay():
+    env = gymnasium.make("nemeton/Amarok-v0", players=3, seat="random")
+    seats = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        seats.add(env.unwrapped.seat)
+    assert seats == {0, 1, 2}
+    _play(env, 7)
+    first = env.unwrapped.state.record().to_json()
+    _play(env, 7)
+    assert env.unwrapped.state.record().to_json() == first
+
+
+def test_make_vec_runs_several_games():
+    envs = gymnasium.make_vec("nemeton/Amarok-v0", num_envs=3, vectorization_mode="sync", players=3)
+    obs, info = envs.reset(seed=1)
+    assert obs.shape == (3, envs.single_observation_space.shape[0])
+    finished = 0
+    for _ in range(200):
+        # (a finished game's mask is empty: its next step resets it and ignores the action)
+        actions = [int(m.argmax()) for m in info["action_mask"]]
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        finished += int(terminated.sum())
+    assert finished >= 3
+    envs.close()
+
+
+def test_an_illegal_action_ends_the_episode_or_raises_and_changes_nothing():
+    env = gymnasium.make("nemeton/Alarun-v0", players=2).unwrapped
+    obs, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.state.to_json()
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert (reward, terminated, info2["illegal_action"]) == (-1.0, True, True)
+    assert np.array_equal(obs2, obs)
+    strict = gymnasium.make("nemeton/Alarun-v0", players=2, illegal_action="raise").unwrapped
+    strict.reset(seed=2)
+    assert strict.state.to_json() == before
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    assert strict.state.to_json() == before
+
+
+def test_bad_arguments_are_refused_with_what_is_allowed():
+    from nemeton.agents import AgentSpecError
+    with pytest.raises(ValueError, match="opponents must be one agent spec or a list of 2"):
+        gymnasium.make("nemeton/Alarun-v0", players=3, opponents=["random"])
+    with pytest.raises(AgentSpecError):
+        gymnasium.make("nemeton/Alarun-v0", players=2, opponents="genius")
+    with pytest.raises(ValueError, match="seat must be"):
+        gymnasium.make("nemeton/Alarun-v0", players=2, seat=2)
