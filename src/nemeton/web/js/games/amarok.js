@@ -1,0 +1,663 @@
+// Amarok in the browser: a round table drawn from the seat's view alone.
+//
+// Every seat sits around the table with its two hand slots, the cards in front of it and its
+// level (round wins); the viewer sits at the bottom. The objective card, the river and the deck
+// (its size and the cards claws put at its bottom) are in the middle. A move is one click on
+// the card it concerns: a slot of your hand, a river card, the deck, a card of another hand
+// (a card you see is named; a back is "an unseen card of that hand"); a claw then highlights
+// every card it may send to the bottom of the deck. Nothing here knows a rule: what is legal
+// comes from ctx.legal, what is shown from ctx.view, what just happened from ctx.fresh/ctx.log.
+
+const SYMBOL_WORDS = { heart: "heart", claw: "claw", season: "change of season", trap: "wolf trap" };
+const SYMBOL_SHORT = { heart: "heart", claw: "claw", season: "season", trap: "trap" };
+const COLOUR_NAMES = { red: "Temperate", blue: "Boreal" };
+const OBJECTIVES = {
+  wolf_pack: { title: "Wolf pack", rule: "highest total wins" },
+  lone_wolf: { title: "Lone wolf", rule: "lowest total wins" },
+};
+const REASONS = {
+  mating: "mating (a second heart)",
+  totals: "totals",
+  all_trapped: "everyone trapped",
+};
+const TEAM_MARKS = [
+  { letter: "A", symbol: "◆" },
+  { letter: "B", symbol: "✦" },
+  { letter: "C", symbol: "⬟" },
+];
+
+// UI-only memory: the objective side last drawn (to flip the card visibly when it turns).
+let shown = { key: null, objective: null };
+
+// ----- the game module -------------------------------------------------------------------
+export function render(root, ctx) {
+  const view = ctx.view;
+  const table = new Table(ctx);
+  const flipped = shown.key === table.key && shown.objective !== null && shown.objective !== view.objective;
+  shown = { key: table.key, objective: view.objective };
+
+  const seats = table.order();
+  const me = seats[0];
+  const others = seats.slice(1);
+  const board = ctx.h("div", {
+    class: `amarok players-${view.players}${view.teams ? " teams" : ""}`,
+    dataset: { phase: view.phase },
+  });
+  const ring = ctx.h("div", { class: "amk-ring" });
+  const spots = { left: ctx.h("div", { class: "amk-spot amk-left" }), top: ctx.h("div", { class: "amk-spot amk-top" }),
+    right: ctx.h("div", { class: "amk-spot amk-right" }) };
+  const where = positions(others.length);
+  others.forEach((s, k) => spots[where[k]].append(table.seatPanel(s, false)));
+  ring.append(spots.top, spots.left, spots.right);
+  ring.append(table.centre(flipped));
+  board.append(ring);
+  board.append(table.roundBanner());
+  const own = table.seatPanel(me, ctx.seat === me);
+  own.classList.add("amk-own");
+  board.append(own);
+  root.append(board);
+  table.fallbackButtons();
+}
+
+export function renderScore(root, ctx) {
+  const table = new Table(ctx);
+  root.append(table.scoreSheet());
+}
+
+export function label(action, ctx) {
+  return new Table(ctx).describe(action);
+}
+
+// Where the other seats sit, clockwise from the viewer's left (seat + 1 plays next after you).
+function positions(count) {
+  return {
+    1: ["top"],
+    2: ["left", "right"],
+    3: ["left", "top", "right"],
+    4: ["left", "top", "top", "right"],
+    5: ["left", "top", "top", "top", "right"],
+  }[count] || Array(count).fill("top");
+}
+
+// ----- one drawing of the table ----------------------------------------------------------
+class Table {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.view = ctx.view;
+    this.h = ctx.h;
+    this.svg = ctx.svg;
+    this.cards = new Map((this.view.cards || []).map((c) => [c.id, c]));
+    this.legal = ctx.legal || [];
+    this.used = new Set();  // indexes into legal that some element acts
+    this.key = `${this.view.game}:${this.view.round}`;
+    this.recent = recentCards(ctx);
+    this.viewer = ctx.seat ?? this.view.seat ?? null;
+  }
+
+  order() {
+    const n = this.view.players;
+    const base = this.viewer ?? 0;
+    return Array.from({ length: n }, (_, k) => (base + k) % n);
+  }
+
+  name(seat) {
+    if (seat === this.viewer) return "you";
+    return this.ctx.seatName ? this.ctx.seatName(seat) : `seat ${seat}`;
+  }
+
+  Name(seat) {
+    const s = this.name(seat);
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  possessive(seat) {
+    return seat === this.viewer ? "your" : `${this.name(seat)}'s`;
+  }
+
+  // ----- legal actions: find the ones an element acts, and wire it --------------------------
+  find(test) {
+    const out = [];
+    this.legal.forEach((a, i) => { if (test(a)) out.push(i); });
+    return out;
+  }
+
+  // Make `el` act the legal action matched by `test` (the first one), if any.
+  bind(el, test, what) {
+    const found = this.find(test);
+    if (!found.length || this.ctx.mode === "replay") return el;
+    const index = found[0];
+    found.forEach((i) => this.used.add(i));
+    const action = this.legal[index];
+    el.classList.add("legal");
+    el.setAttribute("aria-label", what || this.describe(action));
+    el.title = this.describe(action);
+    el.addEventListener("click", (event) => { event.preventDefault(); this.ctx.act(action); });
+    return el;
+  }
+
+  // Any legal action the table could not show (never expected): a plain button in the bar.
+  fallbackButtons() {
+    if (!this.ctx.actionBar || this.ctx.mode === "replay") return;
+    this.legal.forEach((action, i) => {
+      if (this.used.has(i)) return;
+      const text = this.describe(action);
+      this.ctx.actionBar.append(this.h("button", {
+        type: "button", class: "legal", "aria-label": text, onclick: () => this.ctx.act(action),
+      }, text));
+    });
+  }
+
+  // ----- cards ---------------------------------------------------------------------------
+  cardText(id) {
+    const c = this.cards.get(id);
+    if (!c) return String(id);
+    const bits = [`${c.colour} ${c.value}`];
+    if (c.symbol) bits.push(SYMBOL_WORDS[c.symbol] || c.symbol);
+    return `${id} (${bits.join(", ")})`;
+  }
+
+  // A face-up card: a <button> when clickable (bind later), else an image with its name.
+  face(id, clickable, extra = "") {
+    const c = this.cards.get(id) || { id, colour: "", value: "?", symbol: null };
+    const colour = COLOUR_NAMES[c.colour] ? c.colour : "other";
+    const el = this.h(clickable ? "button" : "div", {
+      class: `card face amk-${colour}${c.symbol ? ` amk-sym-${c.symbol}` : ""}${extra ? ` ${extra}` : ""}`,
+      dataset: { card: typeof id === "string" ? id : JSON.stringify(id) },
+      type: clickable ? "button" : null,
+      role: clickable ? null : "img",
+      "aria-label": this.cardText(id),
+      title: this.cardText(id),
+    },
+    this.h("span", { class: "amk-value" }, String(c.value)),
+    this.h("span", { class: "amk-kind", "aria-hidden": "true" }, colourIcon(this.svg, c.colour),
+      this.h("span", { class: "amk-colour-name" }, COLOUR_NAMES[c.colour] || c.colour)),
+    c.symbol ? this.h("span", { class: "amk-symbol", "aria-hidden": "true" },
+      symbolIcon(this.svg, c.symbol), this.h("span", {}, SYMBOL_SHORT[c.symbol] || c.symbol)) : null,
+    this.h("span", { class: "amk-id", "aria-hidden": "true" }, String(id)));
+    if (this.recent.has(id)) el.classList.add("recent");
+    return el;
+  }
+
+  // A face-down card (no data-card); `lost` marks a card of your own you cannot see.
+  back(clickable, text, lost = false) {
+    return this.h(clickable ? "button" : "div", {
+      class: `card back${lost ? " amk-lost" : ""}`,
+      type: clickable ? "button" : null,
+      role: clickable ? null : "img",
+      "aria-label": text,
+      title: text,
+    }, this.h("span", { class: "amk-back-mark", "aria-hidden": "true" }, lost ? "?" : pawIcon(this.svg)));
+  }
+
+  emptySlot(text) {
+    return this.h("div", { class: "card amk-empty", role: "img", "aria-label": text, title: text });
+  }
+
+  // ----- a seat: badge, level, hand, cards in front ------------------------------------------
+  seatPanel(seat, mine) {
+    const view = this.view;
+    const acting = (view.acting || []).includes(seat);
+    const info = (this.ctx.seats || []).find((s) => s.seat === seat);
+    const panel = this.h("section", {
+      class: `amk-seat${acting ? " acting" : ""}${mine ? " mine" : ""}`,
+      dataset: { seat: String(seat) },
+      "aria-label": `${this.Name(seat)}${seat === this.viewer ? "" : ` (seat ${seat})`}`,
+      style: this.ctx.seatColour ? `--seat:${this.ctx.seatColour(seat).css}` : null,
+    });
+    const head = this.h("header", { class: "amk-seat-head" },
+      this.ctx.seatBadge ? this.ctx.seatBadge(seat) : this.h("span", {}, this.name(seat)),
+      this.teamMark(seat),
+      view.objective_holder === seat && !view.terminal
+        ? this.h("span", { class: "amk-holder", title: "holds the objective card" }, "objective") : null,
+      acting && !view.terminal ? this.h("span", { class: "amk-turn" },
+        info && info.kind === "ai" ? this.h("span", { class: "spinner", "aria-hidden": "true" }) : null,
+        mine ? (view.phase === "claw" ? "your claw" : "your turn") : (view.phase === "claw" ? "claws" : "to play")) : null,
+      this.levelTrack(seat));
+    panel.append(head);
+    if (mine && acting && this.legal.length) panel.append(this.prompt());
+    const body = this.h("div", { class: "amk-seat-body" });
+    body.append(this.hand(seat), this.front(seat));
+    panel.append(body);
+    return panel;
+  }
+
+  prompt() {
+    const text = this.view.phase === "claw"
+      ? "Your claw: choose any other highlighted card to send to the bottom of the deck."
+      : "Your turn: take a highlighted card (your hand, the river, the deck or another hand); it is played in front of you.";
+    return this.h("p", { class: "amk-prompt" }, text);
+  }
+
+  teamMark(seat) {
+    const teams = this.view.teams;
+    if (!teams) return null;
+    const t = teams.findIndex((team) => team.includes(seat));
+    if (t < 0) return null;
+    const mark = TEAM_MARKS[t % TEAM_MARKS.length];
+    return this.h("span", { class: `amk-team amk-team-${t}`, title: `team ${mark.letter}` },
+      this.h("span", { "aria-hidden": "true" }, mark.symbol), ` team ${mark.letter}`);
+  }
+
+  levelTrack(seat) {
+    const wins = Math.round(Number((this.view.scores || [])[seat] || 0));
+    const target = this.view.rounds_to_win || 3;
+    const pips = [];
+    for (let k = 0; k < Math.max(target, wins); k++) {
+      pips.push(this.h("span", { class: `amk-pip${k < wins ? " won" : ""}`, "aria-hidden": "true" }, k < wins ? "★" : "☆"));
+    }
+    return this.h("span", { class: "amk-level", dataset: { level: String(wins) },
+      title: `${wins} of ${target} round wins` },
+    ...pips, this.h("span", { class: "amk-level-text" }, `${wins}/${target}`));
+  }
+
+  hand(seat) {
+    const view = this.view;
+    const box = this.h("div", { class: "amk-hand", "aria-label": `${this.possessive(seat)} hand` });
+    box.append(this.h("span", { class: "amk-zone-label" }, "Hand"));
+    const row = this.h("div", { class: "amk-cards" });
+    const slots = (view.hands || [])[seat] || [];
+    [0, 1].forEach((k) => row.append(this.handSlot(seat, k, slots[k])));
+    box.append(row);
+    return box;
+  }
+
+  handSlot(seat, k, slot) {
+    const own = seat === this.viewer;
+    const where = `${this.possessive(seat)} hand, slot ${k + 1}`;
+    if (!slot) return this.emptySlot(`${where}: empty`);
+    const claw = this.view.phase === "claw";
+    const target = (a) => (claw
+      ? a.type === "claw_hand" && a.seat === seat && a.slot === k
+      : own ? a.type === "take_own" && a.slot === k
+        : slot.card !== null ? a.type === "take_seen" && a.seat === seat && a.card === slot.card
+          : a.type === "take_unseen" && a.seat === seat);
+    const clickable = this.find(target).length > 0 && this.ctx.mode !== "replay";
+    let el;
+    if (slot.card !== null && slot.card !== undefined) {
+      el = this.face(slot.card, clickable, own ? "" : "amk-shown");
+      el.setAttribute("aria-label", `${where}: ${this.cardText(slot.card)}`);
+    } else if (own) {
+      el = this.back(clickable, `${where}: a card facing the others (you cannot see it)`, true);
+    } else {
+      el = this.back(clickable, `${where}: a card facing ${this.name(seat)}`);
+    }
+    el.dataset.slot = String(k);
+    el.dataset.facing = slot.facing;
+    const fig = this.h("div", { class: "amk-slot" }, el,
+      this.h("span", { class: "amk-facing" }, slot.facing === "owner"
+        ? (own ? "you see" : "faces owner") : (own ? "others see" : "faces you")));
+    if (clickable) this.bind(el, target);
+    return fig;
+  }
+
+  front(seat) {
+    const view = this.view;
+    const cards = (view.fronts || [])[seat] || [];
+    const box = this.h("div", { class: "amk-front", "aria-label": `cards in front of ${this.name(seat)}` });
+    box.append(this.h("span", { class: "amk-zone-label" }, "In front"));
+    const row = this.h("div", { class: "amk-cards" });
+    cards.forEach((id, k) => {
+      const target = (a) => a.type === "claw_front" && a.seat === seat && a.card === id;
+      const clickable = this.find(target).length > 0 && this.ctx.mode !== "replay";
+      const pendingClaw = view.phase === "claw" && (view.acting || []).includes(seat) && k === cards.length - 1;
+      const el = this.face(id, clickable, pendingClaw ? "amk-claw-pending" : "");
+      if (clickable) this.bind(el, target, `claw ${this.cardText(id)} in front of ${this.name(seat)}`);
+      row.append(el);
+    });
+    for (let k = cards.length; k < 2; k++) row.append(this.emptySlot(`in front of ${this.name(seat)}: no card yet`));
+    box.append(row);
+    box.append(this.totalLine(seat, cards));
+    return box;
+  }
+
+  totalLine(seat, cards) {
+    const values = cards.map((id) => Number((this.cards.get(id) || {}).value || 0));
+    const total = values.reduce((a, b) => a + b, 0);
+    const symbols = cards.map((id) => (this.cards.get(id) || {}).symbol);
+    const bits = [this.h("span", { class: "amk-total", dataset: { total: String(total) } }, `total ${total}`)];
+    if (symbols.includes("trap")) bits.push(this.h("span", { class: "amk-flag trap" }, "⚠ trapped"));
+    const hearts = symbols.filter((s) => s === "heart").length;
+    if (hearts === 1 && cards.length < 2) bits.push(this.h("span", { class: "amk-flag heart" }, "♥ one heart"));
+    return this.h("div", { class: "amk-total-line" }, ...bits);
+  }
+
+  // ----- the middle of the table: objective, river, deck ------------------------------------
+  centre(flipped) {
+    const view = this.view;
+    const box = this.h("section", { class: "amk-centre", "aria-label": "the middle of the table" });
+    box.append(this.objectiveCard(flipped));
+    const zones = this.h("div", { class: "amk-middle" });
+    zones.append(this.river(), this.deck());
+    box.append(zones);
+    if (view.teams) box.append(this.teamTotals());
+    return box;
+  }
+
+  objectiveCard(flipped) {
+    const view = this.view;
+    const o = OBJECTIVES[view.objective] || { title: view.objective, rule: "" };
+    const recent = this.recent.has("@objective");
+    return this.h("div", {
+      class: `amk-objective amk-${view.objective}${flipped ? " flip" : ""}${recent ? " recent" : ""}`,
+      dataset: { objective: view.objective },
+      role: "img",
+      "aria-label": `Objective: ${o.title}, ${o.rule}`,
+    },
+    objectiveArt(this.svg, view.objective),
+    this.h("div", { class: "amk-objective-text" },
+      this.h("strong", {}, o.title),
+      this.h("span", {}, o.rule),
+      this.h("span", { class: "amk-objective-round" },
+        `Round ${view.round}`, view.objective_holder !== null && view.objective_holder !== undefined
+          ? ` · held by ${this.name(view.objective_holder)}` : "")));
+  }
+
+  river() {
+    const view = this.view;
+    const box = this.h("div", { class: "amk-river", "aria-label": "the river" });
+    box.append(this.h("span", { class: "amk-zone-label" }, "River"));
+    const row = this.h("div", { class: "amk-cards" });
+    (view.river || []).forEach((id) => {
+      const target = (a) => (a.type === "take_river" || a.type === "claw_river") && a.card === id;
+      const clickable = this.find(target).length > 0 && this.ctx.mode !== "replay";
+      const el = this.face(id, clickable);
+      if (clickable) this.bind(el, target);
+      row.append(el);
+    });
+    if (!(view.river || []).length) row.append(this.emptySlot("the river is empty"));
+    box.append(row);
+    return box;
+  }
+
+  deck() {
+    const view = this.view;
+    const box = this.h("div", { class: "amk-deck", "aria-label": "the deck" });
+    box.append(this.h("span", { class: "amk-zone-label" }, "Deck"));
+    const target = (a) => a.type === "take_deck" || a.type === "claw_deck";
+    const clickable = this.find(target).length > 0 && this.ctx.mode !== "replay";
+    const count = view.deck_size || 0;
+    let top;
+    if (count) {
+      top = this.back(clickable, `the deck: ${count} card${count === 1 ? "" : "s"}`);
+      top.classList.add("amk-deck-top");
+      if (clickable) this.bind(top, target);
+    } else {
+      top = this.emptySlot("the deck is empty");
+    }
+    const stack = this.h("div", { class: "amk-stack" }, top,
+      this.h("span", { class: "amk-count", dataset: { count: String(count) } }, `${count} card${count === 1 ? "" : "s"}`));
+    box.append(stack);
+    const bottom = view.deck_bottom || [];
+    if (bottom.length) {
+      box.append(this.h("div", { class: "amk-bottom", "aria-label": "cards clawed to the bottom of the deck, upper to lowest" },
+        this.h("span", { class: "amk-zone-label" }, "At the bottom"),
+        this.h("div", { class: "amk-cards mini" }, ...bottom.map((id) => this.face(id, false, "mini")))));
+    }
+    return box;
+  }
+
+  teamTotals() {
+    const view = this.view;
+    const rows = view.teams.map((team, t) => {
+      const total = team.reduce((sum, s) => sum + ((view.fronts || [])[s] || [])
+        .reduce((acc, id) => acc + Number((this.cards.get(id) || {}).value || 0), 0), 0);
+      const trapped = team.some((s) => ((view.fronts || [])[s] || []).some((id) => (this.cards.get(id) || {}).symbol === "trap"));
+      const mark = TEAM_MARKS[t % TEAM_MARKS.length];
+      return this.h("li", { class: `amk-team-total amk-team-${t}`, dataset: { team: String(t), total: String(total) } },
+        this.h("span", { "aria-hidden": "true" }, mark.symbol), ` Team ${mark.letter} (`,
+        team.map((s) => this.name(s)).join(" & "), `): ${total}`, trapped ? " ⚠ trapped" : "");
+    });
+    return this.h("div", { class: "amk-teams" },
+      this.h("span", { class: "amk-zone-label" }, "Team totals"), this.h("ul", {}, ...rows));
+  }
+
+  // ----- the last round's result ------------------------------------------------------------
+  roundBanner() {
+    const view = this.view;
+    const last = view.last_round;
+    if (!last || view.terminal) return this.h("div", { class: "amk-round-banner", hidden: true });
+    const entry = lastEntry(this.ctx.log, "round_end");
+    const fresh = (this.ctx.fresh || []).some((e) => e.kind === "round_end")
+      || (entry && entry.i > lastOwnIndex(this.ctx.log, this.viewer));
+    const winners = last.winners || [];
+    const who = winners.length ? this.unitNames(winners) : "nobody";
+    const o = OBJECTIVES[last.objective] || { title: last.objective, rule: "" };
+    let why;
+    if (last.reason === "mating") {
+      why = `${this.Name(last.mating_seat)} put a second heart in front (mating)`;
+    } else if (last.reason === "all_trapped") {
+      why = "everyone was trapped by a wolf trap";
+    } else {
+      const totals = this.unitTotals(last, entry);
+      why = `${o.title}, ${o.rule}: ${totals}`;
+    }
+    const won = winners.length ? `${cap(who)} ${winners.length > 1 && !view.teams ? "win" : "wins"} round ${last.round}`
+      : `Nobody wins round ${last.round}`;
+    return this.h("div", {
+      class: `amk-round-banner${fresh ? " fresh" : ""}`, role: "status",
+      dataset: { round: String(last.round), winners: JSON.stringify(winners) },
+    },
+    this.h("strong", {}, won), this.h("span", {}, ` — ${why}.`));
+  }
+
+  unitTotals(last, entry) {
+    const view = this.view;
+    const trapped = last.trapped || [];
+    if (view.teams) {
+      const totals = entry && entry.team_totals;
+      return view.teams.map((team, t) => {
+        const value = totals ? totals[t] : (last.totals || [])[team[0]];
+        const isTrapped = team.some((s) => trapped[s]);
+        return `${this.teamName(t)} ${value}${isTrapped ? " (trapped)" : ""}`;
+      }).join(", ");
+    }
+    return (last.totals || []).map((v, s) => `${this.name(s)} ${v}${trapped[s] ? " (trapped)" : ""}`).join(", ");
+  }
+
+  teamName(t) {
+    const team = this.view.teams[t];
+    const mark = TEAM_MARKS[t % TEAM_MARKS.length];
+    return `team ${mark.letter} (${team.map((s) => this.name(s)).join(" & ")})`;
+  }
+
+  unitNames(seats) {
+    const view = this.view;
+    if (!view.teams) return joinWords(seats.map((s) => this.name(s)));
+    const teams = [...new Set(seats.map((s) => view.teams.findIndex((team) => team.includes(s))))];
+    return joinWords(teams.map((t) => this.teamName(t)));
+  }
+
+  // ----- moves as text ------------------------------------------------------------------------
+  describe(action) {
+    const view = this.view;
+    const hands = view.hands || [];
+    switch (action.type) {
+      case "take_own": {
+        const slot = ((hands[this.viewer] || [])[action.slot]) || {};
+        return slot.card ? `Take ${this.cardText(slot.card)} from your hand (slot ${action.slot + 1})`
+          : `Take the unseen card in your hand (slot ${action.slot + 1})`;
+      }
+      case "take_river": return `Take ${this.cardText(action.card)} from the river`;
+      case "take_deck": return `Take the top card of the deck (${view.deck_size} left)`;
+      case "take_seen": return `Take ${this.cardText(action.card)} from ${this.possessive(action.seat)} hand`;
+      case "take_unseen": return `Take an unseen card from ${this.possessive(action.seat)} hand (at random)`;
+      case "claw_front": return `Claw ${this.cardText(action.card)} in front of ${this.name(action.seat)}`;
+      case "claw_hand": {
+        const slot = ((hands[action.seat] || [])[action.slot]) || {};
+        const what = slot.card ? this.cardText(slot.card) : "the unseen card";
+        return `Claw ${what} in ${this.possessive(action.seat)} hand (slot ${action.slot + 1})`;
+      }
+      case "claw_river": return `Claw ${this.cardText(action.card)} in the river`;
+      case "claw_deck": return "Claw the top card of the deck";
+      default: return JSON.stringify(action);
+    }
+  }
+
+  // ----- the final breakdown ------------------------------------------------------------------
+  scoreSheet() {
+    const view = this.view;
+    this.recent = new Set();  // the sheet shows whole rounds: nothing in it is "just happened"
+    const n = view.players;
+    const seats = Array.from({ length: n }, (_, s) => s);
+    const levels = view.scores || [];
+    const target = view.rounds_to_win || 3;
+    const winners = view.winners || [];
+    const box = this.h("div", { class: "amarok amk-score" });
+    box.append(this.h("p", { class: "amk-score-winner" },
+      winners.length ? `${cap(this.unitNames(winners))} ${winners.length > 1 && !view.teams ? "win" : "wins"} the game`
+        : "Nobody wins the game",
+      ` (first to ${target} round wins).`));
+
+    const head = this.h("tr", {}, this.h("th", { scope: "col" }, "Seat"),
+      this.h("th", { scope: "col" }, "Round wins"), view.teams ? this.h("th", { scope: "col" }, "Team") : null,
+      this.h("th", { scope: "col" }, "Result"));
+    const body = seats.map((s) => this.h("tr", {
+      class: winners.includes(s) ? "winner" : "", dataset: { seat: String(s), level: String(Math.round(Number(levels[s] || 0))) },
+    },
+    this.h("th", { scope: "row" }, this.ctx.seatBadge ? this.ctx.seatBadge(s) : this.name(s)),
+    this.h("td", { class: "amk-final-level" }, String(Math.round(Number(levels[s] || 0)))),
+    view.teams ? this.h("td", {}, this.teamMark(s)) : null,
+    this.h("td", {}, winners.includes(s) ? "★ winner" : "")));
+    box.append(this.h("table", { class: "amk-levels" },
+      this.h("caption", {}, "Final levels"), this.h("thead", {}, head), this.h("tbody", {}, ...body)));
+
+    const rounds = (this.ctx.log || []).filter((e) => e.kind === "round_end");
+    const rhead = this.h("tr", {}, this.h("th", { scope: "col" }, "Round"),
+      this.h("th", { scope: "col" }, "Objective"), this.h("th", { scope: "col" }, "Ended by"),
+      ...seats.map((s) => this.h("th", { scope: "col" }, this.ctx.seatBadge ? this.ctx.seatBadge(s) : this.name(s))),
+      view.teams ? this.h("th", { scope: "col" }, "Team totals") : null,
+      this.h("th", { scope: "col" }, "Winners"));
+    const rrows = rounds.map((e) => {
+      const trapped = new Set(e.trapped || []);
+      const o = OBJECTIVES[e.objective] || { title: e.objective, rule: "" };
+      return this.h("tr", { class: "amk-round-row", dataset: { round: String(e.round), winners: JSON.stringify(e.winners || []) } },
+        this.h("th", { scope: "row" }, String(e.round)),
+        this.h("td", {}, `${o.title} (${o.rule})`),
+        this.h("td", {}, e.reason === "mating" ? `mating by ${this.name(e.player)}` : (REASONS[e.reason] || e.reason)),
+        ...seats.map((s) => this.h("td", {
+          class: `amk-round-cell${(e.winners || []).includes(s) ? " winner" : ""}${trapped.has(s) ? " trapped" : ""}`,
+          dataset: { seat: String(s), total: String((e.totals || [])[s]) },
+        },
+        this.h("div", { class: "amk-cards mini" }, ...((e.fronts || [])[s] || []).map((id) => this.face(id, false, "mini"))),
+        this.h("span", {}, `total ${(e.totals || [])[s]}`),
+        trapped.has(s) ? this.h("span", { class: "amk-flag trap" }, " ⚠ trapped") : null,
+        (e.winners || []).includes(s) ? this.h("span", { class: "amk-flag win" }, " ★ wins") : null,
+        this.h("span", { class: "amk-after" }, ` → ${(e.levels || [])[s]}`))),
+        view.teams ? this.h("td", {}, (e.team_totals || []).map((v, t) => `${TEAM_MARKS[t % 3].symbol} ${TEAM_MARKS[t % 3].letter}: ${v}`).join(", ")) : null,
+        this.h("td", {}, (e.winners || []).length ? this.unitNames(e.winners) : "nobody"));
+    });
+    box.append(this.h("div", { class: "amk-table-scroll" }, this.h("table", { class: "amk-rounds" },
+      this.h("caption", {}, "Round by round: the cards in front, totals, traps and round wins after the round"),
+      this.h("thead", {}, rhead), this.h("tbody", {}, ...rrows))));
+    return box;
+  }
+}
+
+// ----- what just happened ------------------------------------------------------------------
+// Cards moved by other seats since the viewer's last move: taken cards (now in front) and
+// clawed cards (now at the bottom of the deck); "@objective" when a season card turned it.
+function recentCards(ctx) {
+  const out = new Set();
+  const viewer = ctx.seat ?? null;
+  for (const e of ctx.fresh || []) {
+    if (e.kind === "take" || e.kind === "claw") {
+      if (e.seat !== null && e.seat !== viewer && e.card) out.add(e.card);
+    } else if (e.kind === "season" && e.player !== viewer) {
+      out.add("@objective");
+    }
+  }
+  return out;
+}
+
+function lastEntry(log, kind) {
+  for (let k = (log || []).length - 1; k >= 0; k--) if (log[k].kind === kind) return log[k];
+  return null;
+}
+
+function lastOwnIndex(log, seat) {
+  if (seat === null || seat === undefined) return -1;
+  for (let k = (log || []).length - 1; k >= 0; k--) if (log[k].seat === seat) return log[k].i;
+  return -1;
+}
+
+function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function joinWords(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+// ----- drawings (our own) -------------------------------------------------------------------
+function icon(svg, viewBox, ...children) {
+  return svg("svg", { viewBox, class: "amk-icon", "aria-hidden": "true", focusable: "false" }, ...children);
+}
+
+function symbolIcon(svg, symbol) {
+  switch (symbol) {
+    case "heart":
+      return icon(svg, "0 0 24 24", svg("path", { d: "M12 21s-7.5-4.6-9.6-9.3C.9 8.2 3.2 4.5 6.8 4.5c2.2 0 3.9 1.3 5.2 3.1 1.3-1.8 3-3.1 5.2-3.1 3.6 0 5.9 3.7 4.4 7.2C19.5 16.4 12 21 12 21z" }));
+    case "claw":
+      return icon(svg, "0 0 24 24",
+        svg("path", { d: "M6 3c3 5 3 12-1 18", class: "stroke" }),
+        svg("path", { d: "M12 2c3 6 3 13-1 20", class: "stroke" }),
+        svg("path", { d: "M18 3c3 5 3 12-1 18", class: "stroke" }));
+    case "season":
+      return icon(svg, "0 0 24 24",
+        svg("path", { d: "M19 8a8 8 0 0 0-14-1", class: "stroke" }),
+        svg("path", { d: "M5 3v4h4" , class: "stroke" }),
+        svg("path", { d: "M5 16a8 8 0 0 0 14 1", class: "stroke" }),
+        svg("path", { d: "M19 21v-4h-4", class: "stroke" }));
+    case "trap":
+      return icon(svg, "0 0 24 24",
+        svg("path", { d: "M2 13a10 10 0 0 0 20 0z" }),
+        svg("path", { d: "M2 13l3-5 3 5 4-6 4 6 3-5 3 5", class: "stroke" }));
+    default:
+      return icon(svg, "0 0 24 24", svg("circle", { cx: 12, cy: 12, r: 4 }));
+  }
+}
+
+function colourIcon(svg, colour) {
+  if (colour === "red") {  // Temperate: a broad leaf
+    return icon(svg, "0 0 24 24",
+      svg("path", { d: "M12 2C6 6 4 12 7 18c1.3 2.6 3 3.6 5 4 2-.4 3.7-1.4 5-4 3-6 1-12-5-16z" }),
+      svg("path", { d: "M12 6v17", class: "vein" }));
+  }
+  if (colour === "blue") {  // Boreal: a pine
+    return icon(svg, "0 0 24 24",
+      svg("path", { d: "M12 1l5 7h-3l5 6h-3l5 6H3l5-6H5l5-6H7z" }),
+      svg("rect", { x: 10.5, y: 20, width: 3, height: 3.5 }));
+  }
+  return icon(svg, "0 0 24 24", svg("rect", { x: 5, y: 5, width: 14, height: 14, rx: 3 }));
+}
+
+function pawIcon(svg) {
+  return icon(svg, "0 0 24 24",
+    svg("ellipse", { cx: 12, cy: 16, rx: 5, ry: 4.2 }),
+    svg("ellipse", { cx: 5.5, cy: 10, rx: 2, ry: 2.6 }),
+    svg("ellipse", { cx: 9.5, cy: 6, rx: 2, ry: 2.6 }),
+    svg("ellipse", { cx: 14.5, cy: 6, rx: 2, ry: 2.6 }),
+    svg("ellipse", { cx: 18.5, cy: 10, rx: 2, ry: 2.6 }));
+}
+
+function wolfHead(svg, x, y, scale) {
+  return svg("g", { transform: `translate(${x} ${y}) scale(${scale})`, class: "wolf" },
+    svg("path", { d: "M-10 -12 L-5 -4 L5 -4 L10 -12 L11 2 L6 9 L0 14 L-6 9 L-11 2 Z" }),
+    svg("path", { d: "M-3 9 L0 14 L3 9 Z", class: "snout" }),
+    svg("circle", { cx: -4.5, cy: 1.5, r: 1.4, class: "eye" }),
+    svg("circle", { cx: 4.5, cy: 1.5, r: 1.4, class: "eye" }));
+}
+
+function objectiveArt(svg, objective) {
+  const art = svg("svg", { viewBox: "0 0 120 80", class: "amk-objective-art", "aria-hidden": "true", focusable: "false" });
+  if (objective === "lone_wolf") {
+    art.append(svg("circle", { cx: 88, cy: 22, r: 13, class: "moon" }));
+    art.append(svg("path", { d: "M0 80 L30 52 L55 68 L80 46 L120 74 L120 80 Z", class: "hill" }));
+    art.append(wolfHead(svg, 50, 40, 1.6));
+  } else {
+    art.append(svg("path", { d: "M0 80 L25 58 L60 70 L95 54 L120 66 L120 80 Z", class: "hill" }));
+    art.append(wolfHead(svg, 28, 44, 1.05));
+    art.append(wolfHead(svg, 92, 44, 1.05));
+    art.append(wolfHead(svg, 60, 36, 1.35));
+  }
+  return art;
+}
