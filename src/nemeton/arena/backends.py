@@ -78,7 +78,7 @@ def _ray(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None, add
         slots = workers or int(ray.cluster_resources().get("CPU", 1))
         remote = ray.remote(num_cpus=1, max_retries=0)(fn)
         todo = iter(jobs)
-        pending = [remote.remote(job) for job, _ in zip(todo, range(2 * slots))]
+        pending = [remote.remote(job) for _, job in zip(range(2 * slots), todo)]  # range first: zip would drop a job
         try:
             while pending:
                 finished, pending = ray.wait(pending, num_returns=1)

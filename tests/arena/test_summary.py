@@ -1,0 +1,61 @@
+"""Ratings (OpenSkill), win shares and seat figures of a tournament."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemeton.arena.summary import paired_differences, rate, summarise
+from nemeton.arena.tournament import GameOutcome, TournamentConfig, run_tournament
+
+
+def outcome(index, seats, units, ranking, returns):
+    n = len(seats)
+    return GameOutcome(index, index, seats, units, 0, [0.0] * n, ranking, [s for s in range(n) if ranking[s] == 1],
+                       returns, 1, 1, [0] * n, [0.0] * n)
+
+
+def test_the_agent_that_always_wins_is_rated_above_the_one_that_always_loses():
+    games = [outcome(i, [i % 2, 1 - i % 2], [[0], [1]], [1, 2] if i % 2 == 0 else [2, 1],
+                     [1.0, 0.0] if i % 2 == 0 else [0.0, 1.0]) for i in range(20)]
+    winner, loser = rate(games, 2)
+    assert winner.mu > 25 > loser.mu
+    assert winner.sigma < 25 / 3 and loser.sigma < 25 / 3
+
+
+def test_team_games_are_rated_per_team_so_partners_of_one_agent_count_once():
+    # agent 0 holds both seats of the winning team in every game
+    teams = [outcome(i, [0, 1, 0, 1], [[0, 2], [1, 3]], [1, 2, 1, 2], [1.0, 0.0, 1.0, 0.0]) for i in range(5)]
+    solo = [outcome(i, [0, 1], [[0], [1]], [1, 2], [1.0, 0.0]) for i in range(5)]
+    assert [r.mu for r in rate(teams, 2)] == pytest.approx([r.mu for r in rate(solo, 2)])
+    assert teams[0].share(0) == 1.0  # the team's win counted once, not once per partner
+
+
+def test_an_agent_in_several_seats_of_a_free_for_all_is_rated_once_from_all_its_seats():
+    # agent 0 takes two of three seats and finishes first and second; agent 1 is always last
+    games = [outcome(i, [0, 0, 1], [[0], [1], [2]], [1, 2, 3], [1.0, 0.0, 0.0]) for i in range(10)]
+    a, b = rate(games, 2)
+    assert a.mu > 25 > b.mu
+    # its own seats' comparison cancels out: one seat above the other changes nothing by itself
+    mirror = [outcome(i, [0, 0], [[0], [1]], [1, 2], [1.0, 0.0]) for i in range(10)]
+    alone, _ = rate(mirror, 2)
+    assert alone.mu == pytest.approx(25.0)
+
+
+def test_summary_of_a_rotated_tournament_has_fair_shares_and_balanced_seats():
+    config = TournamentConfig.build("amarok", 4, ["heuristic", "random"], seed=8, options={"teams": True})
+    s = summarise(run_tournament(config, 20, workers=1))
+    heuristic, random_ = s.agent_rows
+    assert heuristic.fair_share == random_.fair_share == 0.5
+    assert heuristic.share.mean + random_.share.mean == pytest.approx(1.0)
+    assert heuristic.share.low > 0.5 and heuristic.rating.mu > random_.rating.mu
+    assert s.units == [[0, 2], [1, 3]] and len(s.seat_shares) == 2
+    assert s.seat_test is not None and 0 <= s.seat_test.p_value <= 1
+    assert s.to_json()["agent_results"][0]["agent"] == "heuristic"
+
+
+def test_a_variant_played_against_itself_differs_by_exactly_zero():
+    config = TournamentConfig.build("amarok", 3, ["heuristic", "random"], seed=3)
+    a = run_tournament(config, 6, workers=1)
+    b = run_tournament(config, 6, workers=1)
+    for d in paired_differences(a, b):
+        assert d.difference.mean == 0 and d.difference.low == d.difference.high == 0, d.what
