@@ -1,0 +1,819 @@
+// Alarún in the browser: the centre row, your hand and secret colour, your magic square and
+// the others' squares, drawn from the seat's view only. Swaps and placements are made on the
+// cards and cells they concern; every highlight is a filter of ctx.legal (no rules here).
+//
+// The module interface is the shell's (notes: web contract): render, renderScore, label.
+
+// ----- names and pictures ----------------------------------------------------------------
+
+const INGREDIENTS = {
+  fungi_magica: "Fungi magica",
+  moon_berries: "Moon berries",
+  calendula: "Calendula",
+  phoenix_feathers: "Phoenix feathers",
+  dragon_eggs: "Dragon eggs",
+  mandrake: "Mandrake",
+  myrrh: "Myrrh",
+};
+const COLOURS = ["blue", "green", "orange", "pink", "red", "white", "yellow"];
+const SYMBOL_NAMES = {
+  blue: "drop", green: "leaf", orange: "flame", pink: "heart", red: "diamond", white: "star", yellow: "sun",
+};
+
+// Ingredient glyphs, drawn in a 48×48 box (filled with the card's light ink, outlined dark).
+const GLYPHS = {
+  fungi_magica:
+    '<path d="M19 25 L17 42 Q24 45 31 42 L29 25 Z"/><path d="M4 26 C4 8 44 8 44 26 Z"/>' +
+    '<circle class="ink" cx="15" cy="19" r="2.6"/><circle class="ink" cx="25" cy="14" r="2.6"/>' +
+    '<circle class="ink" cx="34" cy="20" r="2.2"/>',
+  moon_berries:
+    '<path d="M22 3 A17 17 0 1 0 40 25 A13 13 0 1 1 22 3 Z"/><circle cx="33" cy="35" r="5.5"/>' +
+    '<circle cx="41" cy="41" r="5"/><circle cx="29" cy="43" r="4.5"/>',
+  calendula:
+    [0, 45, 90, 135, 180, 225, 270, 315]
+      .map((a) => `<ellipse cx="24" cy="11" rx="5" ry="9" transform="rotate(${a} 24 24)"/>`)
+      .join("") + '<circle class="ink" cx="24" cy="24" r="7"/>',
+  phoenix_feathers:
+    '<path d="M40 4 C20 8 9 24 9 40 L13 42 C27 37 39 24 40 4 Z"/>' +
+    '<path class="line" d="M6 46 L36 10 M19 30 L13 25 M24 24 L18 18 M28 19 L24 12 M21 28 L30 29 M26 22 L35 22"/>',
+  dragon_eggs:
+    '<path d="M24 4 C13 4 8 21 8 30 C8 39 15 45 24 45 C33 45 40 39 40 30 C40 21 35 4 24 4 Z"/>' +
+    '<path class="line" d="M9 27 L15 22 L21 27 L27 22 L33 27 L39 22"/>',
+  mandrake:
+    '<path d="M24 18 C19 8 12 5 7 5 C11 10 17 15 22 19 Z"/><path d="M24 18 C29 8 36 5 41 5 C37 10 31 15 26 19 Z"/>' +
+    '<path d="M24 17 C22 10 23 5 24 2 C25 5 26 10 24 17 Z"/>' +
+    '<path d="M15 19 C9 28 14 38 24 46 C34 38 39 28 33 19 Z"/>' +
+    '<circle class="ink" cx="20" cy="27" r="2"/><circle class="ink" cx="28" cy="27" r="2"/>' +
+    '<path class="line" d="M20 34 Q24 37 28 34"/>',
+  myrrh:
+    '<path class="line" d="M18 24 C13 18 22 14 17 6 M30 24 C25 18 34 14 29 6"/>' +
+    '<circle cx="17" cy="27" r="4"/><circle cx="25" cy="26" r="4.5"/><circle cx="32" cy="28" r="3.5"/>' +
+    '<path d="M6 29 L42 29 C42 40 33 45 24 45 C15 45 6 40 6 29 Z"/>',
+  centum_auri:
+    '<circle cx="24" cy="24" r="19"/><circle class="line" cx="24" cy="24" r="14"/>' +
+    '<path class="ink" d="M24 13 L27 21 L35 21 L29 26 L31 34 L24 29 L17 34 L19 26 L13 21 L21 21 Z"/>',
+  druid:
+    '<path d="M24 3 C12 3 9 17 9 29 L6 45 L42 45 L39 29 C39 17 36 3 24 3 Z"/>' +
+    '<ellipse class="ink" cx="24" cy="22" rx="7.5" ry="9.5"/>' +
+    '<path class="line" d="M36 45 L36 30 M36 30 C40 27 42 22 39 17"/>',
+};
+
+// Colour symbols, drawn in a 20×20 box (every colour carries its symbol: colour is never the
+// only signal).
+const SYMBOLS = {
+  blue: '<path d="M10 2 C10 2 4 10 4 13 A6 6 0 0 0 16 13 C16 10 10 2 10 2 Z"/>',
+  green: '<path d="M3 17 C3 7 9 3 17 3 C17 11 13 17 3 17 Z"/><path class="line" d="M4 16 L13 7"/>',
+  orange:
+    '<path d="M10 1.5 C12 6 16 8.5 16 12.5 A6 6 0 0 1 4 12.5 C4 9.5 6.5 8.5 7 5.5 C8.2 7.5 9 8.5 10 8.5 C10.5 6 9.5 4 10 1.5 Z"/>',
+  pink: '<path d="M10 17.5 C4 12.5 2 9.5 2 6.5 A4 4 0 0 1 10 5 A4 4 0 0 1 18 6.5 C18 9.5 16 12.5 10 17.5 Z"/>',
+  red: '<path d="M10 1.5 L17.5 10 L10 18.5 L2.5 10 Z"/>',
+  white: '<path d="M10 1.5 L12.5 7.3 L18.5 7.7 L13.9 11.6 L15.3 17.6 L10 14.4 L4.7 17.6 L6.1 11.6 L1.5 7.7 L7.5 7.3 Z"/>',
+  yellow:
+    '<circle cx="10" cy="10" r="4.2"/><path class="line" d="M10 1 V4 M10 16 V19 M1 10 H4 M16 10 H19 ' +
+    'M3.6 3.6 L5.7 5.7 M14.3 14.3 L16.4 16.4 M3.6 16.4 L5.7 14.3 M14.3 5.7 L16.4 3.6"/>',
+};
+
+/** A card string as parts: {ingredient, colour} or {special: "centum_auri" | "druid"}. */
+function parse(card) {
+  if (card === "centum_auri" || card === "druid") return { special: card };
+  const [ingredient, colour] = String(card).split(":");
+  return { ingredient, colour };
+}
+
+function ingredientName(id) {
+  return INGREDIENTS[id] || String(id).replace(/_/g, " ");
+}
+
+/** "Dragon eggs, blue" / "Centum auri" / "Druid apprentice": a card in words. */
+export function cardName(card) {
+  const p = parse(card);
+  if (p.special === "centum_auri") return "Centum auri";
+  if (p.special === "druid") return "Druid apprentice";
+  return `${ingredientName(p.ingredient)}, ${p.colour}`;
+}
+
+/** Where a cell lies, in words: offsets from the druid (x to the right, y downwards). */
+function whereName(x, y) {
+  if (x === 0 && y === 0) return "on the druid";
+  const parts = [];
+  if (y) parts.push(`${Math.abs(y)} ${y < 0 ? "above" : "below"}`);
+  if (x) parts.push(`${Math.abs(x)} ${x < 0 ? "left of" : "right of"}`);
+  return parts.join(" and ") + " the druid";
+}
+
+// ----- DOM helpers (our own, so the module depends on nothing but the contract) -----------
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  setAttrs(e, attrs);
+  for (const c of children.flat()) if (c != null && c !== false) e.append(c);
+  return e;
+}
+
+function setAttrs(e, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") e.setAttribute("class", v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+function svgPicture(viewBox, markup, cls) {
+  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  s.setAttribute("viewBox", viewBox);
+  s.setAttribute("class", cls);
+  s.setAttribute("aria-hidden", "true");
+  s.setAttribute("focusable", "false");
+  s.innerHTML = markup; // constant markup from the tables above, never data
+  return s;
+}
+
+function glyph(card) {
+  const p = parse(card);
+  return svgPicture("0 0 48 48", GLYPHS[p.special || p.ingredient] || "", "al-glyph");
+}
+
+function symbol(colour) {
+  return svgPicture("0 0 20 20", SYMBOLS[colour] || "", `al-symbol c-${colour}`);
+}
+
+// ----- module state (UI only) -------------------------------------------------------------
+
+let legalKey = null; // JSON of ctx.legal when the selection was made
+let selection = null; // {where: "centre"|"hand"|"cell", index, card, x, y}
+let discardOpen = false;
+let focusKey = null; // data-key of the element last focused in the board
+let lastRoot = null;
+let lastCtx = null;
+
+function redraw() {
+  if (!lastRoot || !lastCtx) return;
+  lastRoot.replaceChildren();
+  if (lastCtx.actionBar) lastCtx.actionBar.replaceChildren();
+  render(lastRoot, lastCtx);
+}
+
+function select(sel) {
+  selection = sel;
+  redraw();
+}
+
+// ----- tiles --------------------------------------------------------------------------------
+
+/**
+ * One card drawn face up: a button when it may be clicked (legal or selected), else a plain
+ * element. size: "big" (hand, centre), "cell" (a square's cell), "mini" (others' squares, lists).
+ */
+function tile(card, { size = "big", key, legal = false, selected = false, recent = false, note = "",
+  action = "", onClick = null, extraClass = "" } = {}) {
+  const p = parse(card);
+  const kind = p.special ? `al-${p.special}` : `c-${p.colour} i-${p.ingredient}`;
+  const classes = ["card", "al-card", `al-${size}`, kind, extraClass];
+  if (legal) classes.push("legal");
+  if (selected) classes.push("selected");
+  if (recent) classes.push("recent");
+  const words = cardName(card) + (note ? ` (${note})` : "");
+  const clickable = Boolean(onClick);
+  const attrs = {
+    class: classes.filter(Boolean).join(" "),
+    dataset: { card: String(card), ...(key ? { key } : {}) },
+    title: words,
+  };
+  let e;
+  if (clickable) {
+    e = el("button", {
+      ...attrs, type: "button", "aria-pressed": selected ? "true" : null,
+      "aria-label": selected ? `${words}: selected; press again to cancel` : `${action || "Choose"}: ${words}`,
+      onclick: onClick,
+    });
+  } else {
+    e = el("div", { ...attrs, role: "img", "aria-label": words });
+  }
+  const art = el("span", { class: "al-art" }, glyph(card));
+  e.append(art);
+  if (p.colour) e.append(el("span", { class: "al-badge" }, symbol(p.colour)));
+  if (size === "big") {
+    const name = p.special === "druid" ? "Druid" : p.special ? "Centum auri" : ingredientName(p.ingredient);
+    e.append(el("span", { class: "al-name" }, name));
+    e.append(el("span", { class: "al-colour" }, p.colour ? p.colour : p.special === "centum_auri" ? "+10" : ""));
+  }
+  return e;
+}
+
+function back(size, label) {
+  return el("div", { class: `card back al-${size}`, role: "img", "aria-label": label, title: label },
+    el("span", { class: "al-back-mark", "aria-hidden": "true" }));
+}
+
+function colourCard(colour, caption) {
+  return el("div", {
+    class: `al-colour-card c-${colour}`, dataset: { card: colour }, role: "img",
+    "aria-label": `${caption}: ${colour} (${SYMBOL_NAMES[colour]})`, title: `${caption}: ${colour}`,
+  }, symbol(colour), el("span", {}, colour));
+}
+
+// ----- recent moves (ctx.fresh) -------------------------------------------------------------
+
+/** What the other seats just did, from ctx.fresh: cards to outline and one line per seat. */
+function recentMoves(ctx) {
+  const r = { centre: [], known: {}, cells: {}, said: {} };
+  const me = ctx.seat;
+  for (const e of ctx.fresh || []) {
+    const who = e.seat;
+    if (e.kind === "placements_revealed" && e.player !== me) {
+      r.cells[e.player] = (e.cards || []).map((c) => `${c.x},${c.y}`);
+      r.said[e.player] = `placed ${(e.cards || []).length} card${(e.cards || []).length === 1 ? "" : "s"}`;
+      continue;
+    }
+    if (who == null || who === me) continue;
+    if (e.kind === "swap") {
+      r.centre.push(e.give);
+      (r.known[who] ||= []).push(e.take);
+      r.said[who] = `swapped ${cardName(e.give)} for ${cardName(e.take)}`;
+    } else if (e.kind === "swap_all_and_pass") {
+      r.centre.push(...(e.gave || []));
+      (r.known[who] ||= []).push(...(e.took || []));
+      r.said[who] = "swapped all and passed";
+    } else if (e.kind === "flip") {
+      r.centre.push(...(e.turned_up || []));
+      r.said[who] = "flipped the centre";
+    } else if (e.kind === "pass") {
+      r.said[who] = "passed";
+    }
+  }
+  return r;
+}
+
+/** Marks, for each card in `cards`, the first not-yet-marked equal card of `list` (by index). */
+function markFirst(list, cards) {
+  const marked = new Set();
+  for (const c of cards) {
+    const i = list.findIndex((x, j) => x === c && !marked.has(j));
+    if (i >= 0) marked.add(i);
+  }
+  return marked;
+}
+
+// ----- the square ---------------------------------------------------------------------------
+
+/** The cells a square may still occupy: the druid at (0,0) plus placed cells, inside 5×5. */
+function squareWindow(cells, full = false) {
+  let minX = 0, maxX = 0, minY = 0, maxY = 0;
+  for (const [x, y] of cells) {
+    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+  }
+  if (full) return { x0: minX, x1: maxX, y0: minY, y1: maxY };
+  return { x0: maxX - 4, x1: minX + 4, y0: maxY - 4, y1: minY + 4 };
+}
+
+/**
+ * A square as a grid over its window. cells: [[x, y, card]]; druid: the druid's card face
+ * ("druid" or its final value); slot(x, y): an element for an empty cell or null.
+ */
+function squareGrid(cells, { size, window, druid = "druid", cellAttrs = () => ({}), slot = () => null,
+  label }) {
+  const at = new Map(cells.map(([x, y, c]) => [`${x},${y}`, c]));
+  at.set("0,0", druid);
+  const cols = window.x1 - window.x0 + 1;
+  const rows = window.y1 - window.y0 + 1;
+  const grid = el("div", {
+    class: `al-square al-square-${size}`, role: "group", "aria-label": label,
+    style: `--cols:${cols};--rows:${rows};--span:${Math.max(cols, rows)}`,
+  });
+  for (let y = window.y0; y <= window.y1; y++) {
+    for (let x = window.x0; x <= window.x1; x++) {
+      const card = at.get(`${x},${y}`);
+      let e;
+      if (card !== undefined) {
+        const a = cellAttrs(x, y, card);
+        e = tile(card, { size, key: `sq-${x},${y}`, ...a,
+          extraClass: [x === 0 && y === 0 ? "al-druid-cell" : "", a.extraClass || ""].join(" ") });
+        if (x === 0 && y === 0 && card !== "druid") e.append(el("span", { class: "al-druid-mark" }, glyph("druid")));
+      } else {
+        e = slot(x, y) || el("div", { class: "al-slot", "aria-hidden": "true" });
+      }
+      e.style.gridColumn = String(x - window.x0 + 1);
+      e.style.gridRow = String(y - window.y0 + 1);
+      grid.append(e);
+    }
+  }
+  return grid;
+}
+
+// ----- the game area --------------------------------------------------------------------------
+
+function names(ctx, seats) {
+  return seats.map((s) => seatName(ctx, s)).join(", ");
+}
+
+function seatName(ctx, s) {
+  if (s === ctx.seat) return "you";
+  return ctx.seatName ? ctx.seatName(s) : `Seat ${s}`;
+}
+
+function badge(ctx, s) {
+  if (ctx.seatBadge) return ctx.seatBadge(s);
+  return el("span", { class: "al-seat" }, seatName(ctx, s));
+}
+
+function status(ctx) {
+  const v = ctx.view;
+  const bits = [`Round ${v.round} of ${v.rounds}`];
+  if (v.phase === "actions") bits.push("action phase");
+  else if (v.phase === "placement") bits.push("placement");
+  const holder = v.alarun == null ? "Alarún lies on the stack" : `Alarún: ${seatName(ctx, v.alarun)} passed first`;
+  bits.push(holder);
+  if (v.action_cap != null) bits.push(`actions ${v.actions_taken} of ${v.action_cap}`);
+  return el("p", { class: "al-status", role: "status" }, bits.join(" · "));
+}
+
+function prompt(ctx) {
+  const v = ctx.view;
+  const acting = v.acting || [];
+  const mine = ctx.legal.length > 0;
+  let text;
+  if (ctx.mode === "replay") text = "";
+  else if (v.phase === "actions") {
+    if (mine) {
+      const onlyPass = ctx.legal.every((a) => a.type === "pass");
+      if (onlyPass) text = "The round's action limit is reached: only Pass is left.";
+      else if (v.alarun != null) text = `${cap(seatName(ctx, v.alarun))} passed first: this is your one more action. ` +
+        "Swap a centre card with a hand card, or pass.";
+      else text = "Your turn: click a centre card, then one of your cards, to swap them; or pass.";
+      if (selection && selection.where === "centre") text = `Now click the hand card to give for ${cardName(selection.card)}.`;
+      if (selection && selection.where === "hand") text = `Now click the centre card to take for your ${cardName(selection.card)}.`;
+    } else text = acting.length ? `Waiting for ${names(ctx, acting)}.` : "";
+  } else if (v.phase === "placement") {
+    const mineLeft = ctx.seat != null ? (v.hand || []).length : 0;
+    if (mine) {
+      text = `Place your cards: click a card, then a highlighted cell (${mineLeft} left).`;
+      if (selection && selection.where === "hand") text = `Now click a highlighted cell for ${cardName(selection.card)}.`;
+      if (selection && selection.where === "cell") text = `Now click the card to place ${whereName(selection.x, selection.y)}.`;
+    } else {
+      const others = acting.filter((s) => s !== ctx.seat);
+      text = others.length ? `Waiting for ${names(ctx, others)} to place their cards (hidden until everyone has placed).` : "";
+    }
+  }
+  return text ? el("p", { class: "al-prompt", "aria-live": "polite" }, text) : null;
+}
+
+function cap(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The three centre cards, the face-down cards (2 players), the stack and the discard pile. */
+function centreRow(ctx, recent) {
+  const v = ctx.view;
+  const legal = ctx.legal;
+  const swapping = v.phase === "actions" && legal.some((a) => a.type === "swap");
+  const outlined = markFirst(v.centre || [], recent.centre);
+  const row = el("section", { class: "al-centre", "aria-label": "The centre" });
+  const stack = el("div", { class: "al-pile" },
+    back("big", `The stack: ${v.deck_size} cards`),
+    el("span", { class: "al-count" }, `stack ${v.deck_size}`));
+  if (v.alarun == null && !v.terminal) stack.append(el("span", { class: "al-alarun-token", title: "Alarún lies on the stack" }, "Alarún"));
+  row.append(stack);
+  const cards = el("div", { class: "al-cards", role: "group", "aria-label": "Centre cards, face up" });
+  (v.centre || []).forEach((card, i) => {
+    let isLegal = false, isSelected = false, onClick = null, action = "Take from the centre";
+    if (swapping) {
+      // Legal: the first click of a swap, or the second after a hand card; another centre
+      // card stays clickable (it changes the selection) without being highlighted.
+      const sel = selection;
+      const options = legal.some((a) => a.type === "swap" && a.take === card);
+      isSelected = sel?.where === "centre" && sel.index === i;
+      if (!sel) isLegal = options;
+      else if (sel.where === "hand") {
+        isLegal = legal.some((a) => a.type === "swap" && a.give === sel.card && a.take === card);
+        action = `Swap your ${cardName(sel.card)} for`;
+      } else if (!isSelected) action = "Choose instead";
+      if (options || isLegal) onClick = () => clickCentre(ctx, i, card);
+    }
+    cards.append(tile(card, { key: `centre-${i}`, legal: isLegal && !isSelected, selected: isSelected,
+      recent: outlined.has(i), onClick, action }));
+  });
+  row.append(cards);
+  if (v.face_down > 0) {
+    const down = el("div", { class: "al-face-down", role: "group", "aria-label": `${v.face_down} cards face down` });
+    const backs = el("div", { class: "al-cards" });
+    for (let k = 0; k < v.face_down; k++) backs.append(back("big", "A face-down centre card"));
+    down.append(backs, el("span", { class: "al-label" }, `${v.face_down} face down (flip turns them up)`));
+    row.append(down);
+  }
+  row.append(discardPile(v));
+  return row;
+}
+
+function discardPile(v) {
+  const pile = v.discard || [];
+  const d = el("details", { class: "al-discard" },
+    el("summary", {}, `Discard pile (${pile.length})`),
+    pile.length ? el("div", { class: "al-mini-list" }, pile.map((c) => tile(c, { size: "mini" })))
+      : el("p", {}, "Empty."));
+  d.open = discardOpen;
+  d.addEventListener("toggle", () => { discardOpen = d.open; });
+  return d;
+}
+
+function clickCentre(ctx, i, card) {
+  const sel = selection;
+  if (sel?.where === "centre" && sel.index === i) return select(null);
+  if (sel?.where === "hand") {
+    const a = ctx.legal.find((x) => x.type === "swap" && x.give === sel.card && x.take === card);
+    if (a) return act(ctx, a);
+  }
+  const options = ctx.legal.filter((x) => x.type === "swap" && x.take === card);
+  if (options.length === 1) return act(ctx, options[0]);
+  if (options.length) select({ where: "centre", index: i, card });
+}
+
+function clickHand(ctx, i, card) {
+  const sel = selection;
+  if (sel?.where === "hand" && sel.index === i) return select(null);
+  const v = ctx.view;
+  if (v.phase === "actions") {
+    if (sel?.where === "centre") {
+      const a = ctx.legal.find((x) => x.type === "swap" && x.give === card && x.take === sel.card);
+      if (a) return act(ctx, a);
+    }
+    const options = ctx.legal.filter((x) => x.type === "swap" && x.give === card);
+    if (options.length === 1) return act(ctx, options[0]);
+    if (options.length) select({ where: "hand", index: i, card });
+  } else {
+    if (sel?.where === "cell") {
+      const a = ctx.legal.find((x) => x.type === "place" && x.card === card && x.x === sel.x && x.y === sel.y);
+      if (a) return act(ctx, a);
+    }
+    const options = ctx.legal.filter((x) => x.type === "place" && x.card === card);
+    if (options.length === 1) return act(ctx, options[0]);
+    if (options.length) select({ where: "hand", index: i, card });
+  }
+}
+
+function clickCell(ctx, x, y) {
+  const sel = selection;
+  if (sel?.where === "cell" && sel.x === x && sel.y === y) return select(null);
+  if (sel?.where === "hand") {
+    const a = ctx.legal.find((p) => p.type === "place" && p.card === sel.card && p.x === x && p.y === y);
+    if (a) return act(ctx, a);
+  }
+  const options = ctx.legal.filter((p) => p.type === "place" && p.x === x && p.y === y);
+  const cards = new Set(options.map((p) => p.card));
+  if (cards.size === 1) return act(ctx, options[0]);
+  if (options.length) select({ where: "cell", x, y });
+}
+
+function act(ctx, action) {
+  selection = null;
+  focusKey = null;
+  ctx.act(action);
+}
+
+/** Your hand, with the swaps or placements it allows now. */
+function handRow(ctx) {
+  const v = ctx.view;
+  const legal = ctx.legal;
+  const hand = v.hand || [];
+  const row = el("div", { class: "al-cards al-hand", role: "group", "aria-label": "Your hand" });
+  hand.forEach((card, i) => {
+    const sel = selection;
+    const isSelected = sel?.where === "hand" && sel.index === i;
+    // Legal: the first click, or the second after a centre card (a cell); another hand card
+    // stays clickable (it changes the selection) without being highlighted.
+    let isLegal = false, options = false, action = "Choose instead";
+    if (v.phase === "actions") {
+      options = legal.some((a) => a.type === "swap" && a.give === card);
+      if (!sel) {
+        isLegal = options;
+        action = "Give to the centre";
+      } else if (sel.where === "centre") {
+        isLegal = legal.some((a) => a.type === "swap" && a.take === sel.card && a.give === card);
+        action = `Give for ${cardName(sel.card)}`;
+      }
+    } else if (v.phase === "placement") {
+      options = legal.some((a) => a.type === "place" && a.card === card);
+      if (!sel) {
+        isLegal = options;
+        action = "Place in your square";
+      } else if (sel.where === "cell") {
+        isLegal = legal.some((a) => a.type === "place" && a.card === card && a.x === sel.x && a.y === sel.y);
+        action = `Place ${whereName(sel.x, sel.y)}`;
+      }
+    }
+    const onClick = options || isLegal ? () => clickHand(ctx, i, card) : null;
+    row.append(tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action }));
+  });
+  if (!hand.length) row.append(el("p", { class: "al-empty" }, "No cards in hand."));
+  return row;
+}
+
+/** Your square: placed cards, this round's placements marked, legal cells highlighted. */
+function ownSquare(ctx) {
+  const v = ctx.view;
+  const seat = ctx.seat;
+  const cells = v.squares[seat] || [];
+  const pending = new Set((v.my_placements || []).map(([x, y]) => `${x},${y}`));
+  const placing = v.phase === "placement" && ctx.legal.some((a) => a.type === "place");
+  const sel = selection;
+  // Open cells: legal as a first click or after a hand card; after another cell they stay
+  // clickable (changing the selection) without being highlighted.
+  const openCells = new Set();
+  const legalCells = new Set();
+  if (placing) {
+    for (const a of ctx.legal) {
+      if (a.type !== "place") continue;
+      openCells.add(`${a.x},${a.y}`);
+      if (!sel || (sel.where === "hand" && a.card === sel.card)) legalCells.add(`${a.x},${a.y}`);
+    }
+  }
+  const slot = (x, y) => {
+    const k = `${x},${y}`;
+    const isSelected = sel?.where === "cell" && sel.x === x && sel.y === y;
+    if (!openCells.has(k)) return null;
+    const what = sel?.where === "hand" ? `Place ${cardName(sel.card)} ${whereName(x, y)}`
+      : sel?.where === "cell" ? `Choose instead the cell ${whereName(x, y)}` : `Choose the cell ${whereName(x, y)}`;
+    const state = isSelected ? "selected" : legalCells.has(k) ? "legal" : "al-open";
+    return el("button", {
+      type: "button", class: `al-slot al-target ${state}`,
+      dataset: { key: `cell-${k}`, x, y },
+      "aria-label": isSelected ? `The cell ${whereName(x, y)}: selected; press again to cancel` : what,
+      "aria-pressed": isSelected ? "true" : null, title: what, onclick: () => clickCell(ctx, x, y),
+    });
+  };
+  const grid = squareGrid(cells, {
+    size: "cell", window: squareWindow(cells), label: "Your magic square",
+    cellAttrs: (x, y) => (pending.has(`${x},${y}`)
+      ? { extraClass: "al-pending", note: "placed this round, hidden from the others until everyone has placed" }
+      : {}),
+    slot,
+  });
+  return grid;
+}
+
+/** Another seat: name, hand (known cards face up, the rest as backs), square, pending count. */
+function seatPanel(ctx, s, recent, size) {
+  const v = ctx.view;
+  const acting = (v.acting || []).includes(s);
+  const said = recent.said[s];
+  const panel = el("section", {
+    class: ["al-seat-panel", acting ? "al-acting" : "", said ? "recent" : ""].filter(Boolean).join(" "),
+    dataset: { seat: s }, "aria-label": `${seatName(ctx, s)}'s table`,
+  });
+  const head = el("div", { class: "al-seat-head" }, badge(ctx, s));
+  if (acting) head.append(el("span", { class: "al-turn" }, v.phase === "placement" ? "▶ placing" : "▶ to act"));
+  if (v.alarun === s) head.append(el("span", { class: "al-alarun-token", title: "Passed first this round: holds Alarún" }, "Alarún"));
+  panel.append(head);
+  const known = (v.known_hands || [])[s] || [];
+  const handSize = (v.hand_sizes || [])[s] || 0;
+  const outlined = markFirst(known, recent.known[s] || []);
+  const hand = el("div", { class: "al-mini-list al-their-hand", role: "group",
+    "aria-label": `${seatName(ctx, s)}'s hand: ${handSize} cards` });
+  known.forEach((c, i) => hand.append(tile(c, { size: "mini", recent: outlined.has(i), note: "taken from the centre" })));
+  for (let k = known.length; k < handSize; k++) hand.append(back("mini", "A hidden hand card"));
+  panel.append(el("div", { class: "al-line" }, el("span", { class: "al-label" }, `hand ${handSize}`), hand));
+  const cells = v.squares[s] || [];
+  const fresh = new Set(recent.cells[s] || []);
+  panel.append(squareGrid(cells, {
+    size, window: squareWindow(cells), label: `${seatName(ctx, s)}'s magic square`,
+    cellAttrs: (x, y) => (fresh.has(`${x},${y}`) ? { recent: true } : {}),
+  }));
+  const hidden = (v.placed_this_round || [])[s] || 0;
+  const foot = el("div", { class: "al-line" },
+    el("span", { class: "al-label" }, `potions so far ${(v.potion_points || [])[s] ?? 0}`));
+  if (hidden && v.phase === "placement") {
+    const downs = el("span", { class: "al-mini-list", "aria-label": `${hidden} placed this round, face down` });
+    for (let k = 0; k < hidden; k++) downs.append(back("mini", "A card placed this round, hidden until everyone has placed"));
+    foot.append(el("span", { class: "al-label" }, `placed ${hidden}:`), downs);
+  }
+  panel.append(foot);
+  if (said) panel.append(el("p", { class: "al-said" }, `${cap(seatName(ctx, s))} ${said}.`));
+  return panel;
+}
+
+function actionButtons(ctx) {
+  const legal = ctx.legal;
+  const buttons = [];
+  const find = (t) => legal.find((a) => a.type === t);
+  const pass = find("pass");
+  if (pass) {
+    const words = ctx.view.alarun == null ? "Pass (take Alarún; the others get one more action each)" : "Pass";
+    buttons.push(button("Pass", words, pass, ctx, "pass"));
+  }
+  const all = find("swap_all");
+  if (all) buttons.push(button("Swap all and pass", "Swap all: your whole hand for the three centre cards, and pass", all, ctx, "swap_all"));
+  const flip = find("flip");
+  if (flip) buttons.push(button("Flip", "Flip: discard the face-up centre cards and turn the face-down ones up", flip, ctx, "flip"));
+  return buttons;
+}
+
+function button(text, words, action, ctx, key) {
+  return el("button", { type: "button", class: "legal al-action", "aria-label": words, title: words,
+    dataset: { key: `act-${key}` }, onclick: () => act(ctx, action) }, text);
+}
+
+/** A key to the pictures: the seven ingredients and the seven colours with their symbols. */
+function pictureKey() {
+  const rows = Object.entries(INGREDIENTS).map(([id, name]) =>
+    el("li", {}, svgPicture("0 0 48 48", GLYPHS[id], "al-glyph al-key-glyph"), name));
+  const colours = COLOURS.map((c) => el("li", { class: `c-${c}` }, symbol(c), `${c} (${SYMBOL_NAMES[c]})`));
+  return el("details", { class: "al-key" }, el("summary", {}, "Key to the cards"),
+    el("ul", { class: "al-key-list" }, rows), el("ul", { class: "al-key-list" }, colours));
+}
+
+export function render(root, ctx) {
+  const key = JSON.stringify(ctx.legal || []);
+  if (key !== legalKey) {
+    legalKey = key;
+    selection = null;
+  }
+  lastRoot = root;
+  lastCtx = ctx;
+  const v = ctx.view;
+  if (!ctx.legal || ctx.mode === "replay") ctx = { ...ctx, legal: [] };
+  const recent = recentMoves(ctx);
+  const board = el("div", { class: "al-board" });
+  board.append(status(ctx));
+  const me = ctx.seat;
+  const others = [];
+  for (let s = 0; s < v.players; s++) if (s !== me) others.push(s);
+  const spectator = me == null || !Array.isArray(v.hand);
+  board.append(el("div", { class: `al-others ${spectator ? "al-others-all" : ""}` },
+    others.map((s) => seatPanel(ctx, s, recent, spectator ? "cell" : "mini"))));
+  board.append(centreRow(ctx, recent));
+  if (!spectator) {
+    const own = el("section", { class: "al-own", "aria-label": "Your area" });
+    const p = prompt(ctx);
+    const handBox = el("div", { class: "al-hand-box" },
+      el("h3", {}, "Your hand"), handRow(ctx),
+      el("div", { class: "al-line" }, colourCard(v.secret_colour, "Your secret colour"),
+        el("span", { class: "al-label" }, "+2 per card of this colour (secret until the end)")));
+    const squareBox = el("div", { class: "al-square-box" },
+      el("h3", {}, `Your square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx));
+    if (p) own.append(p);
+    own.append(el("div", { class: "al-own-row" }, handBox, squareBox));
+    board.append(own);
+  } else {
+    const p = prompt(ctx);
+    if (p) board.append(p);
+  }
+  board.append(pictureKey());
+  const buttons = actionButtons(ctx);
+  if (buttons.length) {
+    const bar = ctx.actionBar || el("div", { class: "al-action-bar" });
+    bar.append(...buttons);
+    if (!ctx.actionBar) board.insertBefore(bar, board.querySelector(".al-own"));
+  }
+  root.append(board);
+  board.addEventListener("focusin", (e) => { focusKey = e.target?.dataset?.key || focusKey; });
+  restoreFocus(root, ctx);
+}
+
+function restoreFocus(root, ctx) {
+  const active = document.activeElement;
+  if (!focusKey || (active && active !== document.body)) return;
+  const scope = [root, ctx.actionBar].filter(Boolean);
+  for (const s of scope) {
+    const target = s.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (target && target.tagName === "BUTTON") {
+      target.focus({ preventScroll: true });
+      return;
+    }
+  }
+  const first = root.querySelector(".legal");
+  if (first && selection) first.focus({ preventScroll: true });
+}
+
+// ----- the final score ----------------------------------------------------------------------
+
+const LINE_NAMES = { A: "row A", B: "row B", C: "row C", D: "row D", E: "row E",
+  F: "column F", G: "column G", H: "column H", I: "column I", J: "column J" };
+
+function potionWords(e) {
+  if (!e) return "";
+  if (!e.by || e.strength < 2) return "no two neighbours alike: 1 ingredient";
+  if (e.by === "ingredient") return `${e.strength} ${ingredientName(e.shared)} in different colours`;
+  return `${e.strength} different ${e.shared} ingredients`;
+}
+
+function scoreSheet(ctx, s, b, lines, druid, colour, count, winner) {
+  const v = ctx.view;
+  const cells = v.squares[s] || [];
+  const win = squareWindow(cells, true);
+  const sheet = el("section", { class: `al-sheet ${winner ? "al-winner" : ""}`, dataset: { seat: s },
+    "aria-label": `${seatName(ctx, s)}'s score sheet` });
+  sheet.append(el("div", { class: "al-seat-head" }, badge(ctx, s),
+    winner ? el("span", { class: "al-win-mark" }, "★ winner") : null));
+  // The square with the row letters and points to the right, column letters and points below.
+  const table = el("div", { class: "al-sheet-grid" });
+  const grid = squareGrid(cells, { size: "cell", window: win, druid: druid || "druid", label: `${seatName(ctx, s)}'s square`,
+    cellAttrs: (x, y) => (x === 0 && y === 0 && druid ? { note: `the druid apprentice counts as ${cardName(druid)}` } : {}) });
+  table.append(grid);
+  for (const cell of grid.children) {
+    const r = Number(cell.style.gridRow) - 1, c = Number(cell.style.gridColumn) - 1;
+    cell.dataset.lines = `${"ABCDE"[r]} ${"FGHIJ"[c]}`;
+  }
+  const rowPts = el("div", { class: "al-row-points", "aria-hidden": "true" },
+    (b.rows || []).map((p, i) => el("span", {}, `${"ABCDE"[i]} ${p}`)));
+  const colPts = el("div", { class: "al-col-points", "aria-hidden": "true" },
+    (b.columns || []).map((p, i) => el("span", {}, `${"FGHIJ"[i]} ${p}`)));
+  table.append(rowPts, colPts);
+  sheet.append(table);
+  const list = el("table", { class: "al-lines" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "line"), el("th", { scope: "col" }, "potion"),
+      el("th", { scope: "col" }, "points"))));
+  const body = el("tbody");
+  const letters = "ABCDEFGHIJ";
+  const points = [...(b.rows || []), ...(b.columns || [])];
+  for (let i = 0; i < 10; i++) {
+    const L = letters[i];
+    const e = lines[L];
+    const light = (on) => () => grid.querySelectorAll(`[data-lines~="${L}"]`).forEach((c) => c.classList.toggle("al-hl", on));
+    body.append(el("tr", { dataset: { line: L }, onmouseenter: light(true), onmouseleave: light(false) },
+      el("th", { scope: "row" }, LINE_NAMES[L]),
+      el("td", {}, potionWords(e)), el("td", { class: "al-num" }, String(points[i] ?? e?.points ?? ""))));
+  }
+  list.append(body);
+  const foot = el("tfoot");
+  const row = (name, value, cls, extra = "") => el("tr", { class: cls }, el("th", { scope: "row" }, name),
+    el("td", {}, extra), el("td", { class: `al-num ${cls}-value` }, String(value)));
+  foot.append(row("potions", b.potions, "al-potions"));
+  foot.append(row("Centum auri", b.centum_auri, "al-centum", b.centum_auri ? "in the square: +10" : "not in the square"));
+  const colourCell = el("span", {}, colour ? symbol(colour) : "", colour ? ` ${colour}${count != null ? `: ${count} card${count === 1 ? "" : "s"} × 2` : ""}` : "");
+  foot.append(el("tr", { class: "al-colour-bonus" }, el("th", { scope: "row" }, "colour bonus"), el("td", {}, colourCell),
+    el("td", { class: "al-num al-colour-bonus-value" }, String(b.colour_bonus))));
+  foot.append(row("total", b.total, "al-total"));
+  list.append(foot);
+  sheet.append(list);
+  sheet.append(el("p", { class: "al-druid-note" }, `Druid apprentice counted as ${druid ? cardName(druid) : "—"} (the value that brews the most potion points).`));
+  return sheet;
+}
+
+export function renderScore(root, ctx) {
+  const v = ctx.view;
+  const n = v.players;
+  const breakdowns = v.breakdowns || [];
+  const winners = v.winners || [];
+  const lines = Array.from({ length: n }, () => ({}));
+  const druids = Array(n).fill(null);
+  const colourCards = Array(n).fill(null);
+  for (const e of ctx.log || []) {
+    if (e.kind === "potion_scored" && lines[e.player]) lines[e.player][e.line] = e;
+    if (e.kind === "druid_value") druids[e.player] = e.card;
+    if (e.kind === "colour_bonus") colourCards[e.player] = e.cards;
+  }
+  for (let s = 0; s < n; s++) if (!druids[s] && breakdowns[s]) druids[s] = breakdowns[s].druid || null;
+  const box = el("div", { class: "al-score" });
+  const best = winners.map((s) => seatName(ctx, s));
+  const total = winners.length ? breakdowns[winners[0]]?.total : null;
+  box.append(el("h2", { class: "al-headline" }, winners.length > 1
+    ? `Shared win: ${best.join(" and ")} with ${total} points`
+    : winners.length ? `${cap(best[0])} ${winners[0] === ctx.seat ? "win" : "wins"} with ${total} points` : "Game over"));
+  // The summary: one row per seat.
+  const summary = el("table", { class: "al-summary" },
+    el("thead", {}, el("tr", {}, ...["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
+      el("th", { scope: "col" }, t)))));
+  const tbody = el("tbody");
+  const order = [...Array(n).keys()].sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0) || a - b);
+  for (const s of order) {
+    const b = breakdowns[s] || {};
+    const colour = (v.secret_colours || [])[s];
+    tbody.append(el("tr", { dataset: { seat: s }, class: winners.includes(s) ? "al-winner" : "" },
+      el("th", { scope: "row" }, badge(ctx, s), winners.includes(s) ? el("span", { class: "al-win-mark" }, " ★") : null),
+      el("td", { class: "al-num" }, String(b.potions ?? "")),
+      el("td", { class: "al-num" }, String(b.centum_auri ?? "")),
+      el("td", { class: "al-num" }, colour ? colourCard(colour, "Secret colour") : "", ` ${b.colour_bonus ?? ""}`),
+      el("td", { class: "al-num al-total-value" }, String(v.scores[s] ?? b.total ?? ""))));
+  }
+  summary.append(tbody);
+  box.append(summary);
+  const sheets = el("div", { class: "al-sheets" });
+  for (const s of order) {
+    if (!breakdowns[s]) continue;
+    sheets.append(scoreSheet(ctx, s, breakdowns[s], lines[s], druids[s], (v.secret_colours || [])[s],
+      colourCards[s], winners.includes(s)));
+  }
+  box.append(sheets);
+  root.append(box);
+}
+
+// ----- the moves drawer -------------------------------------------------------------------------
+
+export function label(action, ctx) {
+  switch (action.type) {
+    case "swap":
+      return `Swap your ${cardName(action.give)} for ${cardName(action.take)} from the centre`;
+    case "pass":
+      return ctx?.view?.alarun == null ? "Pass (take Alarún)" : "Pass";
+    case "swap_all":
+      return "Swap all: your hand for the centre, and pass";
+    case "flip":
+      return "Flip: discard the face-up centre, turn up the face-down cards";
+    case "place":
+      return `Place ${cardName(action.card)} ${whereName(action.x, action.y)}`;
+    default:
+      return JSON.stringify(action);
+  }
+}
