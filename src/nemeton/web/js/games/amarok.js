@@ -129,6 +129,7 @@ class Table {
     found.forEach((i) => this.used.add(i));
     const action = this.legal[index];
     el.classList.add("legal");
+    el.dataset.action = JSON.stringify(action);  // one of ctx.legal, as sent: tests read which move it makes
     el.setAttribute("aria-label", what || this.describe(action));
     el.title = this.describe(action);
     el.addEventListener("click", (event) => { event.preventDefault(); this.ctx.act(action); });
@@ -222,10 +223,12 @@ class Table {
   }
 
   prompt() {
-    const text = this.view.phase === "claw"
-      ? "Your claw: choose any other highlighted card to send to the bottom of the deck."
-      : "Your turn: take a highlighted card (your hand, the river, the deck or another hand); it is played in front of you.";
-    return this.h("p", { class: "amk-prompt" }, text);
+    const claw = this.view.phase === "claw";
+    return this.h("p", { class: "amk-prompt" },
+      claw ? "Your claw: pick a highlighted card to send to the bottom of the deck."
+        : "Your turn: take a highlighted card; it is played in front of you.",
+      this.h("span", { class: "amk-prompt-more" }, claw ? " Any card but the claw itself: in front of anyone, in a hand, in the river, or the top of the deck."
+        : " From your hand, the river, the deck or another player's hand."));
   }
 
   teamMark(seat) {
@@ -283,9 +286,10 @@ class Table {
     }
     el.dataset.slot = String(k);
     el.dataset.facing = slot.facing;
-    const fig = this.h("div", { class: "amk-slot" }, el,
-      this.h("span", { class: "amk-facing" }, slot.facing === "owner"
-        ? (own ? "you see" : "faces owner") : (own ? "others see" : "faces you")));
+    // From a seat, a card shows how it is held (face up: it faces you); the spectator sees
+    // only backs, so it reads the way each card is held under it.
+    const fig = this.h("div", { class: "amk-slot" }, el, this.viewer === null
+      ? this.h("span", { class: "amk-facing" }, slot.facing === "owner" ? "owner sees" : "others see") : null);
     if (clickable) this.bind(el, target);
     return fig;
   }
@@ -431,7 +435,8 @@ class Table {
       const totals = this.unitTotals(last, entry);
       why = `${o.title}, ${o.rule}: ${totals}`;
     }
-    const won = winners.length ? `${cap(who)} ${winners.length > 1 && !view.teams ? "win" : "wins"} round ${last.round}`
+    const plural = (winners.length > 1 && !view.teams) || (winners.length === 1 && winners[0] === this.viewer);
+    const won = winners.length ? `${cap(who)} ${plural ? "win" : "wins"} round ${last.round}`
       : `Nobody wins round ${last.round}`;
     return this.h("div", {
       class: `amk-round-banner${fresh ? " fresh" : ""}`, role: "status",
@@ -448,10 +453,10 @@ class Table {
       return view.teams.map((team, t) => {
         const value = totals ? totals[t] : (last.totals || [])[team[0]];
         const isTrapped = team.some((s) => trapped[s]);
-        return `${this.teamName(t)} ${value}${isTrapped ? " (trapped)" : ""}`;
+        return `${this.teamName(t)}: ${value}${isTrapped ? " (trapped)" : ""}`;
       }).join(", ");
     }
-    return (last.totals || []).map((v, s) => `${this.name(s)} ${v}${trapped[s] ? " (trapped)" : ""}`).join(", ");
+    return (last.totals || []).map((v, s) => `${this.name(s)}: ${v}${trapped[s] ? " (trapped)" : ""}`).join(", ");
   }
 
   teamName(t) {
@@ -503,11 +508,6 @@ class Table {
     const target = view.rounds_to_win || 3;
     const winners = view.winners || [];
     const box = this.h("div", { class: "amarok amk-score" });
-    box.append(this.h("p", { class: "amk-score-winner" },
-      winners.length ? `${cap(this.unitNames(winners))} ${winners.length > 1 && !view.teams ? "win" : "wins"} the game`
-        : "Nobody wins the game",
-      ` (first to ${target} round wins).`));
-
     const head = this.h("tr", {}, this.h("th", { scope: "col" }, "Seat"),
       this.h("th", { scope: "col" }, "Round wins"), view.teams ? this.h("th", { scope: "col" }, "Team") : null,
       this.h("th", { scope: "col" }, "Result"));
@@ -519,7 +519,7 @@ class Table {
     view.teams ? this.h("td", {}, this.teamMark(s)) : null,
     this.h("td", {}, winners.includes(s) ? "★ winner" : "")));
     box.append(this.h("table", { class: "amk-levels" },
-      this.h("caption", {}, "Final levels"), this.h("thead", {}, head), this.h("tbody", {}, ...body)));
+      this.h("caption", {}, `Final levels (round wins; the first to ${target} wins the game)`), this.h("thead", {}, head), this.h("tbody", {}, ...body)));
 
     const rounds = (this.ctx.log || []).filter((e) => e.kind === "round_end");
     const rhead = this.h("tr", {}, this.h("th", { scope: "col" }, "Round"),
