@@ -17,6 +17,18 @@ def test_seat_tests_match_the_textbook_chi_square_and_binomial_values():
     assert first.statistic == 60 and first.p_value == pytest.approx(0.0569, abs=1e-4)
 
 
+def test_the_pure_python_tests_agree_with_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    from nemeton.arena.stats import binomial_test, chi_square_sf
+    rng = random.Random(2)
+    for _ in range(200):
+        df, x = rng.randint(1, 8), rng.uniform(0, 30)
+        assert chi_square_sf(x, df) == pytest.approx(float(stats.chi2.sf(x, df)), abs=1e-12)
+        n = rng.randint(1, 300)
+        k, p = rng.randint(0, n), rng.choice([0.5, 1 / 3, 0.25, 1 / 6, 0.65])
+        assert binomial_test(k, n, p) == pytest.approx(float(stats.binomtest(k, n, p).pvalue), abs=1e-9)
+
+
 def test_a_fair_coin_shows_no_seat_advantage_and_a_biased_one_does():
     rng = random.Random(3)
     fair = [float(rng.random() < 0.5) for _ in range(400)]

@@ -142,3 +142,49 @@ class ConfidenceSequence:
         if est.high < line:
             return "below"
         return None
+
+
+# ----- tests of significance (pure Python, checked against scipy in the tests) --------------------
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` (a positive integer) degrees of freedom,
+    from the closed forms for integer degrees of freedom."""
+    if df < 1:
+        raise ValueError("degrees of freedom must be a positive integer")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for j in range(1, df // 2):
+            term *= half / j
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    tail = math.erfc(math.sqrt(half))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-half)
+    for j in range(1, (df - 1) // 2 + 1):
+        tail += term
+        term *= x / (2 * j + 1)
+    return min(1.0, tail)
+
+
+def chi_square_test(observed: Sequence[float], expected: Sequence[float]) -> tuple[float, float]:
+    """Pearson's goodness-of-fit statistic and its p-value (``len - 1`` degrees of freedom)."""
+    statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected) if e > 0)
+    return statistic, chi_square_sf(statistic, len(observed) - 1)
+
+
+def binomial_test(k: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test of ``k`` successes in ``n`` trials against ``p``: the
+    probability of every outcome no more likely than ``k`` (scipy's ``binomtest`` rule)."""
+    if not 0 <= k <= n:
+        raise ValueError("need 0 <= k <= n")
+    if p <= 0 or p >= 1:
+        return 1.0 if (p <= 0 and k == 0) or (p >= 1 and k == n) else 0.0
+
+    def log_pmf(i: int) -> float:
+        return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                + i * math.log(p) + (n - i) * math.log1p(-p))
+
+    threshold = log_pmf(k) + math.log1p(1e-7)
+    return min(1.0, sum(math.exp(lp) for lp in map(log_pmf, range(n + 1)) if lp <= threshold))

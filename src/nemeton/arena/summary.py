@@ -11,11 +11,13 @@
   over the games with a 95% Wilson interval, against its fair share (its units over all
   units, averaged over its games).
 - **Seat advantage**: each unit position's (seat's) share of the wins, with a chi-square
-  goodness-of-fit test of "every position wins equally often" (scipy); agents are rotated
+  goodness-of-fit test of "every position wins equally often"; agents are rotated
   over the positions, so agent strength cancels out over complete blocks.
 - **First-player advantage**: the seat of the game's first recorded action is its first
   player; its share against the fair share 1/units with an exact two-sided binomial test
-  (shares summed and rounded to whole wins: shared wins are rare).
+  (shares summed and rounded to whole wins: shared wins are rare). Both tests are computed
+  exactly in :mod:`nemeton.arena.stats` (checked against scipy in the tests), so the arena
+  needs no scipy.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..engine import display_options, get_game
-from .stats import Estimate, mean_interval, share_interval
+from .stats import Estimate, binomial_test, chi_square_test, mean_interval, share_interval
 from .tournament import Decision, GameOutcome, Tournament
 
 
@@ -184,20 +186,17 @@ def first_player_share(o: GameOutcome) -> float:
 def seat_tests(unit_shares: list[list[float]], firsts: list[float], units: int) -> tuple[Test | None, Test | None]:
     """Chi-square test of equal wins per position, exact binomial test of the first player's
     wins against 1/units."""
-    from scipy import stats
     wins = [sum(s) for s in unit_shares]
     total = sum(wins)
     seat = None
     if total > 0 and units > 1:
-        chi = stats.chisquare(wins, [total / units] * units)
-        seat = Test(f"chi-square goodness of fit, {units - 1} degrees of freedom", float(chi.statistic),
-                    float(chi.pvalue))
+        statistic, p_value = chi_square_test(wins, [total / units] * units)
+        seat = Test(f"chi-square goodness of fit, {units - 1} degrees of freedom", statistic, p_value)
     n = len(firsts)
-    k = int(round(sum(firsts)))
+    k = min(n, int(round(sum(firsts))))
     first = None
     if n and units > 1:
-        result = stats.binomtest(min(k, n), n, 1 / units)
-        first = Test("exact two-sided binomial test against 1/units", float(k), float(result.pvalue))
+        first = Test("exact two-sided binomial test against 1/units", float(k), binomial_test(k, n, 1 / units))
     return seat, first
 
 
