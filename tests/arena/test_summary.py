@@ -50,7 +50,11 @@ def test_summary_of_a_rotated_tournament_has_fair_shares_and_balanced_seats():
     assert heuristic.share.low > 0.5 and heuristic.rating.mu > random_.rating.mu
     assert s.units == [[0, 2], [1, 3]] and len(s.seat_shares) == 2
     assert s.seat_test is not None and 0 <= s.seat_test.p_value <= 1
-    assert s.to_json()["agent_results"][0]["agent"] == "heuristic"
+    data = s.to_json()
+    assert data["agent_results"][0]["agent"] == "heuristic"
+    q = data["agent_results"][0]["scores"]
+    assert q["min"] <= q["q25"] <= q["median"] <= q["q75"] <= q["max"] == max(heuristic.scores)
+    assert data["seats"][0]["scores"]["max"] == max(s.seat_scores[0])
 
 
 def test_a_variant_played_against_itself_differs_by_exactly_zero():

@@ -86,7 +86,7 @@ class AgentSummary:
     def to_json(self) -> dict[str, Any]:
         return {"agent": self.agent, "games": self.games, "share": self.share.to_json(),
                 "fair_share": round(self.fair_share, 4), "mean_score": round(self.mean_score, 3),
-                "rating": self.rating.to_json()}
+                "scores": quantiles(self.scores), "rating": self.rating.to_json()}
 
 
 @dataclass
@@ -128,7 +128,7 @@ class Summary:
             "seed": self.seed, "lineup": self.lineup, "games": self.games,
             "ratings_model": "openskill PlackettLuce",
             "agent_results": [a.to_json() for a in self.agent_rows],
-            "seats": [{"seats": u, "share": s.to_json(), "mean_score": round(_mean(sc), 3)}
+            "seats": [{"seats": u, "share": s.to_json(), "mean_score": round(_mean(sc), 3), "scores": quantiles(sc)}
                       for u, s, sc in zip(self.units, self.seat_shares, self.unit_scores())],
             "seat_test": self.seat_test.to_json() if self.seat_test else None,
             "first_player": {"share": self.first_player.to_json(), "fair_share": round(fair, 4),
@@ -141,6 +141,21 @@ class Summary:
 
     def unit_scores(self) -> list[list[float]]:
         return [self.seat_scores[u[0]] for u in self.units]
+
+
+def quantiles(values: Sequence[float]) -> dict[str, float] | None:
+    """The score distribution in five numbers (minimum, quartiles, maximum)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        k = q * (len(ordered) - 1)
+        low = int(k)
+        high = min(low + 1, len(ordered) - 1)
+        return round(ordered[low] + (ordered[high] - ordered[low]) * (k - low), 3)
+
+    return {"min": ordered[0], "q25": at(0.25), "median": at(0.5), "q75": at(0.75), "max": ordered[-1]}
 
 
 def _mean(values: Sequence[float]) -> float:
