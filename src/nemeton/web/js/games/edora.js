@@ -1,0 +1,963 @@
+/* The Druids of Edora in the browser (docs/web/edora.md).
+ *
+ * Draws the map (sanctuaries with their action spaces and dice, paths with their dark-forest
+ * crossings and stairs, glades, portals, fire pits and their rewards, dolmens, druids), the
+ * oracle's tablets, the potions, the gem supply and every player's board, from ctx.view,
+ * ctx.legal and ctx.log only: no rule lives here.
+ *
+ * A move is made on the things it concerns. Every legal action is split into "facets", the
+ * parts a person clicks (a sanctuary, a space, a die, a tablet, a potion, a gem, a row, a
+ * herb, a stone); a click picks one facet, the legal actions are filtered by the facets picked
+ * so far, and as soon as one action is left it is sent. Choices that have no thing on the
+ * table (an emergency turn, provisions or dice, stop, skip, a reward to repeat) are buttons in
+ * the shell's action bar, in the rulebook's words.
+ *
+ * DATA is the designed board (src/nemeton/games/edora/data/board.yaml) and the components'
+ * names (components.py, steps.py), which the view does not carry; tests/web/test_edora.py
+ * checks that it matches them.
+ */
+
+// BEGIN DATA (generated; tests/web/test_edora.py::test_the_renderers_board_data_matches_the_games_data)
+const DATA = {
+  "board": {"sanctuaries":{"S01":{"xy":[1,0],"glade":"G1","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D01","start":"ST1"},"S02":{"xy":[3,0],"glade":"G5","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D02"},"S03":{"xy":[5,0],"glade":"G2","spaces":["SS","MI2P1","FD","AM-SUN-x3"],"dolmen_slot":"D03"},"S04":{"xy":[0,1],"glade":"G1","spaces":["SS","MI2P1","FD","SI3"],"dolmen_slot":"D12"},"S05":{"xy":[2,1],"glade":"G1","spaces":["AM-SUN-x2","RS","TB","FD"]},"S06":{"xy":[4,1],"glade":"G5","spaces":["SI2","TB","AM-MOON-x3","SS"]},"S07":{"xy":[6,1],"glade":"G2","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D04","start":"ST2"},"S08":{"xy":[1,2],"glade":"G8","spaces":["SI2","SS","AM-STAR-x2","RS"]},"S09":{"xy":[3,2],"glade":"G9","spaces":["KN3","AM-STAR-x3","MI3P1","SS"]},"S10":{"xy":[5,2],"glade":"G2","spaces":["AM-MOON-x2","RS","TB","FD"]},"S11":{"xy":[0,3],"glade":"G8","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D11"},"S12":{"xy":[2,3],"glade":"G9","spaces":["SI3","MI1P2","KN2","TB"]},"S13":{"xy":[4,3],"glade":"G9","spaces":["SI3","MI1P2","KN2","TB"]},"S14":{"xy":[6,3],"glade":"G6","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D05"},"S15":{"xy":[1,4],"glade":"G4","spaces":["AM-MOON-x2","RS","TB","FD"]},"S16":{"xy":[3,4],"glade":"G9","spaces":["KN3","AM-STAR-x3","MI3P1","SS"]},"S17":{"xy":[5,4],"glade":"G6","spaces":["SI2","SS","AM-STAR-x2","RS"]},"S18":{"xy":[0,5],"glade":"G4","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D10","start":"ST4"},"S19":{"xy":[2,5],"glade":"G7","spaces":["SI2","TB","AM-MOON-x3","SS"]},"S20":{"xy":[4,5],"glade":"G3","spaces":["AM-SUN-x2","RS","TB","FD"]},"S21":{"xy":[6,5],"glade":"G3","spaces":["SS","MI2P1","FD","SI3"],"dolmen_slot":"D06"},"S22":{"xy":[1,6],"glade":"G4","spaces":["SS","MI2P1","FD","AM-SUN-x3"],"dolmen_slot":"D09"},"S23":{"xy":[3,6],"glade":"G7","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D08"},"S24":{"xy":[5,6],"glade":"G3","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D07","start":"ST3"}},"edges":[["S01","S02",0],["S01","S04",0],["S01","S05",0],["S02","S03",0],["S02","S09",1],["S03","S06",1],["S03","S07",0],["S04","S08",0],["S04","S11",0],["S05","S06",1],["S05","S08",1],["S06","S10",0],["S07","S10",0],["S07","S14",0],["S08","S11",0],["S09","S12",0],["S09","S13",0],["S10","S13",1],["S11","S18",0],["S12","S15",1],["S12","S16",0],["S13","S16",0],["S14","S17",0],["S14","S21",0],["S15","S18",0],["S15","S19",0],["S16","S23",1],["S17","S20",1],["S17","S21",0],["S18","S22",0],["S19","S20",1],["S19","S22",1],["S20","S24",0],["S21","S24",0],["S22","S23",0],["S23","S24",0]],"stairs":{"A":[["S02","S09"],["S05","S06"]],"B":[["S16","S23"],["S19","S20"]]},"glades":{"G1":["S01","S04","S05"],"G2":["S03","S07","S10"],"G3":["S20","S21","S24"],"G4":["S15","S18","S22"],"G5":["S02","S06"],"G6":["S14","S17"],"G7":["S19","S23"],"G8":["S08","S11"],"G9":["S09","S12","S13","S16"]},"portal_glades":["G5","G6","G7","G8"],"fire_pits":{"F01":{"xy":[0,0],"around":["S01","S04"],"rewards":["FOOD","DIE"]},"F02":{"xy":[2,0],"around":["S01","S02","S05"],"rewards":["VP","VP","DIE"]},"F03":{"xy":[4,0],"around":["S02","S03","S06"],"rewards":["KNOW","MIST","SICKLE"]},"F04":{"xy":[6,0],"around":["S03","S07"],"rewards":["FOOD","DIE"]},"F05":{"xy":[0,2],"around":["S04","S08","S11"],"rewards":["KNOW","MIST","SICKLE"]},"F06":{"xy":[2,2],"around":["S05","S08","S09","S12"],"rewards":["VP","VP","KNOW","MIST"]},"F07":{"xy":[4,2],"around":["S06","S09","S10","S13"],"rewards":["VP","VP","SICKLE","FOOD"]},"F08":{"xy":[6,2],"around":["S07","S10","S14"],"rewards":["VP","VP","DIE"]},"F09":{"xy":[0,4],"around":["S11","S15","S18"],"rewards":["VP","VP","DIE"]},"F10":{"xy":[2,4],"around":["S12","S15","S16","S19"],"rewards":["VP","VP","SICKLE","FOOD"]},"F11":{"xy":[4,4],"around":["S13","S16","S17","S20"],"rewards":["VP","VP","KNOW","MIST"]},"F12":{"xy":[6,4],"around":["S14","S17","S21"],"rewards":["KNOW","MIST","SICKLE"]},"F13":{"xy":[0,6],"around":["S18","S22"],"rewards":["FOOD","DIE"]},"F14":{"xy":[2,6],"around":["S19","S22","S23"],"rewards":["KNOW","MIST","SICKLE"]},"F15":{"xy":[4,6],"around":["S20","S23","S24"],"rewards":["VP","VP","DIE"]},"F16":{"xy":[6,6],"around":["S21","S24"],"rewards":["FOOD","DIE"]}},"dolmen_ring":["S01","S02","S03","S07","S14","S21","S24","S23","S22","S18","S11","S04"],"start_spaces":{"ST1":"S01","ST2":"S07","ST3":"S24","ST4":"S18"},"lines_of_four":[["S04","S05","S06","S07"],["S11","S12","S13","S14"],["S18","S19","S20","S21"],["S01","S08","S15","S22"],["S02","S09","S16","S23"],["S03","S10","S17","S24"]]},
+  "player_board": {"standing_stone_row":["VP","KNOW","FOOD","DIE","MIST","SICKLE"],"rune_stones":{"upper_times_v_minus_1":["MIST","DIE","KNOW"],"lower":{"SICKLE_STEP":1,"PRESTIGE_POINT":2,"PROVISION":3}},"knowledge_track":{"end":14,"multiplier_from":{"0":0,"3":1,"6":2,"10":3,"14":4}},"sickle_track":{"end":18,"herb_pairs_at":[2,5,8,11,14,17],"score_from":{"0":0,"5":5,"9":10,"13":15,"17":20}},"amulet_rows":["SUN","MOON","STAR"],"oracle_stones":["VP","KNOW","FOOD","DIE","MIST","SICKLE"],"overflow_prestige_per_step":2,"start_provisions":15},
+  "herb_names": {"H_FOOD":"provisions herb","H_MIST":"mistletoe herb","H_SICKLE":"sickle herb","H_KNOW":"knowledge herb","H_AMULET":"amulet herb","H_DIE":"die herb","H_STAND":"standing-stone herb","H_LEAP":"forest-leap herb","H_RUNE":"rune herb","H_FIRE":"fire herb","H_VP":"prestige herb","H_TABLET":"tablet herb"},
+  "herb_effects": {"H_FOOD":"provisions action: +6 more provisions and +3 prestige","H_MIST":"mistletoe action: +1 mistletoe and +3 prestige","H_SICKLE":"sickle action or potion: +2 extra steps","H_KNOW":"knowledge action or potion: +2 extra steps","H_AMULET":"amulet action: multiplier +1","H_DIE":"before placing a die: change its value by up to 2 (1..6)","H_STAND":"after a standing-stone action: take one of its rewards once more","H_LEAP":"forest leap: 1 provision to any sanctuary of the same glade","H_RUNE":"rune action: the die counts 2 more","H_FIRE":"for each fire pit you close: take one of its rewards once more","H_VP":"every award of exactly 3 prestige gives 5","H_TABLET":"tablet action: gain the 2 oracle rewards again"},
+  "potion_effects": {"P1a":"standing-stone action here","P1b":"turn one of your inactive herbs face up","P1c":"set one of your placed dice to 6 (new competition there)","P2a":"take an unreleased herb, active","P2b":"1 die from the overview board, +6 provisions","P2c":"sickle +3","P3a":"+10 prestige","P3b":"rune-stone action as if the die showed 3","P3c":"tablet action","P4a":"knowledge +3","P4b":"2 dice from the overview board, +6 provisions, +5 prestige","P4c":"take 2 unreleased herbs, active","P5a":"amulet action x5, row of your choice","P5b":"rune-stone action as if the die showed 6","P5c":"two standing-stone actions here","P6a":"set up to 3 of your placed dice to 6 (new competitions)","P6b":"two tablet actions","P6c":"+25 prestige"},
+  "tablet_conditions": {"T1":">= 4 of your 6 standing stones placed","T2":"your dice on >= 3 of the 4 start sanctuaries","T3":"your dice on a whole line of four","T4":"3 of your dice of equal value on a path A-B-C","T5":"you own >= 5 dolmens","T6":">= 4 of your 6 rune stones placed","T7":"knowledge marker advanced >= 6 steps","T8":"you own >= 4 tablets","T9":">= 6 active herbs","T10":"you occupy every sanctuary of >= 3 glades","T11":">= 5 gems on your amulet","T12":"your dice in >= 6 different glades","T13":"your dice on >= 4 sanctuaries of portal glades","T14":"you own >= 4 potions","T15":"highest die on >= 5 sanctuaries that hold an opponent's die"},
+  "reward_names": {"VP":"prestige","KNOW":"knowledge","FOOD":"provisions","DIE":"die","MIST":"mistletoe","SICKLE":"sickle"},
+  "reward_gains": {"VP":"3 prestige","KNOW":"a knowledge step","FOOD":"3 provisions","DIE":"a die from the overview board","MIST":"a mistletoe","SICKLE":"a sickle step"},
+  "rune_names": {"MIST":"mistletoe","DIE":"die","KNOW":"knowledge","SICKLE_STEP":"sickle","PRESTIGE_POINT":"prestige","PROVISION":"provisions"},
+  "steps": {"0":"choose a start space","1":"keep a tablet","2":"arrange herbs","3":"move (or emergency turn)","4":"place a die","5":"provisions or dice","6":"take a die from the overview board","7":"take a tablet","8":"brew a potion","9":"take a gem","10":"place a standing stone","11":"repeat a standing-stone reward","12":"place a rune stone","13":"repeat a fire-pit reward","14":"set a die to 6","15":"turn a herb face up","16":"take a herb","17":"activate a released herb"},
+  "codes": {"take_die":6,"release":17,"end_turn":105}
+};
+// END DATA
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+// ----- small DOM helpers (attributes: class, dataset, on<event>, anything else as an attribute) --
+
+function build(node, attrs, kids) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k === "className" ? "class" : k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === undefined || kid === null || kid === false) continue;
+    node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return node;
+}
+const el = (tag, attrs, ...kids) => build(document.createElement(tag), attrs, kids);
+const sv = (tag, attrs, ...kids) => build(document.createElementNS(SVGNS, tag), attrs, kids);
+
+// ----- names people read ---------------------------------------------------------------------
+
+const REWARD_GLYPH = { VP: "★", KNOW: "K", FOOD: "F", DIE: "⚄", MIST: "M", SICKLE: "S" };
+const REWARD_LABEL = { VP: "prestige", KNOW: "knowledge", FOOD: "provisions", DIE: "die", MIST: "mistletoe",
+                       SICKLE: "sickle" };
+const ROW_GLYPH = { SUN: "☀", MOON: "☾", STAR: "✶" };
+const RUNE_FACTOR = (() => {
+  const r = DATA.player_board.rune_stones;
+  const out = {};
+  for (const u of r.upper_times_v_minus_1) out[u] = "×(v−1)";
+  for (const [u, f] of Object.entries(r.lower)) out[u] = f === 1 ? "×v" : `×${f}v`;
+  return out;
+})();
+const RUNE_ORDER = [...DATA.player_board.rune_stones.upper_times_v_minus_1,
+                    ...Object.keys(DATA.player_board.rune_stones.lower)];
+const HERBS = Object.keys(DATA.herb_names);
+const DOLMEN_FILL = { A: "#d9534f", B: "#3a7bd5", C: "#e2b007", D: "#2e9e5b", E: "#8e5cc7", F: "#e67e22" };
+const GLADE_FILL = ["#e3efd3", "#f3e6cc", "#d6ece6", "#f0dde8", "#dbe3f3", "#f3dfd0", "#e6f0d6", "#e6def3",
+                    "#f4edc8", "#dcefef", "#efe3d3", "#e0e8d8"];
+
+const rewardGain = (r) => DATA.reward_gains[r] || r;
+const herbShort = (h) => (DATA.herb_names[h] || h).replace(/ herb$/, "");
+const herbName = (h) => "the " + (DATA.herb_names[h] || h);
+const runeName = (u) => `${DATA.rune_names[u] || u} ${RUNE_FACTOR[u] || ""}`.trim();
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+function spaceName(code) {
+  if (code === "FD") return "provisions: 12 provisions or 3 dice";
+  if (code === "TB") return "take a tablet";
+  if (code === "SS") return "standing stone";
+  if (code === "RS") return "rune stone";
+  let m = /^KN(\d+)$/.exec(code);
+  if (m) return `knowledge +${m[1]}`;
+  m = /^SI(\d+)$/.exec(code);
+  if (m) return `sickle +${m[1]}`;
+  m = /^MI(\d+)P(\d+)$/.exec(code);
+  if (m) return `${m[1]} mistletoe, brew up to ${plural(+m[2], "potion", "potions")}`;
+  m = /^AM-([A-Z]+)-x(\d+)$/.exec(code);
+  if (m) return `a gem on the amulet's ${m[1]} row, its reward ×${m[2]}`;
+  return code;
+}
+
+function spaceShort(code) {
+  if (code === "FD") return "Food";
+  if (code === "TB") return "Tablet";
+  if (code === "SS") return "Stand";
+  if (code === "RS") return "Rune";
+  let m = /^KN(\d+)$/.exec(code);
+  if (m) return `Kn+${m[1]}`;
+  m = /^SI(\d+)$/.exec(code);
+  if (m) return `Sk+${m[1]}`;
+  m = /^MI(\d+)P(\d+)$/.exec(code);
+  if (m) return `M${m[1]}·P${m[2]}`;
+  m = /^AM-([A-Z]+)-x(\d+)$/.exec(code);
+  if (m) return `${ROW_GLYPH[m[1]] || m[1][0]}×${m[2]}`;
+  return code;
+}
+
+const potionCost = (p) => Number(p[1]);
+const potionText = (p) => DATA.potion_effects[p] || "";
+const tabletText = (t) => DATA.tablet_conditions[t] || "";
+
+function seatName(ctx, s) {
+  if (s === ctx.seat && ctx.mode === "play") return "you";
+  return ctx.seatName ? ctx.seatName(s) : `Seat ${s + 1}`;
+}
+function colourOf(ctx, s) {
+  const c = ctx.seatColour ? ctx.seatColour(s) : null;
+  return c || { css: ["#c0392b", "#2471a3", "#1e8449", "#b7950b"][s % 4], symbol: "●▲■◆"[s % 4], name: "" };
+}
+function badge(ctx, s) {
+  if (ctx.seatBadge) return ctx.seatBadge(s);
+  const c = colourOf(ctx, s);
+  return el("span", { class: "ed-badge", style: `--seat:${c.css}` }, `${c.symbol} ${seatName(ctx, s)}`);
+}
+
+// ----- the board's geometry --------------------------------------------------------------------
+
+/** The map to draw: the designed board's data, or (another board, whose data the view does not
+ *  carry) the sanctuaries on a plain grid with the spaces the legal actions name. */
+function geometry(view, legal) {
+  if (view.map) return view.map;                               // a future view that carries its board
+  if (!view.options || !view.options.board) return DATA.board;
+  const sanctuaries = {};
+  const codes = {};
+  for (const a of legal) if (a.type === "place") (codes[a.sanctuary] ||= {})[a.space - 1] = a.action;
+  view.sanctuaries.forEach((s, k) => {
+    sanctuaries[s.id] = { xy: [2 * (k % 4) + 1, 2 * Math.floor(k / 4)], glade: "", spaces:
+      s.dice.map((_, i) => (codes[s.id] || {})[i] || `space ${i + 1}`) };
+  });
+  return { sanctuaries, edges: [], stairs: {}, glades: {}, portal_glades: [], fire_pits: {}, dolmen_ring: [],
+           start_spaces: {}, lines_of_four: [], plain: true };
+}
+
+// ----- choosing: facets ------------------------------------------------------------------------
+
+/** For each action type, the facets a person clicks to make it: [facet, value of the action]. */
+const FACETS = {
+  start: [["sanctuary", (a) => a.sanctuary]],
+  move: [["sanctuary", (a) => a.to]],
+  leap: [["sanctuary", (a) => a.to]],
+  place: [["space", (a) => `${a.sanctuary}#${a.space}`], ["die", (a) => String(a.die)]],
+  raise_die: [["placed", (a) => `${a.sanctuary}#${a.space}`]],
+  take_die: [["overview", (a) => String(a.value)]],
+  take_tablet: [["slot", (a) => String(a.slot)]],
+  keep_tablet: [["draft", (a) => a.tablet]],
+  arrange_herb: [["arrange", (a) => a.herb]],
+  brew: [["potion", (a) => a.potion]],
+  gem: [["gem", (a) => a.gem], ["row", (a) => a.row]],
+  standing_stone: [["standing", (a) => a.stone]],
+  rune_stone: [["rune", (a) => a.stone]],
+  flip_herb: [["herb", (a) => a.herb]],
+  take_herb: [["herb", (a) => a.herb]],
+  activate_herb: [["herb", (a) => a.herb]],
+};
+
+function facetOf(action, facet) {
+  for (const [name, get] of FACETS[action.type] || []) if (name === facet) return String(get(action));
+  return undefined;
+}
+
+// UI-only state: the facets picked so far, for the legal actions they were picked among.
+let ui = { key: null, sel: {}, uids: {}, keyboard: false, sent: false };
+let last = null;        // the root and ctx of the last render, to draw a new selection
+
+class Picker {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.live = ctx.mode !== "replay" && !ui.sent && Array.isArray(ctx.legal) && ctx.legal.length > 0;
+    this.legal = this.live ? ctx.legal : [];
+  }
+  remaining(sel = ui.sel) {
+    return this.legal.filter((a) => Object.entries(sel).every(([f, v]) => facetOf(a, f) === v));
+  }
+  /** The actions a click on (facet, value) would still allow (none: not clickable now). */
+  options(facet, value) {
+    if (!this.live || facet in ui.sel) return [];
+    return this.remaining().filter((a) => facetOf(a, facet) === value);
+  }
+  selected(facet, value, uid) {
+    const picked = ui.uids[facet];
+    return ui.sel[facet] === value && (uid === undefined || picked === undefined || picked === uid);
+  }
+  /** Whether the picked facets leave several actions that no further click on the table tells
+   *  apart (they are then offered as buttons). */
+  undecided(rem) {
+    return rem.length > 1 && rem.every((a) => (FACETS[a.type] || []).every(([f]) => f in ui.sel));
+  }
+  pick(facet, value, uid) {
+    const sel = { ...ui.sel, [facet]: value };
+    const rem = this.remaining(sel);
+    if (rem.length === 1) {
+      send(this.ctx, rem[0]);
+      return;
+    }
+    if (rem.length === 0) return;
+    ui.sel = sel;
+    ui.uids = { ...ui.uids, [facet]: uid };
+    redraw();
+  }
+  cancel() {
+    ui.sel = {};
+    ui.uids = {};
+    redraw();
+  }
+}
+
+/** Send `action`; until the shell draws again nothing is offered, so a second click cannot send
+ *  a stale action (a state that does not come lets the person choose again after 4 s). */
+function send(ctx, action) {
+  ui.sel = {};
+  ui.uids = {};
+  ui.sent = true;
+  const key = ui.key;
+  ctx.act(action);
+  redraw();
+  setTimeout(() => { if (ui.sent && ui.key === key) { ui.sent = false; redraw(); } }, 4000);
+}
+
+function redraw() {
+  if (!last) return;
+  last.root.replaceChildren();
+  if (last.ctx.actionBar) last.ctx.actionBar.replaceChildren();
+  draw(last.root, last.ctx);
+}
+
+/** Make `node` a control: clickable, focusable, Enter/Space act. */
+function control(node, onPress, ariaLabel) {
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", ariaLabel);
+  node.addEventListener("click", (e) => { e.stopPropagation(); ui.keyboard = false; onPress(); });
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      ui.keyboard = true;
+      onPress();
+    }
+  });
+  return node;
+}
+
+/** Wire `node` to a facet: `.legal` when a click on it makes progress now, `.selected` when it
+ *  is the picked one (a click cancels). `describe` names the thing for screen readers. */
+function facetTarget(node, pick, facet, value, describe, uid) {
+  node.dataset.facet = `${facet}:${value}`;
+  if (pick.selected(facet, value, uid) && pick.live) {
+    node.classList.add("selected");
+    node.setAttribute("aria-pressed", "true");
+    return control(node, () => pick.cancel(), `Cancel the choice of ${describe}`);
+  }
+  const opts = pick.options(facet, value);
+  if (!opts.length) return node;
+  node.classList.add("legal");
+  const text = opts.length === 1 ? label(opts[0], pick.ctx) : `Choose ${describe}`;
+  return control(node, () => pick.pick(facet, value, uid), text);
+}
+
+// ----- what the others just did --------------------------------------------------------------
+
+function recentMarks(ctx) {
+  const marks = new Set();
+  const me = ctx.mode === "play" ? ctx.seat : null;
+  for (const e of ctx.fresh || []) {
+    const who = e.seat !== null && e.seat !== undefined ? e.seat : e.player;
+    if (who === me || who === undefined || who === null) continue;
+    switch (e.kind) {
+      case "move": case "forest_leap": marks.add(`sanctuary:${e.sanctuary}`); break;
+      case "first_step": marks.add(`sanctuary:${e.sanctuary}`); break;
+      case "choose_start": marks.add(`sanctuary:${e.sanctuary}`); break;
+      case "place_die": case "raise_die": marks.add(`space:${e.sanctuary}#${e.space}`); break;
+      case "fire_pit": marks.add(`pit:${e.pit}`); break;
+      case "dolmen_link": marks.add(`dolmen:${e.colour}`); break;
+      case "take_tablet": marks.add(`slot:${e.slot}`); marks.add(`tablet:${who}:${e.tablet}`); break;
+      case "brew": marks.add(`potion:${e.potion}`); break;
+      case "take_gem": marks.add(`amulet:${who}:${e.row}`); break;
+      case "competition": marks.add(`sanctuary:${e.sanctuary}`); break;
+      default: break;
+    }
+  }
+  return marks;
+}
+
+const mark = (node, marks, key) => { if (marks.has(key)) node.classList.add("recent"); return node; };
+
+// ----- the map -------------------------------------------------------------------------------
+
+const U = 128;           // grid step of the board's doubled xy grid
+const T = 112;           // a sanctuary tile's side
+const MARGIN = 62;
+
+function mapView(ctx, pick, marks) {
+  const view = ctx.view;
+  const geo = geometry(view, pick.legal);
+  const names = Object.keys(geo.sanctuaries);
+  const pos = (xy) => [MARGIN + xy[0] * U, MARGIN + xy[1] * U];
+  const pits = Object.entries(geo.fire_pits || {});
+  const xs = [...names.map((s) => geo.sanctuaries[s].xy[0]), ...pits.map(([, p]) => p.xy[0])];
+  const ys = [...names.map((s) => geo.sanctuaries[s].xy[1]), ...pits.map(([, p]) => p.xy[1])];
+  const width = 2 * MARGIN + Math.max(...xs) * U;
+  const height = 2 * MARGIN + Math.max(...ys) * U;
+  const glades = Object.keys(geo.glades || {});
+  const portals = new Set(geo.portal_glades || []);
+  const ringColour = {};
+  (geo.dolmen_ring || []).forEach((s, k) => { ringColour[s] = view.dolmen_ring[k]; });
+  const startOf = {};
+  for (const [st, s] of Object.entries(geo.start_spaces || {})) startOf[s] = st;
+
+  const root = sv("svg", { class: "ed-map", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+                           "aria-label": "The map of Edora" });
+  root.append(sv("title", {}, "The map of Edora"));
+
+  // paths (under everything), bowed around a fire pit standing on their middle
+  const pitAt = {};
+  for (const [id, p] of pits) pitAt[p.xy.join(",")] = { id, ...p };
+  const stairEdges = new Map();
+  for (const [name, pair] of Object.entries(geo.stairs || {})) {
+    pair.forEach(([a, b], k) => { stairEdges.set([a, b].sort().join("-"), { name, over: k === 1 }); });
+  }
+  const paths = sv("g", { class: "ed-paths", "aria-hidden": "true" });
+  const bridges = sv("g", { class: "ed-paths", "aria-hidden": "true" });
+  const centre = [width / 2, height / 2];
+  for (const [a, b, dark] of geo.edges || []) {
+    const A = geo.sanctuaries[a], B = geo.sanctuaries[b];
+    if (!A || !B) continue;
+    const [x1, y1] = pos(A.xy), [x2, y2] = pos(B.xy);
+    const mid = [(A.xy[0] + B.xy[0]) / 2, (A.xy[1] + B.xy[1]) / 2];
+    const pit = pitAt[mid.join(",")];
+    let d = `M${x1},${y1} L${x2},${y2}`;
+    let apex = [(x1 + x2) / 2, (y1 + y2) / 2];
+    if (pit) {
+      // bow away from the pit's other neighbours (or from the middle of the map)
+      const others = pit.around.filter((s) => s !== a && s !== b && geo.sanctuaries[s]).map((s) => pos(geo.sanctuaries[s].xy));
+      const from = others.length ? [others.reduce((t, p) => t + p[0], 0) / others.length,
+                                    others.reduce((t, p) => t + p[1], 0) / others.length] : centre;
+      let nx = -(y2 - y1), ny = x2 - x1;
+      const len = Math.hypot(nx, ny) || 1;
+      nx /= len; ny /= len;
+      if ((from[0] - apex[0]) * nx + (from[1] - apex[1]) * ny > 0) { nx = -nx; ny = -ny; }
+      const bow = 48;
+      apex = [apex[0] + nx * bow, apex[1] + ny * bow];
+      d = `M${x1},${y1} Q${apex[0] + nx * bow},${apex[1] + ny * bow} ${x2},${y2}`;
+    }
+    const stair = stairEdges.get([a, b].sort().join("-"));
+    const group = stair && stair.over ? bridges : paths;
+    if (stair && stair.over) group.append(sv("path", { d, class: "ed-path-edge" }));
+    group.append(sv("path", { d, class: "ed-path" }));
+    for (let k = 1; k <= dark; k++) {
+      // on a stair path the middle is the crossing itself: the forest goes nearer the first end
+      const t = stair ? (0.3 * k) / dark : k / (dark + 1);
+      const px = pit ? (1 - t) * (1 - t) * x1 + 2 * t * (1 - t) * (2 * apex[0] - (x1 + x2) / 2) + t * t * x2
+                     : x1 + (x2 - x1) * t;
+      const py = pit ? (1 - t) * (1 - t) * y1 + 2 * t * (1 - t) * (2 * apex[1] - (y1 + y2) / 2) + t * t * y2
+                     : y1 + (y2 - y1) * t;
+      paths.append(sv("g", { class: "ed-dark", transform: `translate(${px},${py})` },
+        sv("circle", { r: 15 }),
+        sv("path", { d: "M0,-11 L8,4 L3,4 L3,9 L-3,9 L-3,4 L-8,4 Z", class: "ed-tree" })));
+    }
+    if (stair && stair.over) {
+      bridges.append(sv("text", { x: (x1 + x2) / 2 + 14, y: (y1 + y2) / 2 - 10, class: "ed-stair-label" },
+                        `stairs ${stair.name}`));
+    }
+  }
+  root.append(paths, bridges);
+
+  // fire pits
+  for (const [id, p] of pits) {
+    const [cx, cy] = pos(p.xy);
+    const owner = view.fire_pits[id];
+    const closed = owner !== undefined && owner >= 0;
+    const rewards = p.rewards.map((r) => rewardGain(r)).join(", ");
+    const desc = closed ? `Fire pit ${id}, closed by ${seatName(ctx, owner)}`
+                        : `Fire pit ${id} between ${p.around.join(", ")}: ${rewards}`;
+    const g = sv("g", { class: `ed-pit${closed ? " closed" : ""}`, transform: `translate(${cx},${cy})`,
+                        role: "img", "aria-label": desc, dataset: { pit: id } },
+      sv("title", {}, desc),
+      sv("circle", { r: 31, class: "ed-pit-ring", style: closed ? `--seat:${colourOf(ctx, owner).css}` : null }));
+    if (closed) {
+      g.append(sv("text", { class: "ed-pit-owner", y: 6 }, colourOf(ctx, owner).symbol));
+    } else {
+      const n = p.rewards.length;
+      p.rewards.forEach((r, k) => {
+        const angle = (2 * Math.PI * k) / n - Math.PI / 2 + (n === 2 ? Math.PI / 2 : n === 4 ? Math.PI / 4 : 0);
+        const rr = n === 1 ? 0 : 15;
+        g.append(rewardToken(r, Math.cos(angle) * rr, Math.sin(angle) * rr, 10));
+      });
+    }
+    root.append(mark(g, marks, `pit:${id}`));
+  }
+
+  // sanctuaries
+  const byId = {};
+  for (const s of view.sanctuaries) byId[s.id] = s;
+  const figures = {};
+  view.boards.forEach((b, p) => { if (b.figure) (figures[b.figure] ||= []).push(p); });
+  for (const id of names) {
+    const info = geo.sanctuaries[id];
+    const state = byId[id] || { dice: [], standing_stones: 0, rune_stones: 0 };
+    const [cx, cy] = pos(info.xy);
+    root.append(sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, {
+      glade: info.glade, fill: GLADE_FILL[Math.max(0, glades.indexOf(info.glade)) % GLADE_FILL.length],
+      portal: portals.has(info.glade), dolmen: ringColour[id], start: startOf[id], figures: figures[id] || [],
+    }));
+  }
+  return el("div", { class: "ed-map-wrap" }, root);
+}
+
+function rewardToken(r, x, y, radius = 11) {
+  return sv("g", { class: `ed-reward r-${r}`, transform: `translate(${x},${y})` },
+    sv("title", {}, rewardGain(r)),
+    sv("circle", { r: radius }),
+    sv("text", { y: 5 }, REWARD_GLYPH[r] || r[0]));
+}
+
+function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
+  const n = ctx.view.players;
+  const moves = pick.options("sanctuary", id);
+  const costs = moves.map((a) => (a.type === "leap" ? "leap 1" : a.type === "move" ? String(a.cost) : "start"));
+  const dolmenOwner = extra.dolmen ? ctx.view.dolmen_owner[extra.dolmen] : -1;
+  const words = [`Sanctuary ${id}`, extra.glade && `glade ${extra.glade}${extra.portal ? " (portal)" : ""}`,
+                 extra.start && `start space ${extra.start}`,
+                 extra.dolmen && `dolmen ${extra.dolmen}${dolmenOwner >= 0 ? ` (linked by ${seatName(ctx, dolmenOwner)})` : ""}`,
+                 state.standing_stones ? plural(state.standing_stones, "standing stone", "standing stones") : "",
+                 state.rune_stones ? plural(state.rune_stones, "rune stone", "rune stones") : "",
+                 extra.figures.length ? `druids: ${extra.figures.map((p) => seatName(ctx, p)).join(", ")}` : ""]
+    .filter(Boolean).join(", ");
+  const g = sv("g", { class: "ed-sanctuary", transform: `translate(${cx - T / 2},${cy - T / 2})`,
+                      dataset: { sanctuary: id } },
+    sv("title", {}, words),
+    sv("rect", { class: `ed-tile${extra.portal ? " portal" : ""}`, width: T, height: T, rx: 12,
+                 style: `fill:${extra.fill}` }),
+    sv("text", { x: 8, y: 18, class: "ed-sid" }, id),
+    extra.glade ? sv("text", { x: T - 7, y: 18, class: "ed-glade" }, `${extra.portal ? "◎" : ""}${extra.glade}`) : null);
+  // spaces
+  const spaces = (info.spaces || []).slice(0, n);
+  const w = (T - 12) / 2, h = 30;
+  spaces.forEach((code, i) => {
+    const x = 4 + (i % 2) * (w + 4), y = 24 + Math.floor(i / 2) * (h + 4);
+    g.append(spaceCell(ctx, pick, marks, id, i, code, state.dice[i], x, y, w, h));
+  });
+  // footer: start space, dolmen, stones; druids on the right
+  let fx = 6;
+  const fy = T - 12;
+  if (extra.start) {
+    g.append(sv("text", { x: fx, y: fy + 5, class: "ed-start" }, extra.start));
+    fx += 32;
+  }
+  if (extra.dolmen) {
+    const owned = dolmenOwner >= 0;
+    const dg = sv("g", { class: `ed-dolmen${owned ? " owned" : ""}`, transform: `translate(${fx},${fy - 9})`,
+                         dataset: { dolmen: extra.dolmen } },
+      sv("title", {}, `Dolmen ${extra.dolmen}${owned ? `, linked by ${seatName(ctx, dolmenOwner)}` : ""}`),
+      sv("path", { d: "M0,18 L2,4 Q10,-2 18,4 L20,18 Z", style: `fill:${DOLMEN_FILL[extra.dolmen] || "#999"}` }),
+      sv("text", { x: 10, y: 16 }, extra.dolmen));
+    if (owned) dg.append(sv("text", { x: 27, y: 16, class: "ed-dolmen-owner",
+                                      style: `fill:${colourOf(ctx, dolmenOwner).css}` }, colourOf(ctx, dolmenOwner).symbol));
+    g.append(mark(dg, marks, `dolmen:${extra.dolmen}`));
+    fx += owned ? 40 : 26;
+  }
+  const stones = [];
+  if (state.standing_stones) stones.push(`▲${state.standing_stones}`);
+  if (state.rune_stones) stones.push(`◆${state.rune_stones}`);
+  if (stones.length) g.append(sv("text", { x: fx, y: fy + 5, class: "ed-stones" }, stones.join(" ")));
+  extra.figures.forEach((p, k) => {
+    const c = colourOf(ctx, p);
+    g.append(sv("g", { class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})` },
+      sv("title", {}, `The druid of ${seatName(ctx, p)}`),
+      sv("path", { d: "M-8,11 Q-8,-2 -4,-3 A6,6 0 1 1 4,-3 Q8,-2 8,11 Z", style: `fill:${c.css}` }),
+      sv("text", { y: 9 }, c.symbol)));
+  });
+  if (costs.length) {
+    const text = costs[0] === "start" ? "start" : `cost ${costs.join(" / ")}`;
+    const wide = 10 + text.length * 8;
+    g.append(sv("g", { class: "ed-cost", transform: `translate(${T / 2},${-2})` },
+      sv("rect", { x: -wide / 2, y: -12, width: wide, height: 22, rx: 11 }),
+      sv("text", { y: 4 }, text)));
+  }
+  const sameTile = costs.length && costs[0] !== "start" ? `${id} (cost ${costs.join(" or ")} provisions)` : id;
+  facetTarget(g, pick, "sanctuary", id, `sanctuary ${sameTile}`);
+  return mark(g, marks, `sanctuary:${id}`);
+}
+
+function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
+  const key = `${sid}#${i + 1}`;
+  const held = die ? `${seatName(ctx, die[0])}'s ${die[1]}` : "free";
+  const g = sv("g", { class: `ed-space${die ? " taken" : ""}`, transform: `translate(${x},${y})`,
+                      dataset: { space: key } },
+    sv("title", {}, `${sid} space ${i + 1}: ${spaceName(code)} (${held})`),
+    sv("rect", { width: w, height: h, rx: 6 }));
+  if (die) {
+    const c = colourOf(ctx, die[0]);
+    g.append(sv("rect", { class: "ed-die", x: 3, y: 2, width: 26, height: 26, rx: 5, style: `fill:${c.css}` }),
+             sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
+             sv("text", { class: "ed-die-owner", x: 39, y: 21 }, c.symbol));
+    facetTarget(g, pick, "placed", key, `your ${die[1]} on ${sid} space ${i + 1}`);
+  } else {
+    g.append(sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)));
+    facetTarget(g, pick, "space", key, `${sid} space ${i + 1} (${spaceName(code)})`);
+  }
+  return mark(g, marks, `space:${key}`);
+}
+
+// ----- the oracle, the potions, the gems ---------------------------------------------------------
+
+function tabletCard(t, extraClass = "") {
+  return el("div", { class: `card tablet ${extraClass}`.trim(), dataset: { card: t }, title: `${t}: ${tabletText(t)}` },
+    el("b", {}, t), el("span", { class: "ed-cond" }, tabletText(t)));
+}
+
+function oracle(ctx, pick, marks) {
+  const v = ctx.view;
+  const sides = [];
+  for (let side = 0; side < 6; side++) {
+    const a = v.oracle_stones[side], b = v.oracle_stones[(side + 1) % 6];
+    const slots = [2 * side, 2 * side + 1].map((slot) => {
+      const t = v.oracle_slots[slot];
+      if (!t) return el("div", { class: "card empty" }, "empty");
+      const node = tabletCard(t);
+      facetTarget(node, pick, "slot", String(slot), `tablet ${t} (${tabletText(t)})`);
+      return mark(node, marks, `slot:${slot}`);
+    });
+    sides.push(el("div", { class: "ed-side" },
+      el("div", { class: "ed-side-head", title: `Side ${side + 1}: a tablet taken here also gives ${rewardGain(a)} and ${rewardGain(b)}` },
+        `Side ${side + 1}: `, rewardChip(a), " + ", rewardChip(b)),
+      slots));
+  }
+  const deck = el("div", { class: "ed-deck" },
+    el("div", { class: "card back", "aria-label": `${v.deck_size} tablets in the deck` }, String(v.deck_size)),
+    el("span", {}, `${plural(v.deck_size, "tablet", "tablets")} in the deck`));
+  const known = (v.deck_known || []).length
+    ? el("div", { class: "ed-known" }, "Under the deck (you put them there): ",
+         v.deck_known.map(([k, t]) => el("span", { class: "card tablet mini", dataset: { card: t },
+                                                   title: `${t} at deck position ${k + 1}` }, t)))
+    : null;
+  return el("section", { class: "ed-panel ed-oracle", "aria-label": "The oracle: tablets" },
+    el("h3", {}, "Oracle"), el("div", { class: "ed-sides" }, sides), deck, known);
+}
+
+function rewardChip(r, times = 1) {
+  return el("span", { class: `ed-chip r-${r}`, title: rewardGain(r) },
+    el("span", { class: "ed-glyph", "aria-hidden": "true" }, REWARD_GLYPH[r] || r), " ",
+    times > 1 ? `${times} ${REWARD_LABEL[r]}` : REWARD_LABEL[r]);
+}
+
+function potions(ctx, pick, marks) {
+  const left = ctx.view.potions_left || [];
+  const cards = left.map((p) => {
+    const node = el("div", { class: "card potion", dataset: { card: p }, title: `${p}: ${potionText(p)}` },
+      el("b", {}, p), el("span", { class: "ed-cost-m" }, `${potionCost(p)} M`),
+      el("span", { class: "ed-cond" }, potionText(p)));
+    facetTarget(node, pick, "potion", p, `potion ${p}`);
+    return mark(node, marks, `potion:${p}`);
+  });
+  return el("section", { class: "ed-panel ed-potions", "aria-label": "Potions to brew" },
+    el("h3", {}, `Potions (cost in mistletoe): ${left.length} left`), el("div", { class: "ed-cards" }, cards));
+}
+
+function gems(ctx, pick) {
+  const left = ctx.view.gems_left || {};
+  const items = Object.entries(left).map(([g, count]) => {
+    const node = el("div", { class: "ed-gem" }, rewardChip(g), el("span", { class: "ed-count" }, `×${count}`));
+    facetTarget(node, pick, "gem", g, `the ${REWARD_LABEL[g]} gem`);
+    return node;
+  });
+  return el("section", { class: "ed-panel ed-gems", "aria-label": "Gems" }, el("h3", {}, "Gems"),
+    el("div", { class: "ed-gem-row" }, items));
+}
+
+function dolmenPanel(ctx) {
+  const v = ctx.view;
+  const rows = Object.entries(v.dolmen_owner || {}).map(([c, owner]) =>
+    el("span", { class: "ed-dolmen-chip", style: `--dolmen:${DOLMEN_FILL[c] || "#999"}` },
+      `${c}: ${owner >= 0 ? `linked by ${seatName(ctx, owner)}` : "open"}`));
+  return el("section", { class: "ed-panel", "aria-label": "Dolmens" },
+    el("h3", {}, `Dolmens (links: ${v.links})`), el("div", { class: "ed-dolmen-list" }, rows));
+}
+
+function legend() {
+  return el("details", { class: "ed-panel ed-legend" }, el("summary", {}, "Key"),
+    el("ul", {},
+      Object.keys(REWARD_GLYPH).map((r) => el("li", {}, rewardChip(r), ` ${rewardGain(r)}`)),
+      el("li", {}, "Spaces: Food 12 provisions or 3 dice · Kn+k / Sk+k knowledge / sickle · Tablet · Stand / Rune stone · "
+                   + "M2·P1 2 mistletoe, up to 1 potion · ☀☾✶×k a gem on that amulet row, its reward ×k"),
+      el("li", {}, "Dark circle with a tree on a path: dark forest (+1 provision) · ◎ portal glade · "
+                   + "▲ standing stones, ◆ rune stones placed there · coloured stones A–F: dolmens")));
+}
+
+// ----- the players' boards -------------------------------------------------------------------
+
+function dieButton(value, cls) {
+  return el("div", { class: `ed-pip ${cls}`, title: `a die showing ${value}` }, String(value));
+}
+
+function track(name, pos, end, marksAt, seatCss) {
+  const cells = [];
+  for (let k = 0; k <= end; k++) {
+    const here = Math.min(pos, end) === k;
+    const [short, words] = marksAt[k] || [null, null];
+    cells.push(el("span", { class: `ed-cell${here ? " here" : ""}${short ? " marked" : ""}`,
+                            style: here ? `--seat:${seatCss}` : null, title: words ? `${k}: ${words}` : String(k) },
+      here ? "●" : short || String(k)));
+  }
+  return el("div", { class: "ed-track", "aria-label": `${name} track: ${pos}` },
+    el("span", { class: "ed-track-name" }, `${name} ${pos}`), cells);
+}
+
+function multiplierOf(k) {
+  let m = 0;
+  for (const [from, mult] of Object.entries(DATA.player_board.knowledge_track.multiplier_from)) if (k >= +from) m = mult;
+  return m;
+}
+
+function herbCard(h, state, pick, facet = "herb", extra = "") {
+  if (!h) return el("div", { class: "card back herb", title: "a herb laid face down" }, "?");
+  const words = { board: "on the sickle track", active: "active (face up)", inactive: "face down (no effect)" }[state] || "";
+  const node = el("div", { class: `card herb ${state} ${extra}`.trim(), dataset: { card: h },
+                           title: `${DATA.herb_names[h]}: ${DATA.herb_effects[h]} — ${words}` },
+    herbShort(h), state === "inactive" ? el("span", { class: "ed-down" }, " (down)") : null);
+  return facetTarget(node, pick, facet, h, `${herbName(h)} (${DATA.herb_effects[h]})`);
+}
+
+function playerBoard(ctx, pick, marks, p, own) {
+  const v = ctx.view;
+  const b = v.boards[p];
+  const c = colourOf(ctx, p);
+  const pb = DATA.player_board;
+  const active = pick.live && own;
+  const facts = el("div", { class: "ed-facts" },
+    fact("Prestige", b.prestige, "★"), fact("Provisions", b.provisions), fact("Mistletoe", b.mistletoe),
+    fact("Knowledge", `${b.knowledge} (×${multiplierOf(b.knowledge)})`), fact("Sickle", b.sickle),
+    fact("Dice placed", `${b.placed}/13`), fact("Dolmens", b.dolmens + b.beige_dolmens ? `${b.dolmens} + ${b.beige_dolmens} beige` : "0"));
+  const reserve = b.reserve.map((d, k) => facetTarget(dieButton(d, "reserve"), active ? pick : idle, "die", String(d),
+                                                      `your die showing ${d}`, `r${k}`));
+  const overview = b.overview.map((d, k) => facetTarget(dieButton(d, "overview"), active ? pick : idle, "overview", String(d),
+                                                        `the ${d} of your overview board`, `o${k}`));
+  const dice = el("div", { class: "ed-dice" },
+    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Reserve (${b.reserve.length})`), reserve.length ? reserve : el("span", { class: "ed-none" }, "none")),
+    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Overview board (${b.overview.length})`), overview.length ? overview : el("span", { class: "ed-none" }, "none")));
+
+  // the sickle track's herb pairs, then active and face-down herbs
+  const pairs = pb.sickle_track.herb_pairs_at.map((at, k) => {
+    const circle = b.herbs.slice(2 * k, 2 * k + 2);
+    const onTrack = circle.filter((h) => h === null || b.herb_state[h] === "board");
+    return el("div", { class: `ed-pair${b.sickle >= at ? " reached" : ""}` },
+      el("span", { class: "ed-label" }, `at ${at}`),
+      onTrack.length ? onTrack.map((h) => herbCard(h, "board", active ? pick : idle)) : el("span", { class: "ed-none" }, "released"));
+  });
+  const up = HERBS.filter((h) => b.herb_state[h] === "active");
+  const down = HERBS.filter((h) => b.herb_state[h] === "inactive");
+  const herbs = el("div", { class: "ed-herbs" },
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Herbs on the sickle track"), el("div", { class: "ed-pairs" }, pairs)),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Active"),
+      up.length ? up.map((h) => herbCard(h, "active", active ? pick : idle)) : el("span", { class: "ed-none" }, "none")),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Face down"),
+      down.length ? down.map((h) => herbCard(h, "inactive", active ? pick : idle)) : el("span", { class: "ed-none" }, "none")));
+  if (own && b.arranged < HERBS.length && b.herbs.some((h) => h === null)) {
+    const laid = new Set(b.herbs.filter(Boolean));
+    herbs.append(el("div", { class: "ed-row ed-tray" }, el("span", { class: "ed-label" }, `To lay in circle ${b.arranged + 1}`),
+      HERBS.filter((h) => !laid.has(h)).map((h) => herbCard(h, "tray", active ? pick : idle, "arrange"))));
+  }
+
+  const standing = pb.standing_stone_row.map((r) => {
+    const placed = b.standing_stones.includes(r);
+    const node = el("div", { class: `ed-stone${placed ? " placed" : ""}`, title: placed ? `${REWARD_LABEL[r]}: stone placed, reward uncovered` : `${REWARD_LABEL[r]}: stone still here` },
+      el("span", { class: `ed-glyph r-${r}` }, REWARD_GLYPH[r]), placed ? " uncovered" : " ▲");
+    return facetTarget(node, active ? pick : idle, "standing", r, `the ${REWARD_LABEL[r]} standing stone`);
+  });
+  const runes = RUNE_ORDER.map((u) => {
+    const placed = b.rune_stones.includes(u);
+    const node = el("div", { class: `ed-stone rune${placed ? " placed" : ""}`, title: runeName(u) },
+      runeName(u), placed ? " ✓" : "");
+    return facetTarget(node, active ? pick : idle, "rune", u, `the ${runeName(u)} rune stone`);
+  });
+  const rows = pb.amulet_rows.map((row, r) => {
+    const slots = [b.amulet[2 * r], b.amulet[2 * r + 1]].map((g) =>
+      g ? el("span", { class: "ed-slot" }, rewardChip(g)) : el("span", { class: "ed-slot empty" }, "empty"));
+    const node = el("div", { class: "ed-amulet-row" }, el("span", { class: "ed-label" }, `${ROW_GLYPH[row] || ""} ${row}`), slots);
+    facetTarget(node, active ? pick : idle, "row", row, `the ${row} row of your amulet`);
+    return mark(node, marks, `amulet:${p}:${row}`);
+  });
+  const tablets = b.tablets.map((t) => mark(tabletCard(t), marks, `tablet:${p}:${t}`));
+  const potionsOwned = b.potions.map((k) => el("div", { class: "card potion mini", dataset: { card: k },
+                                                        title: `${k}: ${potionText(k)}` }, k));
+  const draft = [];
+  if (own && v.draft_hand) {
+    draft.push(el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drawn for the draft: keep one"),
+      v.draft_hand.map((t) => facetTarget(tabletCard(t), active ? pick : idle, "draft", t, `tablet ${t} (${tabletText(t)})`))));
+  } else if (!own && v.draft_hand_size && drafting(v) === p) {
+    draft.push(el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drafting"),
+      Array.from({ length: v.draft_hand_size }, () => el("div", { class: "card back tablet" }, "?"))));
+  }
+
+  const acting = v.acting.includes(p) && !v.terminal;
+  return el("section", { class: `ed-board${own ? " own" : " other"}${acting ? " acting" : ""}`, dataset: { seat: String(p) },
+                         style: `--seat:${c.css}`, "aria-label": own ? "Your board" : `Board of ${seatName(ctx, p)}` },
+    el("header", { class: "ed-board-head" }, badge(ctx, p), own ? el("span", { class: "ed-you" }, "your board") : null,
+       acting ? el("span", { class: "ed-to-act" }, "to act") : null,
+       v.start_player === p ? el("span", { class: "ed-tag" }, "start player") : null,
+       b.figure ? el("span", { class: "ed-tag" }, `druid on ${b.figure}`) : null),
+    facts, dice, draft,
+    own ? el("div", { class: "ed-tracks" },
+      track("Knowledge", b.knowledge, pb.knowledge_track.end,
+            Object.fromEntries(Object.entries(pb.knowledge_track.multiplier_from).filter(([k]) => +k > 0)
+              .map(([k, m]) => [k, [`×${m}`, `sanctuaries score ×${m} from here`]])),
+            c.css),
+      track("Sickle", b.sickle, pb.sickle_track.end,
+            Object.fromEntries(pb.sickle_track.herb_pairs_at.map((at) => [at, ["✿", "a herb pair is released here"]])),
+            c.css)) : null,
+    herbs,
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Standing stones"), el("div", { class: "ed-stones-row" }, standing)),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Rune stones"), el("div", { class: "ed-stones-row" }, runes)),
+    el("div", { class: "ed-amulet" }, el("span", { class: "ed-label" }, "Amulet"), rows),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Tablets (10 points each if met at the end)"),
+       el("div", { class: "ed-cards" }, tablets.length ? tablets : el("span", { class: "ed-none" }, "none"))),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Potions"),
+       potionsOwned.length ? potionsOwned : el("span", { class: "ed-none" }, "none")));
+}
+
+const idle = { live: false, legal: [], options: () => [], selected: () => false };
+
+function fact(name, value, glyph) {
+  return el("span", { class: "ed-fact" }, el("span", { class: "ed-label" }, name), " ",
+    el("b", {}, glyph ? `${value} ${glyph}` : String(value)));
+}
+
+/** The seat drafting now (V1), from the stack's top, or -1. */
+function drafting(view) {
+  const top = view.stack && view.stack.length ? view.stack[view.stack.length - 1] : null;
+  return top && top[0] === 1 ? top[1] : -1;
+}
+
+// ----- status and action bar -------------------------------------------------------------------
+
+const PROMPTS = {
+  0: "choose your start space: click a highlighted start sanctuary",
+  1: "keep one of the tablets you drew (the others go under the deck)",
+  2: "lay your next herb face down on your sickle track",
+  3: "choose where to go: reachable sanctuaries are highlighted with their cost in provisions",
+  4: "place a die: click a free space, then a die of your reserve (or the die, then the space)",
+  5: "provisions or dice?",
+  6: "take a die from your overview board",
+  7: "take a tablet from the oracle",
+  8: "brew a potion, or stop",
+  9: "take a gem for your amulet",
+  10: "place a standing stone, or skip",
+  11: "take one of the rewards once more",
+  12: "place a rune stone, or skip",
+  13: "take one reward of the fire pit once more",
+  14: "set one of your dice to 6, or stop",
+  15: "turn one of your face-down herbs face up",
+  16: "take a herb from your sickle track",
+  17: "activate one herb of the released pair (the other goes face down)",
+};
+
+function topStep(view) {
+  return view.stack && view.stack.length ? view.stack[view.stack.length - 1][0] : null;
+}
+
+function isEmergency(view) {
+  const s = view.stack || [];
+  return !view.terminal && s.length === 2 && s[1][0] === DATA.codes.take_die && s[0][0] === DATA.codes.end_turn;
+}
+
+function status(ctx, pick) {
+  const v = ctx.view;
+  const parts = [el("span", { class: "ed-round" }, `Round ${v.round}`),
+                 el("span", {}, "Start player: ", badge(ctx, v.start_player))];
+  if (v.ending && !v.terminal) parts.push(el("span", { class: "ed-last" }, "Last round (a player placed their 13th die)"));
+  let line;
+  const step = topStep(v);
+  const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
+  const emergency = isEmergency(v);
+  if (v.terminal) line = "The game is over.";
+  else if (mine) {
+    const onlyEmergency = ctx.legal.length === 1 && ctx.legal[0].type === "emergency";
+    line = onlyEmergency ? "No normal turn is possible: take an emergency turn (+6 provisions and a die)."
+      : emergency ? "Emergency turn: +6 provisions; take a die from your overview board."
+      : `Your turn: ${PROMPTS[step] || DATA.steps[step] || "choose"}.`;
+    if (step === 3 && !onlyEmergency) line += " Or take an emergency turn.";
+  } else {
+    const who = v.acting.map((s) => seatName(ctx, s)).join(" and ");
+    line = `${who[0] ? who[0].toUpperCase() + who.slice(1) : who} ${v.acting.length > 1 || v.acting[0] === ctx.seat ? "are" : "is"} to act: `
+      + (emergency ? "emergency turn, taking a die" : DATA.steps[step] || "…") + ".";
+  }
+  const news = (ctx.fresh || []).filter((e) => {
+    const who = e.seat !== null && e.seat !== undefined ? e.seat : e.player;
+    return who !== (ctx.mode === "play" ? ctx.seat : undefined) && e.text;
+  }).slice(-6);
+  return el("div", { class: `ed-status${mine ? " mine" : ""}`, role: "status" },
+    el("div", { class: "ed-status-line" }, parts),
+    el("p", { class: "ed-prompt" }, line),
+    news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
+      news.map((e) => el("li", {}, e.text))) : null);
+}
+
+/** The action bar: buttons for the choices that have no thing on the table, the choice among
+ *  actions a picked thing leaves open, and "cancel" while something is picked. */
+function fillActionBar(ctx, pick) {
+  const bar = ctx.actionBar;
+  if (!bar || !pick.live) return;
+  const picked = Object.keys(ui.sel).length > 0;
+  const rem = pick.remaining();
+  let buttons = [];
+  if (!picked) buttons = rem.filter((a) => !(FACETS[a.type] || []).length);
+  else if (pick.undecided(rem)) buttons = rem;
+  const row = el("div", { class: "ed-bar" });
+  for (const a of buttons) {
+    row.append(el("button", { type: "button", class: "legal", "aria-label": label(a, ctx),
+                              onclick: () => send(ctx, a) }, label(a, ctx)));
+  }
+  if (picked) {
+    row.append(el("span", { class: "ed-picked" }, `Chosen: ${Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ")}`));
+    row.append(el("button", { type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, "Cancel"));
+  }
+  if (row.childNodes.length) bar.append(row);
+}
+
+function pickedWords(facet, value) {
+  if (facet === "space" || facet === "placed") return value.replace("#", " space ");
+  if (facet === "die") return `your ${value}`;
+  if (facet === "gem") return `the ${REWARD_LABEL[value]} gem`;
+  return value;
+}
+
+// ----- the module's interface ----------------------------------------------------------------
+
+export function render(root, ctx) {
+  last = { root, ctx };
+  ui.sent = false;
+  draw(root, ctx);
+}
+
+function draw(root, ctx) {
+  const key = JSON.stringify(ctx.legal || []);
+  if (key !== ui.key) ui = { key, sel: {}, uids: {}, keyboard: ui.keyboard, sent: ui.sent };
+  const pick = new Picker(ctx);
+  const marks = recentMarks(ctx);
+  const v = ctx.view;
+  const me = ctx.seat !== null && ctx.seat !== undefined && v.boards[ctx.seat] ? ctx.seat : null;
+  const others = v.boards.map((_, p) => p).filter((p) => p !== me);
+  root.append(el("div", { class: "edora" },
+    status(ctx, pick),
+    el("div", { class: "ed-table" },
+      el("div", { class: "ed-main" }, mapView(ctx, pick, marks)),
+      el("div", { class: "ed-side-panels" }, oracle(ctx, pick, marks), potions(ctx, pick, marks), gems(ctx, pick),
+         dolmenPanel(ctx), legend())),
+    el("div", { class: "ed-others" }, others.map((p) => playerBoard(ctx, idle, marks, p, false))),
+    me !== null ? el("div", { class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null));
+  fillActionBar(ctx, pick);
+  if (ui.keyboard && pick.live) {
+    const target = root.querySelector(".selected, .legal") || (ctx.actionBar && ctx.actionBar.querySelector(".legal"));
+    if (target) target.focus({ preventScroll: false });
+  }
+}
+
+export function label(action, ctx) {
+  const a = action;
+  switch (a.type) {
+    case "start": return `Start at ${a.start} (beside ${a.sanctuary})`;
+    case "move": return `Move to ${a.sanctuary || a.to} (${plural(a.cost, "provision", "provisions")})`;
+    case "leap": return `Forest leap to ${a.to} (1 provision)`;
+    case "emergency": return "Emergency turn: +6 provisions and a die from the overview board";
+    case "place": {
+      const turned = a.value !== a.die ? ` turned to ${a.value} (die herb)` : "";
+      return `Place your ${a.die}${turned} on ${a.sanctuary} space ${a.space}: ${spaceName(a.action)} (pay ${a.value})`;
+    }
+    case "food": return a.take === "provisions" ? "Take 12 provisions" : "Take 3 dice from the overview board";
+    case "take_die": return `Take the ${a.value} from your overview board`;
+    case "take_tablet": {
+      const side = Math.floor(a.slot / 2);
+      const stones = ctx && ctx.view && ctx.view.oracle_stones;
+      const gain = stones ? `, gain ${rewardGain(stones[side])} and ${rewardGain(stones[(side + 1) % 6])}` : "";
+      return `Take tablet ${a.tablet} from side ${side + 1}${gain} (${tabletText(a.tablet)})`;
+    }
+    case "keep_tablet": return `Keep tablet ${a.tablet} (${tabletText(a.tablet)})`;
+    case "arrange_herb": return `Lay ${herbName(a.herb)} face down in herb circle ${a.circle + 1}`;
+    case "brew": return `Brew ${a.potion} (${plural(potionCost(a.potion), "mistletoe", "mistletoe")}): ${potionText(a.potion)}`;
+    case "stop": return a.what === "potions" ? "Brew no more potions" : "Raise no more dice";
+    case "skip": return `Skip the ${a.what} action`;
+    case "gem": return `Put the ${REWARD_LABEL[a.gem] || a.gem} gem on the ${a.row} row of your amulet`;
+    case "standing_stone": return `Place the ${REWARD_LABEL[a.stone] || a.stone} standing stone`;
+    case "rune_stone": return `Place the ${runeName(a.stone)} rune stone`;
+    case "repeat": return `Take ${rewardGain(a.reward)} once more`;
+    case "raise_die": return `Set your ${a.value} on ${a.sanctuary} space ${a.space} to 6`;
+    case "flip_herb": return `Turn ${herbName(a.herb)} face up`;
+    case "take_herb": return `Take ${herbName(a.herb)} from the sickle track (active)`;
+    case "activate_herb": return `Activate ${herbName(a.herb)} (${herbName(a.other)} goes face down)`;
+    default: return Object.entries(a).map(([k, val]) => `${k} ${val}`).join(", ");
+  }
+}
+
+// ----- the final score -------------------------------------------------------------------------
+
+const STEPS = [
+  ["prestige", "Prestige track", null],
+  ["leftovers", "1. Leftovers", "score_leftovers"],
+  ["sickle", "2. Sickle", "score_sickle"],
+  ["tablets", "3. Tablets", "score_tablets"],
+  ["amulet", "4. Amulet", "score_amulet"],
+  ["sanctuaries", "5. Sanctuaries", "score_sanctuaries"],
+];
+
+function stepDetail(step, f, entry) {
+  switch (step) {
+    case "prestige": return "during play";
+    case "leftovers": return entry ? `${entry.provisions} provisions ÷ 6, ${entry.mistletoe} mistletoe, ${plural(entry.dice, "reserve die", "reserve dice")}` : "";
+    case "sickle": return entry ? `sickle at ${entry.position}` : "";
+    case "tablets": {
+      const met = entry ? entry.met : f.tablets_met;
+      const unmet = entry ? entry.unmet : [];
+      return `met: ${met.length ? met.join(" ") : "none"}` + (unmet && unmet.length ? `; not met: ${unmet.join(" ")}` : "");
+    }
+    case "amulet": return entry ? `${plural(entry.full_rows, "full row", "full rows")}${entry.left_column ? ", left column full" : ""}` : "";
+    case "sanctuaries": return `${f.collected} dice and stones × ${f.multiplier} (knowledge)`;
+    default: return "";
+  }
+}
+
+export function renderScore(root, ctx) {
+  const v = ctx.view;
+  const final = v.final || [];
+  const log = ctx.log || [];
+  const byKind = (kind, p) => log.find((e) => e.kind === kind && e.player === p);
+  const won = log.find((e) => e.kind === "game_won");
+  const winners = won ? won.winners : (() => {
+    const best = Math.max(...v.scores);
+    return v.scores.map((s, p) => (s === best ? p : -1)).filter((p) => p >= 0);
+  })();
+  const tie = log.find((e) => e.kind === "tie_break");
+  const seats = final.map((_, p) => p);
+  const head = el("tr", {}, el("th", { scope: "col" }, "Scoring step"),
+    seats.map((p) => el("th", { scope: "col", class: winners.includes(p) ? "winner" : null }, badge(ctx, p),
+                        winners.includes(p) ? el("span", { class: "ed-crown" }, " — winner") : null)));
+  const rows = STEPS.map(([key, name, kind]) => el("tr", { dataset: { step: key } }, el("th", { scope: "row" }, name),
+    seats.map((p) => el("td", { dataset: { step: key, seat: String(p) } },
+      el("b", { class: "pts" }, String(final[p][key])),
+      el("span", { class: "ed-detail" }, stepDetail(key, final[p], kind ? byKind(kind, p) : null))))));
+  const total = el("tr", { class: "total", dataset: { step: "total" } }, el("th", { scope: "row" }, "Total"),
+    seats.map((p) => el("td", { dataset: { step: "total", seat: String(p) } }, el("b", { class: "pts" }, String(final[p].total)))));
+  const names = winners.map((p) => seatName(ctx, p));
+  const title = names.length === 1 ? `${names[0] === "you" ? "You win" : `${names[0]} wins`} with ${final[winners[0]].total} points`
+                                   : `${names.join(" and ")} share the win with ${final[winners[0]] ? final[winners[0]].total : ""} points`;
+  root.append(el("div", { class: "edora ed-score" },
+    el("h2", { class: "ed-winner" }, title),
+    tie ? el("p", {}, "Tied on points: the player behind on the knowledge track (then lower in its stack) wins.") : null,
+    el("table", { class: "ed-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))));
+}
