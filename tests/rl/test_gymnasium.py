@@ -8,7 +8,7 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-import nemeton.interop.gymnasium  # noqa: E402,F401  (registers the environments)
+import nemeton.interop.gymnasium  # noqa: E402,F401  registers the environments
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from nemeton.engine import IllegalActionError, get_game  # noqa: E402

@@ -15,7 +15,6 @@ import math
 from functools import lru_cache
 from typing import Any, Mapping
 
-import numpy as np
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS
@@ -111,7 +110,7 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         typical_game_length=ROUNDS * (CAP_SCALE + n + HAND_SIZE * n),
         simultaneous=True)
 
-    def encode(view: Mapping[str, Any], obs: np.ndarray) -> None:
+    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         me = 0 if seat is None else seat
         rel = [(s - me) % n for s in range(n)]      # rel[absolute seat] = position
@@ -128,10 +127,9 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
             ones.append(off["actions_taken"] + 1)
         if view["face_down"]:
             ones.append(off["face_down"])
-        obs[off["extra_actions_left"]] = view["extra_actions_left"] / (n - 1)
-        obs[off["actions_taken"]] = min(1.0, taken / cap_scale)
-        obs[off["deck_size"]] = view["deck_size"] / DECK
-        counts: dict[int, float] = {}
+        counts: dict[int, float] = {off["extra_actions_left"]: view["extra_actions_left"] / (n - 1),
+                                    off["actions_taken"]: min(1.0, taken / cap_scale),
+                                    off["deck_size"]: view["deck_size"] / DECK}
         for key in ("hand", "centre", "discard"):
             base = off[key]
             for name in view.get(key) or ():
@@ -165,9 +163,7 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
             for k, s in enumerate(order):
                 counts[off["scores"] + k] = scores[s] / SCALE_POINTS
                 ones.append(off["secret_colours"] + k * len(COLOURS) + _COLOUR_INDEX[view["secret_colours"][s]])
-        obs[ones] = 1.0
-        if counts:
-            obs[list(counts)] = list(counts.values())
+        return ones, list(counts), list(counts.values())
 
     return GameEncoding(options, _action_space(), layout, facts, encode)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
-import numpy as np
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from .actions import tables_for
@@ -95,7 +94,7 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
                       max_game_length=None, typical_game_length=length_hint(options))
     teams_flag = options.teams
 
-    def encode(view: Mapping[str, Any], obs: np.ndarray) -> None:
+    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         me = 0 if seat is None else seat
         rel = [(s - me) % n for s in range(n)]
@@ -134,8 +133,7 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
         ones += [off["river"] + index[c] for c in view["river"]]
         ones += [off["deck_bottom"] + index[c] for c in view["deck_bottom"]]
         vals[off["deck_size"]] = view["deck_size"] / size
-        obs[ones] = 1.0
-        obs[list(vals)] = list(vals.values())
+        return ones, list(vals), list(vals.values())
 
     return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
 

@@ -10,10 +10,10 @@ that most values lie in [0, 1] (a few can exceed 1 in long games: prestige, prov
 from __future__ import annotations
 
 import math
+import operator
 from functools import lru_cache
 from typing import Any, Mapping
 
-import numpy as np
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from . import actions as A
@@ -106,7 +106,6 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     n = options.players
     board = board_from_text(options.board)
     size, pits, ring = board.size, len(board.pit_names), len(board.ring)
-    sanct = {name: s for s, name in enumerate(board.names)}
     spaces = [min(len(board.spaces[s]), n) for s in range(board.size)]
     space_base = [sum(spaces[:s]) for s in range(size)]
     layout = ObservationLayout()
@@ -152,117 +151,166 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     flags = [off["options"] + k for k, f in enumerate(_FLAGS) if getattr(options, f)]
     if options.fire_pit_scoring == "summary":
         flags.append(off["options"] + len(_FLAGS))
-    scale_offsets = [(key, off["players"] + i) for i, (key, _) in enumerate(_SCALARS)]
-    scales = [s for _, s in _SCALARS]
-    knowledge_rank = len(_SCALARS)
-    po = _PLAYER_OFFSETS
     length = MAX_ROUNDS * n * 4
     facts = GameFacts(players=n, teams=n, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                       max_game_length=None, typical_game_length=length,
                       simultaneous=options.arranged_herbs)
+    tables = [_SeatTables(off, me, n, board.names, pits, ring, spaces, space_base) for me in range(n)]
+    scalar_keys = [key for key, _ in _SCALARS]
+    scalar_scales = [1.0 / scale for _, scale in _SCALARS]
+    decision = off["decision"]
+    steps_end = decision + len(_STEPS)
+    g = off["game_state"]
+    fixed_idx = [off["round"], g + 1, g + 3, g + 4]
+    deck = off["deck"]
+    quarter = (0.25).__mul__
 
-    def encode(view: Mapping[str, Any], obs: np.ndarray) -> None:
+    # The encoder maps views to indices with dict lookups run by map() (C loops): in Python
+    # 3.11 each list comprehension is a function call, and the calls cost more than the work.
+    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         me = 0 if seat is None else seat
-        rel = [(s - me) % n for s in range(n)]
-        order = [(me + k) % n for k in range(n)]
-        ones = [off["acting"] + rel[s] for s in view["acting"]] + flags
-        ones.append(off["start_player"] + rel[view["start_player"]])
-        vals: dict[int, float] = {off["round"]: view["round"] / MAX_ROUNDS}
-        scores = view["scores"]
-        g = off["game_state"]
+        t = tables[me]
+        ones = list(map(t.acting.__getitem__, view["acting"]))
+        ones += flags
+        ones.append(t.start_player[view["start_player"]])
+        idx = fixed_idx[:]
+        val = [view["round"] / MAX_ROUNDS, view["quiet_rounds"] / 3, view["links"] / 6, view["closures"] / pits]
         if view["ending"]:
             ones.append(g)
-        vals[g + 1] = view["quiet_rounds"] / 3
         if view["die_this_round"]:
             ones.append(g + 2)
-        vals[g + 3] = view["links"] / 6
-        vals[g + 4] = view["closures"] / pits
         if view["terminal"]:
             ones.append(g + 5)
         stack = view["stack"]
-        d = off["decision"]
         if stack:
             kind, a, b = stack[-1]
-            ones.append(d + _STEP_INDEX[kind])
+            ones.append(decision + _STEP_INDEX[kind])
             if 0 <= a < n and kind in (0, 1):   # the setup decisions name their seat
-                ones.append(d + len(_STEPS) + rel[a])
-            vals[d + len(_STEPS) + n] = a / 12
-            vals[d + len(_STEPS) + n + 1] = b / 12
-        vals[d + len(_STEPS) + n + 2] = len(stack) / 10
+                ones.append(t.decision_seat[a])
+            idx += (steps_end + n, steps_end + n + 1)
+            val += (a / 12, b / 12)
+        idx.append(steps_end + n + 2)
+        val.append(len(stack) / 10)
         counter = max(1, view["knowledge_counter"])
-        boards = view["boards"]
-        for k, s in enumerate(order):
-            vals[off["scores"] + k] = scores[s] / 100
+        halves: dict[int, float] = {}  # tablets counted in halves (2 copies of each)
+        boards, scores = view["boards"], view["scores"]
+        idx += t.scores
+        val += map((0.01).__mul__, scores)
+        for s in range(n):
             pl = boards[s]
-            base = off["players"] + k * PLAYER_FEATURES
-            for (key, i), scale in zip(scale_offsets, scales):
-                vals[i + k * PLAYER_FEATURES] = pl[key] / scale
-            vals[base + knowledge_rank] = pl["knowledge_stack"] / counter
-            for part, scale in (("reserve", 0.25), ("overview", 1 / 9)):
-                o = base + po[part] - 1
-                for v in pl[part]:
-                    vals[o + v] = vals.get(o + v, 0.0) + scale
-            ones += [base + po["standing_stones"] + _REWARD[r] for r in pl["standing_stones"]]
-            ones += [base + po["rune_stones"] + _RUNE[u] for u in pl["rune_stones"]]
-            o = base + po["amulet"]
-            for j, gem in enumerate(pl["amulet"]):
-                ones.append(o + 7 * j + (6 if gem is None else _REWARD[gem]))
-            o = base + po["tablets"]
-            for t in pl["tablets"]:
-                vals[o + _TABLET[t]] = vals.get(o + _TABLET[t], 0.0) + 0.5
-            ones += [base + po["potions"] + _POTION[p] for p in pl["potions"]]
-            o = base + po["herb_state"]
-            for h, state in pl["herb_state"].items():
-                ones.append(o + 3 * _HERB[h] + _HERB_STATE[state])
-            o = base + po["herbs"]
-            for j, h in enumerate(pl["herbs"]):
-                ones.append(o + (_H + 1) * j + (_H if h is None else _HERB[h]))
+            k = t.position[s]
+            base = t.seat_base[k]
+            idx += t.scalars[k]
+            val += map(operator.mul, map(pl.__getitem__, scalar_keys), scalar_scales)
+            val.append(pl["knowledge_stack"] / counter)
+            for name, scale in (("reserve", 0.25), ("overview", 1 / 9)):
+                dice = pl[name]
+                if dice:
+                    o = base + _PLAYER_OFFSETS[name] - 1
+                    counts = [0] * 7
+                    for v in dice:
+                        counts[v] += 1
+                    for v in range(1, 7):
+                        if counts[v]:
+                            idx.append(o + v)
+                            val.append(counts[v] * scale)
+            ones += map(t.standing[k].__getitem__, pl["standing_stones"])
+            ones += map(t.runes[k].__getitem__, pl["rune_stones"])
+            ones += map(dict.__getitem__, t.amulet[k], pl["amulet"])
+            for tablet in pl["tablets"]:
+                i = t.tablets[k][tablet]
+                halves[i] = halves.get(i, 0.0) + 0.5
+            ones += map(t.potions[k].__getitem__, pl["potions"])
+            ones += map(t.herb_state[k].__getitem__, pl["herb_state"].items())
+            ones += map(dict.__getitem__, t.herbs[k], pl["herbs"])
             if pl["figure"] is not None:
-                ones.append(off["figures"] + k * size + sanct[pl["figure"]])
+                ones.append(t.figures[k][pl["figure"]])
             if pl["start"] is not None:
-                ones.append(off["start_spaces"] + k * size + sanct[pl["start"]])
-        dice = off["dice"]
+                ones.append(t.starts[k][pl["start"]])
         stones = off["stones_at"]
         for s, entry in enumerate(view["sanctuaries"]):
-            row = dice + (n + 1) * space_base[s]
-            for i, die in enumerate(entry["dice"]):
-                if die is not None:
-                    ones.append(row + (n + 1) * i + rel[die[0]])
-                    vals[row + (n + 1) * i + n] = die[1] / 6
+            dice = entry["dice"]
+            if any(dice):
+                for feature, die in zip(t.spaces[s], dice):
+                    if die is not None:
+                        ones.append(feature[die[0]])
+                        idx.append(feature[n])
+                        val.append(die[1] / 6)
             if entry["standing_stones"]:
-                vals[stones + 2 * s] = entry["standing_stones"] / 3
+                idx.append(stones + 2 * s)
+                val.append(entry["standing_stones"] / 3)
             if entry["rune_stones"]:
-                vals[stones + 2 * s + 1] = entry["rune_stones"] / 3
-        o = off["fire_pits"]
-        for j, closer in enumerate(view["fire_pits"].values()):
-            ones.append(o + (n + 1) * j + (n if closer < 0 else rel[closer]))
-        o = off["dolmen_ring"]
-        ones += [o + 6 * j + _COLOUR[c] for j, c in enumerate(view["dolmen_ring"])]
-        o = off["dolmen_owner"]
-        for c, owner in view["dolmen_owner"].items():
-            ones.append(o + (n + 1) * _COLOUR[c] + (n if owner < 0 else rel[owner]))
-        o = off["oracle_stones"]
-        ones += [o + 6 * j + _REWARD[r] for j, r in enumerate(view["oracle_stones"])]
-        o = off["oracle_slots"]
-        for j, t in enumerate(view["oracle_slots"]):
-            ones.append(o + 16 * j + (15 if t is None else _TABLET[t]))
-        vals[off["deck"]] = view["deck_size"] / 30
-        vals[off["deck"] + 1] = view["draft_hand_size"] / 3
-        o = off["deck_known"]
-        for _, t in view["deck_known"]:
-            vals[o + _TABLET[t]] = vals.get(o + _TABLET[t], 0.0) + 0.5
-        o = off["draft_hand"]
-        for t in view["draft_hand"] or ():
-            vals[o + _TABLET[t]] = vals.get(o + _TABLET[t], 0.0) + 0.5
-        o = off["gems_left"]
-        for r, k in view["gems_left"].items():
-            vals[o + _REWARD[r]] = k / 4
-        ones += [off["potions_left"] + _POTION[p] for p in view["potions_left"]]
-        obs[ones] = 1.0
-        obs[list(vals)] = list(vals.values())
+                idx.append(stones + 2 * s + 1)
+                val.append(entry["rune_stones"] / 3)
+        ones += map(list.__getitem__, t.pits, view["fire_pits"].values())
+        ones += map(dict.__getitem__, t.ring, view["dolmen_ring"])
+        ones += map(t.dolmen_owner.__getitem__, view["dolmen_owner"].items())
+        ones += map(dict.__getitem__, t.oracle_stones, view["oracle_stones"])
+        ones += map(dict.__getitem__, t.oracle_slots, view["oracle_slots"])
+        idx += (deck, deck + 1)
+        val += (view["deck_size"] / 30, view["draft_hand_size"] / 3)
+        for key, tablets in (("deck_known", [t_ for _, t_ in view["deck_known"]]),
+                             ("draft_hand", view["draft_hand"] or ())):
+            o = off[key]
+            for tablet in tablets:
+                i = o + _TABLET[tablet]
+                halves[i] = halves.get(i, 0.0) + 0.5
+        idx += halves
+        val += halves.values()
+        gems = view["gems_left"]
+        idx += map(t.gems_left.__getitem__, gems)
+        val += map(quarter, gems.values())
+        ones += map(t.potions_left.__getitem__, view["potions_left"])
+        return ones, idx, val
 
     return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
 
 
 __all__ = ["all_actions", "encoding_for", "options_from_view", "PLAYER_FEATURES"]
+
+
+class _SeatTables:
+    """Absolute observation indices as seen from seat ``me`` (seats relative to it), so the
+    encoder turns each part of a view into indices by plain lookups."""
+
+    def __init__(self, off: dict, me: int, n: int, names: tuple, pits: int, ring: int, spaces: list,
+                 space_base: list):
+        size = len(names)
+        self.position = [(s - me) % n for s in range(n)]            # absolute seat -> position
+        rel = self.position
+        self.acting = [off["acting"] + rel[s] for s in range(n)]
+        self.start_player = [off["start_player"] + rel[s] for s in range(n)]
+        self.decision_seat = [off["decision"] + len(_STEPS) + rel[s] for s in range(n)]
+        self.scores = [off["scores"] + rel[s] for s in range(n)]
+        self.seat_base = [off["players"] + k * PLAYER_FEATURES for k in range(n)]
+        po = _PLAYER_OFFSETS
+        base = self.seat_base
+        self.scalars = [list(range(b, b + len(_SCALARS) + 1)) for b in base]
+        self.standing = [{r: b + po["standing_stones"] + i for r, i in _REWARD.items()} for b in base]
+        self.runes = [{u: b + po["rune_stones"] + i for u, i in _RUNE.items()} for b in base]
+        self.amulet = [[{**{r: b + po["amulet"] + 7 * j + i for r, i in _REWARD.items()},
+                         None: b + po["amulet"] + 7 * j + 6} for j in range(6)] for b in base]
+        self.tablets = [{t: b + po["tablets"] + i for t, i in _TABLET.items()} for b in base]
+        self.potions = [{p: b + po["potions"] + i for p, i in _POTION.items()} for b in base]
+        self.herb_state = [{(h, st): b + po["herb_state"] + 3 * i + j for h, i in _HERB.items()
+                            for st, j in _HERB_STATE.items()} for b in base]
+        self.herbs = [[{**{h: b + po["herbs"] + (_H + 1) * c + i for h, i in _HERB.items()},
+                        None: b + po["herbs"] + (_H + 1) * c + _H} for c in range(_H)] for b in base]
+        self.figures = [{name: off["figures"] + k * size + s for s, name in enumerate(names)} for k in range(n)]
+        self.starts = [{name: off["start_spaces"] + k * size + s for s, name in enumerate(names)} for k in range(n)]
+        owner = rel + [n]   # an owner of -1 (none: an open pit, a dolmen nobody owns) is the last entry
+        # per sanctuary space: the owner's one-hot index for each absolute seat, then the value's
+        self.spaces = [[[off["dice"] + (n + 1) * (space_base[s] + i) + rel[c] for c in range(n)]
+                        + [off["dice"] + (n + 1) * (space_base[s] + i) + n]
+                        for i in range(spaces[s])] for s in range(size)]
+        self.pits = [[off["fire_pits"] + (n + 1) * j + owner[c] for c in range(n)] + [off["fire_pits"] + (n + 1) * j + n]
+                     for j in range(pits)]
+        self.ring = [{c: off["dolmen_ring"] + 6 * j + i for c, i in _COLOUR.items()} for j in range(ring)]
+        self.dolmen_owner = {(c, o): off["dolmen_owner"] + (n + 1) * i + owner[o] for c, i in _COLOUR.items()
+                             for o in range(-1, n)}
+        self.oracle_stones = [{r: off["oracle_stones"] + 6 * j + i for r, i in _REWARD.items()} for j in range(6)]
+        self.oracle_slots = [{**{t: off["oracle_slots"] + 16 * j + i for t, i in _TABLET.items()},
+                              None: off["oracle_slots"] + 16 * j + 15} for j in range(12)]
+        self.gems_left = {r: off["gems_left"] + i for r, i in _REWARD.items()}
+        self.potions_left = {p: off["potions_left"] + i for p, i in _POTION.items()}

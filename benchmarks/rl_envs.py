@@ -1,0 +1,162 @@
+"""Random-action steps per second of our PettingZoo environments, next to PettingZoo's own
+classic games, in one run.
+
+Every environment runs the same loop: ``for agent in env.agent_iter(): obs, ... =
+env.last()``, then a uniformly random legal action drawn from ``obs["action_mask"]`` (or
+None for a finished agent) and ``env.step(action)``; so the observation tensor and the mask
+are built at every step. Steps are ``env.step`` calls (a game's final None steps included,
+as PettingZoo counts them); decisions are the steps with an action. The environments take
+turns in slices of a quarter of a second, timed in CPU time of the process
+(``time.process_time``), so other work on a shared machine slows none more than another.
+
+With ``--breakdown`` it also times, per decision of each of our games, where the time goes:
+the engine's step (legal actions and apply), the seat's view, the tensor made from it and
+the mask.
+
+    python benchmarks/rl_envs.py --seconds 3 [--breakdown]
+
+``texas_holdem_v4`` needs ``rlcard`` (and ``pygame``); without them it is left out and said so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+import numpy as np
+
+from nemeton.engine import get_game
+from nemeton.interop import pettingzoo as ours
+
+OURS = [("alarun", {"players": 2}), ("alarun", {"players": 3}), ("alarun", {"players": 4}),
+        ("amarok", {"players": 3}), ("amarok", {"players": 4}), ("amarok", {"players": 6}),
+        ("amarok", {"players": 4, "teams": True}), ("amarok", {"players": 6, "teams": True}),
+        ("edora", {"players": 2}), ("edora", {"players": 3}), ("edora", {"players": 4})]
+
+
+def theirs() -> list[tuple[str, object]]:
+    out = []
+    from pettingzoo.classic import connect_four_v3, tictactoe_v3
+    out += [("tictactoe_v3", tictactoe_v3.env), ("connect_four_v3", connect_four_v3.env)]
+    try:
+        from pettingzoo.classic import texas_holdem_v4
+        texas_holdem_v4.env().reset(seed=0)
+        out.append(("texas_holdem_v4", texas_holdem_v4.env))
+    except Exception as exc:  # rlcard or pygame missing
+        print(f"texas_holdem_v4 left out: {type(exc).__name__}: {exc}")
+    return out
+
+
+class Runner:
+    """One environment, played in slices; counts steps, decisions and CPU seconds."""
+
+    def __init__(self, label: str, make):
+        self.label = label
+        self.env = make()
+        self.env.reset(seed=0)
+        self.rng = random.Random(0)
+        self.steps = self.decisions = 0
+        self.seconds = 0.0
+        self._iter = iter(self.env.agent_iter())
+
+    def run(self, seconds: float) -> None:
+        env, rng = self.env, self.rng
+        steps = decisions = 0
+        start = time.process_time()
+        while True:
+            for _ in range(64):
+                try:
+                    next(self._iter)
+                except StopIteration:
+                    env.reset()
+                    self._iter = iter(env.agent_iter())
+                    continue
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                else:
+                    env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+                    decisions += 1
+                steps += 1
+            if time.process_time() - start >= seconds:
+                break
+        self.seconds += time.process_time() - start
+        self.steps += steps
+        self.decisions += decisions
+
+
+def breakdown(game: str, options: dict, games: int = 20) -> dict[str, float]:
+    """Microseconds per decision in: the engine's step, the view, the tensor, the mask."""
+    spec = get_game(game)
+    opts = spec.options(**{**spec.bot_defaults, **options})
+    encoding = spec.encoding(opts)
+    out = np.zeros(encoding.observation_size, dtype=np.float32)
+    rng = random.Random(1)
+    t_step = t_view = t_encode = t_mask = 0.0
+    n = 0
+    clock = time.process_time
+    for seed in range(games):
+        state = spec.new_state(opts, seed)
+        state.record_events(False)
+        while not state.is_terminal():
+            seat = state.current_player
+            t0 = clock()
+            view = state.view(seat)
+            t1 = clock()
+            encoding.encode(view, out)
+            t2 = clock()
+            legal = state.legal_actions(seat)
+            mask = np.zeros(len(encoding.actions), dtype=np.int8)
+            mask[encoding.actions.ids(legal)] = 1
+            t3 = clock()
+            state.apply_unchecked(rng.choice(legal), seat)
+            t4 = clock()
+            t_view += t1 - t0
+            t_encode += t2 - t1
+            t_mask += t3 - t2
+            t_step += t4 - t3
+            n += 1
+    scale = 1e6 / n
+    return {"step": t_step * scale, "view": t_view * scale, "tensor": t_encode * scale, "mask": t_mask * scale}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per environment")
+    parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step of our games")
+    args = parser.parse_args()
+    runners = [Runner(label, make) for label, make in theirs()]
+    for game, options in OURS:
+        label = f"{game} " + " ".join(f"{k}={v}" for k, v in options.items())
+        runners.append(Runner(label, lambda g=game, o=options: ours.env(g, **o)))
+    rounds = max(1, round(args.seconds / 0.25))
+    for _ in range(rounds):
+        for r in runners:
+            r.run(args.seconds / rounds)
+    print(f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+          f"one process, CPU time")
+    base = next((r for r in runners if r.label == "tictactoe_v3"), None)
+    print("| environment | observation | actions | steps/s | decisions/s | vs tictactoe_v3 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for r in runners:
+        space = r.env.observation_space(r.env.possible_agents[0])["observation"]
+        actions = r.env.action_space(r.env.possible_agents[0]).n
+        rate = r.steps / r.seconds
+        ratio = f"{rate / (base.steps / base.seconds):.2f}" if base else ""
+        print(f"| {r.label} | {int(np.prod(space.shape))} | {actions} | {rate:,.0f} | "
+              f"{r.decisions / r.seconds:,.0f} | {ratio} |")
+    if args.breakdown:
+        print("\nMicroseconds per decision (CPU time):")
+        print("| game | engine step | view | tensor | mask | total |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for game, options in OURS:
+            b = breakdown(game, options)
+            label = f"{game} " + " ".join(f"{k}={v}" for k, v in options.items())
+            print(f"| {label} | {b['step']:.1f} | {b['view']:.1f} | {b['tensor']:.1f} | {b['mask']:.1f} | "
+                  f"{sum(b.values()):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
