@@ -52,7 +52,7 @@ export function render(root, ctx) {
   ring.append(table.centre(flipped));
   board.append(ring);
   board.append(table.roundBanner());
-  const own = table.seatPanel(me, ctx.seat === me);
+  const own = table.seatPanel(me, table.you === me);
   own.classList.add("amk-own");
   board.append(own);
   root.append(board);
@@ -92,6 +92,8 @@ class Table {
     this.key = `${this.view.game}:${this.view.round}`;
     this.recent = recentCards(ctx);
     this.viewer = ctx.seat ?? this.view.seat ?? null;
+    // "you" for the person at this seat; a replay seen by a seat names it like the others
+    this.you = ctx.mode === "replay" ? null : this.viewer;
   }
 
   order() {
@@ -101,7 +103,7 @@ class Table {
   }
 
   name(seat) {
-    if (seat === this.viewer) return "you";
+    if (seat === this.you && seat !== null) return "you";
     return this.ctx.seatName ? this.ctx.seatName(seat) : `seat ${seat}`;
   }
 
@@ -111,7 +113,7 @@ class Table {
   }
 
   possessive(seat) {
-    return seat === this.viewer ? "your" : `${this.name(seat)}'s`;
+    return seat === this.you && seat !== null ? "your" : `${this.name(seat)}'s`;
   }
 
   // ----- legal actions: find the ones an element acts, and wire it --------------------------
@@ -202,7 +204,7 @@ class Table {
     const panel = this.h("section", {
       class: `amk-seat${acting ? " acting" : ""}${mine ? " mine" : ""}`,
       dataset: { seat: String(seat) },
-      "aria-label": `${this.Name(seat)}${seat === this.viewer ? "" : ` (seat ${seat})`}`,
+      "aria-label": seat === this.you ? "your place" : `${this.Name(seat)}'s place`,
       style: this.ctx.seatColour ? `--seat:${this.ctx.seatColour(seat).css}` : null,
     });
     const head = this.h("header", { class: "amk-seat-head" },
@@ -435,7 +437,8 @@ class Table {
       const totals = this.unitTotals(last, entry);
       why = `${o.title}, ${o.rule}: ${totals}`;
     }
-    const plural = (winners.length > 1 && !view.teams) || (winners.length === 1 && winners[0] === this.viewer);
+    const units = view.teams ? new Set(winners.map((w) => view.teams.findIndex((team) => team.includes(w)))).size : winners.length;
+    const plural = units > 1 || (winners.length === 1 && winners[0] === this.you);
     const won = winners.length ? `${cap(who)} ${plural ? "win" : "wins"} round ${last.round}`
       : `Nobody wins round ${last.round}`;
     return this.h("div", {
@@ -558,7 +561,7 @@ class Table {
 // clawed cards (now at the bottom of the deck); "@objective" when a season card turned it.
 function recentCards(ctx) {
   const out = new Set();
-  const viewer = ctx.seat ?? null;
+  const viewer = ctx.mode === "play" ? ctx.seat ?? null : null;  // a replay rings every last move
   for (const e of ctx.fresh || []) {
     if (e.kind === "take" || e.kind === "claw") {
       if (e.seat !== null && e.seat !== viewer && e.card) out.add(e.card);
