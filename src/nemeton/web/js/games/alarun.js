@@ -167,7 +167,7 @@ function select(sel) {
  * element. size: "big" (hand, centre), "cell" (a square's cell), "mini" (others' squares, lists).
  */
 function tile(card, { size = "big", key, legal = false, selected = false, recent = false, note = "",
-  action = "", onClick = null, extraClass = "" } = {}) {
+  action = "", onClick = null, extraClass = "", data = {} } = {}) {
   const p = parse(card);
   const kind = p.special ? `al-${p.special}` : `c-${p.colour} i-${p.ingredient}`;
   const classes = ["card", "al-card", `al-${size}`, kind, extraClass];
@@ -178,7 +178,7 @@ function tile(card, { size = "big", key, legal = false, selected = false, recent
   const clickable = Boolean(onClick);
   const attrs = {
     class: classes.filter(Boolean).join(" "),
-    dataset: { card: String(card), ...(key ? { key } : {}) },
+    dataset: { card: String(card), ...(key ? { key } : {}), ...data },
     title: words,
   };
   let e;
@@ -289,7 +289,7 @@ function squareGrid(cells, { size, window, druid = "druid", cellAttrs = () => ({
       let e;
       if (card !== undefined) {
         const a = cellAttrs(x, y, card);
-        e = tile(card, { size, key: `sq-${x},${y}`, ...a,
+        e = tile(card, { size, key: `sq-${x},${y}`, data: { x, y }, ...a,
           extraClass: [x === 0 && y === 0 ? "al-druid-cell" : "", a.extraClass || ""].join(" ") });
         if (x === 0 && y === 0 && card !== "druid") e.append(el("span", { class: "al-druid-mark" }, glyph("druid")));
       } else {
@@ -340,9 +340,8 @@ function prompt(ctx) {
     if (mine) {
       const onlyPass = ctx.legal.every((a) => a.type === "pass");
       if (onlyPass) text = "The round's action limit is reached: only Pass is left.";
-      else if (v.alarun != null) text = `${cap(seatName(ctx, v.alarun))} passed first: this is your one more action. ` +
-        "Swap a centre card with a hand card, or pass.";
-      else text = "Your turn: click a centre card, then one of your cards, to swap them; or pass.";
+      else if (v.alarun != null) text = `${cap(seatName(ctx, v.alarun))} passed first: your one more action. Swap or pass.`;
+      else text = "Your turn: click a centre card and one of yours to swap them, or pass.";
       if (selection && selection.where === "centre") text = `Now click the hand card to give for ${cardName(selection.card)}.`;
       if (selection && selection.where === "hand") text = `Now click the centre card to take for your ${cardName(selection.card)}.`;
     } else text = acting.length ? `Waiting for ${names(ctx, acting)}.` : "";
@@ -376,7 +375,7 @@ function centreRow(ctx, recent) {
     el("span", { class: "al-count" }, `stack ${v.deck_size}`));
   if (v.alarun == null && !v.terminal) stack.append(el("span", { class: "al-alarun-token", title: "Alarún lies on the stack" }, "Alarún"));
   row.append(stack);
-  const cards = el("div", { class: "al-cards", role: "group", "aria-label": "Centre cards, face up" });
+  const cards = el("div", { class: "al-cards al-centre-cards", role: "group", "aria-label": "Centre cards, face up" });
   (v.centre || []).forEach((card, i) => {
     let isLegal = false, isSelected = false, onClick = null, action = "Take from the centre";
     if (swapping) {
@@ -571,9 +570,17 @@ function seatPanel(ctx, s, recent, size) {
   const outlined = markFirst(known, recent.known[s] || []);
   const hand = el("div", { class: "al-mini-list al-their-hand", role: "group",
     "aria-label": `${seatName(ctx, s)}'s hand: ${handSize} cards` });
-  known.forEach((c, i) => hand.append(tile(c, { size: "mini", recent: outlined.has(i), note: "taken from the centre" })));
-  for (let k = known.length; k < handSize; k++) hand.append(back("mini", "A hidden hand card"));
+  // In the action phase the cards seen taken from the centre are in the hand, face up; during
+  // placement some may already lie face down in the square, so they are listed apart.
+  const inHand = v.phase === "actions" ? known : [];
+  inHand.forEach((c, i) => hand.append(tile(c, { size: "mini", recent: outlined.has(i), note: "taken from the centre" })));
+  for (let k = inHand.length; k < handSize; k++) hand.append(back("mini", "A hidden hand card"));
   panel.append(el("div", { class: "al-line" }, el("span", { class: "al-label" }, `hand ${handSize}`), hand));
+  if (v.phase !== "actions" && known.length) {
+    panel.append(el("div", { class: "al-line" }, el("span", { class: "al-label" }, "taken this round:"),
+      el("div", { class: "al-mini-list al-known", role: "group", "aria-label": "Cards seen taken from the centre this round" },
+        known.map((c) => tile(c, { size: "mini", note: "taken from the centre this round; in hand or placed face down" })))));
+  }
   const cells = v.squares[s] || [];
   const fresh = new Set(recent.cells[s] || []);
   panel.append(squareGrid(cells, {
@@ -584,7 +591,7 @@ function seatPanel(ctx, s, recent, size) {
   const foot = el("div", { class: "al-line" },
     el("span", { class: "al-label" }, `potions so far ${(v.potion_points || [])[s] ?? 0}`));
   if (hidden && v.phase === "placement") {
-    const downs = el("span", { class: "al-mini-list", "aria-label": `${hidden} placed this round, face down` });
+    const downs = el("span", { class: "al-mini-list al-pending-backs", "aria-label": `${hidden} placed this round, face down` });
     for (let k = 0; k < hidden; k++) downs.append(back("mini", "A card placed this round, hidden until everyone has placed"));
     foot.append(el("span", { class: "al-label" }, `placed ${hidden}:`), downs);
   }
@@ -635,7 +642,7 @@ export function render(root, ctx) {
   if (!ctx.legal || ctx.mode === "replay") ctx = { ...ctx, legal: [] };
   const recent = recentMoves(ctx);
   const board = el("div", { class: "al-board" });
-  board.append(status(ctx));
+  board.append(status(ctx), pictureKey());
   const me = ctx.seat;
   const others = [];
   for (let s = 0; s < v.players; s++) if (s !== me) others.push(s);
@@ -644,22 +651,20 @@ export function render(root, ctx) {
     others.map((s) => seatPanel(ctx, s, recent, spectator ? "cell" : "mini"))));
   board.append(centreRow(ctx, recent));
   if (!spectator) {
+    // On a phone the hand box stays in sight at the bottom of the screen (alarun.css).
     const own = el("section", { class: "al-own", "aria-label": "Your area" });
-    const p = prompt(ctx);
-    const handBox = el("div", { class: "al-hand-box" },
-      el("h3", {}, "Your hand"), handRow(ctx),
-      el("div", { class: "al-line" }, colourCard(v.secret_colour, "Your secret colour"),
-        el("span", { class: "al-label" }, "+2 per card of this colour (secret until the end)")));
+    const handBox = el("div", { class: "al-hand-box" }, prompt(ctx),
+      el("h3", { class: "al-hand-title" }, "Your hand and secret colour"),
+      el("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, "Your secret colour")),
+      el("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end."));
     const squareBox = el("div", { class: "al-square-box" },
       el("h3", {}, `Your square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx));
-    if (p) own.append(p);
     own.append(el("div", { class: "al-own-row" }, handBox, squareBox));
     board.append(own);
   } else {
     const p = prompt(ctx);
     if (p) board.append(p);
   }
-  board.append(pictureKey());
   const buttons = actionButtons(ctx);
   if (buttons.length) {
     const bar = ctx.actionBar || el("div", { class: "al-action-bar" });
@@ -765,12 +770,7 @@ export function renderScore(root, ctx) {
     if (e.kind === "colour_bonus") colourCards[e.player] = e.cards;
   }
   for (let s = 0; s < n; s++) if (!druids[s] && breakdowns[s]) druids[s] = breakdowns[s].druid || null;
-  const box = el("div", { class: "al-score" });
-  const best = winners.map((s) => seatName(ctx, s));
-  const total = winners.length ? breakdowns[winners[0]]?.total : null;
-  box.append(el("h2", { class: "al-headline" }, winners.length > 1
-    ? `Shared win: ${best.join(" and ")} with ${total} points`
-    : winners.length ? `${cap(best[0])} ${winners[0] === ctx.seat ? "win" : "wins"} with ${total} points` : "Game over"));
+  const box = el("div", { class: "al-score" });  // the shell names the winner above it
   // The summary: one row per seat.
   const summary = el("table", { class: "al-summary" },
     el("thead", {}, el("tr", {}, ...["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
