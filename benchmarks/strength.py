@@ -34,7 +34,8 @@ from pathlib import Path
 
 from nemeton.agents.base import make_agent
 from nemeton.arena.stats import mean_interval, share_interval
-from nemeton.arena.tournament import TournamentConfig, TournamentError, load_tournament, run_tournament
+from nemeton.arena.tournament import (TournamentConfig, TournamentError, load_tournament, run_tournament,
+                                      sequential_decision)
 from nemeton.engine import get_game
 from nemeton.table import Table
 
@@ -42,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 BUDGETS = HERE / "results" / "arena-budgets.json"
 OUT = HERE / "results" / "arena-strength"
 SEED = 0
+MAX_GAMES = 200
 CONFIGS = [("alarun", 2, {}), ("alarun", 3, {}), ("alarun", 4, {}),
            ("amarok", 3, {}), ("amarok", 4, {}), ("amarok", 5, {}), ("amarok", 6, {}),
            ("amarok", 4, {"teams": True}), ("amarok", 6, {"teams": True}),
@@ -168,14 +170,9 @@ def summarise(directory: Path, line: float) -> dict:
     t = load_tournament(directory)
     config = t.config
     spec = get_game(config.game)
-    schedule = config.schedule()
-    units = schedule.units
+    units = config.schedule().units
     # the stopping rule's verdict, recomputed from the stored games (the same as the run's)
-    from nemeton.arena.tournament import _Watcher
-    watcher = _Watcher(schedule, 200, line)
-    done = {o.index: o for o in t.outcomes}
-    watcher.advance(done)
-    used = [done[i] for i in sorted(done) if i < (watcher.games_used if watcher.verdict else 200)]
+    decision, used = sequential_decision(config, t.outcomes, line, MAX_GAMES)
     shares = [o.share(0) for o in used]
     margins = []
     decisions = seconds = 0
@@ -189,7 +186,7 @@ def summarise(directory: Path, line: float) -> dict:
                if k != "players" and v != spec.options(**{**spec.bot_defaults, "players": config.players}).to_json()[k]}
     return {"game": spec.title, "players": config.players, "options": options, "focal": config.agents[0],
             "others": config.agents[1], "games": len(used), "share": share_interval(shares),
-            "cs": watcher.decision().interval, "verdict": watcher.verdict, "line": line,
+            "cs": decision.interval, "verdict": decision.verdict, "line": line,
             "fair": 1 / len(units), "margin": mean_interval(margins),
             "per_decision": seconds / decisions if decisions else 0.0, "stored": len(t.outcomes)}
 

@@ -47,6 +47,8 @@ def test_bad_tournament_input_exits_2_with_a_message_and_plays_nothing(tmp_path)
         (["--agents", "heuristic,random,random", "--lineup", "focal"], "exactly two agents"),
         (["--agents", "heuristic", "--option", "teams=maybe"], "teams"),
         (["--agents", "heuristic", "--workers", "0"], "--workers must be at least 1"),
+        (["--agents", "heuristic", "--backend", "ray", "--address", "127.0.0.1:1"], "cannot reach the Ray cluster"),
+        (["--agents", "heuristic", "--backend", "ray", "--address", "nowhere"], "--address takes host:port"),
     ]
     for extra, message in cases:
         result = invoke("tournament", "amarok", "--players", "4", "--games", "2", "--out", str(tmp_path / "x"), *extra)

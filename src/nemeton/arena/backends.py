@@ -10,6 +10,7 @@ them by game index.
 from __future__ import annotations
 
 import os
+import socket
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator
 
@@ -33,6 +34,22 @@ def run_jobs(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None 
     if backend == "ray":
         return _ray(fn, jobs, workers, address)
     raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def check_backend(backend: str, address: str | None = None) -> None:
+    """Everything that can be checked before a game is played or a file written: the backend's
+    name, Ray being installed, a cluster address being reachable."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if address and backend != "ray":
+        raise BackendError("an address is for the Ray backend")
+    if backend == "ray":
+        try:
+            import ray
+        except ModuleNotFoundError:
+            raise BackendError("the Ray backend needs Ray: pip install -e '.[ray]'") from None
+        if address and not ray.is_initialized():
+            check_reachable(address)
 
 
 def _local(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int) -> Iterator[Any]:
@@ -92,3 +109,17 @@ def _ray(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None, add
     finally:
         if started_here:
             ray.shutdown()
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once when a cluster address cannot be reached (Ray itself retries for ever).
+    ``auto`` (a cluster started on this machine) is left to Ray."""
+    if address == "auto":
+        return
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise BackendError(f"--address takes host:port (or ray://host:port, or auto); got {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..agents.base import AgentSpecError, make_agent, parse_agent_spec
 from ..engine import GameRecord, NemetonError, get_game
 from ..table import Table
-from .backends import run_jobs
+from .backends import check_backend, run_jobs
 from .schedule import Schedule
 from .stats import ConfidenceSequence, Estimate
 
@@ -232,6 +232,7 @@ def run_tournament(config: TournamentConfig, games: int, *, workers: int | None 
         raise TournamentError("a tournament needs at least one game")
     if until_decided is not None and not 0 < until_decided < 1:
         raise TournamentError(f"--until-decided takes a share strictly between 0 and 1, got {until_decided}")
+    check_backend(backend, address)
     schedule = config.schedule()
     out_dir = Path(out) if out is not None else None
     done: dict[int, GameOutcome] = open_directory(out_dir, config) if out_dir else {}
@@ -272,6 +273,18 @@ def run_tournament(config: TournamentConfig, games: int, *, workers: int | None 
     outcomes = [done[i] for i in sorted(done) if i < limit]
     return Tournament(config, outcomes, time.perf_counter() - started, played,
                       watcher.decision() if watcher else None)
+
+
+def sequential_decision(config: TournamentConfig, outcomes: Sequence[GameOutcome], line: float,
+                        games: int) -> tuple[Decision, list[GameOutcome]]:
+    """The stopping rule applied to stored games: the decision after the games of a
+    tournament capped at ``games``, and the games it counts (those up to the deciding
+    block, or all of them when undecided)."""
+    watcher = _Watcher(config.schedule(), games, line)
+    done = {o.index: o for o in outcomes if o.index < games}
+    watcher.advance(done)
+    limit = watcher.games_used if watcher.verdict is not None else games
+    return watcher.decision(), [done[i] for i in sorted(done) if i < limit]
 
 
 class _Watcher:
