@@ -31,8 +31,9 @@ DECK = 99
 SCALE_POINTS = 100.0                  # potion points and scores are divided by this
 CAP_SCALE = 30                        # actions_taken is divided by the cap (this without one)
 
-# feature offsets of a card on a cell: (ingredient feature, colour feature) or (Centum auri,)
-_CELL_CARD = {name: ((c // 7, 7 + c % 7) if c < CENTUM_AURI else (14,)) for c, name in enumerate(CARD_NAMES)}
+# feature offsets of a card on a cell: (ingredient feature, colour feature); the Centum auri
+# has one feature, given twice (setting it twice is setting it once)
+_CELL_FEATURES = {name: ((c // 7, 7 + c % 7) if c < CENTUM_AURI else (14, 14)) for c, name in enumerate(CARD_NAMES)}
 _DRUID_FEATURE = 15
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASE_NAMES)}
@@ -100,6 +101,12 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         "secret_colours": layout.add("secret_colours", (n, len(COLOURS)),
                                      f"one-hot: every seat's secret colour, once the game is over ({seats})"),
     }
+    # cell_start[k][y][x]: where the features of cell (x, y) of position k's square start
+    # (indexed by the offsets -4..4 themselves: Python's negative indices wrap round the 9 rows)
+    wrap = [p if p <= REACH else p - SIDE for p in range(SIDE)]   # list position -> offset
+    cell_start = [[[off["squares"] + k * CELLS * CELL_FEATURES
+                    + ((wrap[row] + REACH) * SIDE + wrap[col] + REACH) * CELL_FEATURES
+                    for col in range(SIDE)] for row in range(SIDE)] for k in range(n)]
     druid = [off["squares"] + k * CELLS * CELL_FEATURES + (REACH * SIDE + REACH) * CELL_FEATURES + _DRUID_FEATURE
              for k in range(n)]
     cap_scale = float(cap if cap is not None else CAP_SCALE)
@@ -149,12 +156,14 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         for x, y in view.get("my_placements") or ():
             ones.append(off["my_placements"] + (y + REACH) * SIDE + x + REACH)
         squares = view["squares"]
+        append = ones.append
         for k, s in enumerate(order):
-            base = off["squares"] + k * CELLS * CELL_FEATURES
+            rows = cell_start[k]
             for x, y, name in squares[s]:
-                cell = base + ((y + REACH) * SIDE + x + REACH) * CELL_FEATURES
-                for f in _CELL_CARD[name]:
-                    ones.append(cell + f)
+                cell = rows[y][x]
+                first, second = _CELL_FEATURES[name]
+                append(cell + first)
+                append(cell + second)
         colour = view.get("secret_colour")
         if colour is not None:
             ones.append(off["secret_colour"] + _COLOUR_INDEX[colour])
