@@ -26,15 +26,18 @@ const TEAM_MARKS = [
   { letter: "C", symbol: "⬟" },
 ];
 
-// UI-only memory: the objective side last drawn (to flip the card visibly when it turns).
-let shown = { key: null, objective: null };
+// UI-only memory of the last drawing: the objective side (to flip the card visibly when it
+// turns), the cards already ringed as new and the round result already announced (each
+// animates once, not again at every redraw).
+let shown = { key: null, objective: null, recent: new Set(), banner: null };
 
 // ----- the game module -------------------------------------------------------------------
 export function render(root, ctx) {
   const view = ctx.view;
   const table = new Table(ctx);
   const flipped = shown.key === table.key && shown.objective !== null && shown.objective !== view.objective;
-  shown = { key: table.key, objective: view.objective };
+  table.arrived = shown.recent;
+  table.announced = shown.banner;
 
   const seats = table.order();
   const me = seats[0];
@@ -57,6 +60,8 @@ export function render(root, ctx) {
   board.append(own);
   root.append(board);
   table.fallbackButtons();
+  shown = { key: table.key, objective: view.objective, recent: table.recent,
+    banner: view.last_round ? view.last_round.round : null };
 }
 
 export function renderScore(root, ctx) {
@@ -91,6 +96,8 @@ class Table {
     this.used = new Set();  // indexes into legal that some element acts
     this.key = `${this.view.game}:${this.view.round}`;
     this.recent = recentCards(ctx);
+    this.arrived = new Set();  // the cards the previous drawing already ringed as new
+    this.announced = null;     // the round whose result the previous drawing showed
     this.viewer = ctx.seat ?? this.view.seat ?? null;
     // "you" for the person at this seat; a replay seen by a seat names it like the others
     this.you = ctx.mode === "replay" ? null : this.viewer;
@@ -177,7 +184,10 @@ class Table {
     c.symbol ? this.h("span", { class: "amk-symbol", "aria-hidden": "true" },
       symbolIcon(this.svg, c.symbol), this.h("span", {}, SYMBOL_SHORT[c.symbol] || c.symbol)) : null,
     this.h("span", { class: "amk-id", "aria-hidden": "true" }, String(id)));
-    if (this.recent.has(id)) el.classList.add("recent");
+    if (this.recent.has(id)) {
+      el.classList.add("recent");
+      if (!this.arrived.has(id)) el.classList.add("amk-arrive");
+    }
     return el;
   }
 
@@ -442,7 +452,8 @@ class Table {
     const won = winners.length ? `${cap(who)} ${plural ? "win" : "wins"} round ${last.round}`
       : `Nobody wins round ${last.round}`;
     return this.h("div", {
-      class: `amk-round-banner${fresh ? " fresh" : ""}`, role: "status",
+      class: `amk-round-banner${fresh ? " fresh" : ""}${fresh && this.announced !== last.round ? " amk-arrive" : ""}`,
+      role: "status",
       dataset: { round: String(last.round), winners: JSON.stringify(winners) },
     },
     this.h("strong", {}, won), this.h("span", {}, ` — ${why}.`));
@@ -512,17 +523,17 @@ class Table {
     const winners = view.winners || [];
     const box = this.h("div", { class: "amarok amk-score" });
     const head = this.h("tr", {}, this.h("th", { scope: "col" }, "Seat"),
-      this.h("th", { scope: "col" }, "Round wins"), view.teams ? this.h("th", { scope: "col" }, "Team") : null,
-      this.h("th", { scope: "col" }, "Result"));
+      this.h("th", { scope: "col" }, "Round wins"), view.teams ? this.h("th", { scope: "col" }, "Team") : null);
     const body = seats.map((s) => this.h("tr", {
       class: winners.includes(s) ? "winner" : "", dataset: { seat: String(s), level: String(Math.round(Number(levels[s] || 0))) },
     },
-    this.h("th", { scope: "row" }, this.ctx.seatBadge ? this.ctx.seatBadge(s) : this.name(s)),
+    this.h("th", { scope: "row" }, this.ctx.seatBadge ? this.ctx.seatBadge(s) : this.name(s),
+      winners.includes(s) ? this.h("span", { class: "amk-flag win" }, " ★ winner") : null),
     this.h("td", { class: "amk-final-level" }, String(Math.round(Number(levels[s] || 0)))),
-    view.teams ? this.h("td", {}, this.teamMark(s)) : null,
-    this.h("td", {}, winners.includes(s) ? "★ winner" : "")));
-    box.append(this.h("table", { class: "amk-levels" },
-      this.h("caption", {}, `Final levels (round wins; the first to ${target} wins the game)`), this.h("thead", {}, head), this.h("tbody", {}, ...body)));
+    view.teams ? this.h("td", {}, this.teamMark(s)) : null));
+    box.append(this.h("h3", { class: "amk-caption" }, `Final levels: round wins, the first to ${target} wins the game`));
+    box.append(this.h("div", { class: "amk-table-scroll" }, this.h("table", { class: "amk-levels" },
+      this.h("thead", {}, head), this.h("tbody", {}, ...body))));
 
     const rounds = (this.ctx.log || []).filter((e) => e.kind === "round_end");
     const rhead = this.h("tr", {}, this.h("th", { scope: "col" }, "Round"),
@@ -549,8 +560,8 @@ class Table {
         view.teams ? this.h("td", {}, (e.team_totals || []).map((v, t) => `${TEAM_MARKS[t % 3].symbol} ${TEAM_MARKS[t % 3].letter}: ${v}`).join(", ")) : null,
         this.h("td", {}, (e.winners || []).length ? this.unitNames(e.winners) : "nobody"));
     });
+    box.append(this.h("h3", { class: "amk-caption" }, "Round by round: the cards in front, totals, traps and round wins after the round"));
     box.append(this.h("div", { class: "amk-table-scroll" }, this.h("table", { class: "amk-rounds" },
-      this.h("caption", {}, "Round by round: the cards in front, totals, traps and round wins after the round"),
       this.h("thead", {}, rhead), this.h("tbody", {}, ...rrows))));
     return box;
   }
