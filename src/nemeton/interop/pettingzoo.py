@@ -99,7 +99,7 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._legal: list | None = None
+        self._legal: list[int] | None = None  # the ids legal for the seat to act
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -108,21 +108,22 @@ class raw_env(AECEnv):
         if self.info_view and agent in self.infos:
             self.infos[agent]["view"] = view
         mask = np.zeros(len(self._actions), dtype=np.int8)
-        mask[self._actions.ids(self._legal_of(seat))] = 1
+        ids = self._legal_ids(seat)
+        mask[np.fromiter(ids, np.intp, len(ids))] = 1
         return {"observation": self.encoding.encode(view), "action_mask": mask}
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view (the dict form of its observation)."""
         return self.state.view(self._seat[agent])
 
-    def _legal_of(self, seat: int) -> list:
-        state = self.state
-        if seat == state.current_player and not self.terminations.get(self.possible_agents[seat], True) \
-                and not self.truncations.get(self.possible_agents[seat], True):
-            if self._legal is None:
-                self._legal = state.legal_actions(seat)
-            return self._legal
-        return state.legal_actions(seat) if seat == state.current_player else []
+    def _legal_ids(self, seat: int) -> list[int]:
+        """The ids of ``seat``'s legal actions if it is the seat to act (else none), computed
+        once per step."""
+        if seat != self.state.current_player:
+            return []
+        if self._legal is None:
+            self._legal = self._actions.ids(self.state.legal_actions(seat))
+        return self._legal
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -131,29 +132,27 @@ class raw_env(AECEnv):
             return
         state = self.state
         seat = self._seat[agent]
-        chosen = self._actions.action(action)
-        legal = self._legal_of(seat)
-        if not any(a is chosen for a in legal) and chosen not in legal:
+        chosen = self._actions.action(action)  # checks the id (an integer in range)
+        if int(action) not in self._legal_ids(seat):
             raise IllegalActionError(f"{chosen} (id {int(action)}) is not legal for {agent} now")
         state.apply_unchecked(chosen, seat)
         self._legal = None
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
         if state.is_terminal():
             returns = state.returns()
             for a in self.agents:
-                self.rewards[a] = returns[self._seat[a]]
+                rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = True
-            self.agent_selection = agent
         elif self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
+                rewards[a] = 0.0
                 self.truncations[a] = True
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-        current = state.current_player
-        if current != TERMINAL and not self.truncations[agent]:
-            self.agent_selection = self.possible_agents[current]
+            for a in rewards:
+                rewards[a] = 0.0
+            self.agent_selection = self.possible_agents[state.current_player]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
