@@ -114,7 +114,7 @@ class Table {
     return this.ctx.seatName ? this.ctx.seatName(seat) : `seat ${seat}`;
   }
 
-  Name(seat) {
+  capName(seat) {
     const s = this.name(seat);
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
@@ -214,7 +214,7 @@ class Table {
     const panel = this.h("section", {
       class: `amk-seat${acting ? " acting" : ""}${mine ? " mine" : ""}`,
       dataset: { seat: String(seat) },
-      "aria-label": seat === this.you ? "your place" : `${this.Name(seat)}'s place`,
+      "aria-label": seat === this.you ? "your place" : `${this.capName(seat)}'s place`,
       style: this.ctx.seatColour ? `--seat:${this.ctx.seatColour(seat).css}` : null,
     });
     const head = this.h("header", { class: "amk-seat-head" },
@@ -440,7 +440,7 @@ class Table {
     const o = OBJECTIVES[last.objective] || { title: last.objective, rule: "" };
     let why;
     if (last.reason === "mating") {
-      why = `${this.Name(last.mating_seat)} put a second heart in front (mating)`;
+      why = `${this.capName(last.mating_seat)} put a second heart in front (mating)`;
     } else if (last.reason === "all_trapped") {
       why = "everyone was trapped by a wolf trap";
     } else {
