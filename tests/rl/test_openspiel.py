@@ -92,3 +92,11 @@ def test_openspiels_ismcts_bot_plays_whole_games(game, params):
         state.apply_action(bot.step(state))
     returns = state.returns()
     assert max(returns) > 0 and sum(returns) == pytest.approx(os_game.utility_sum())
+
+
+def test_a_clone_of_a_new_initial_state_is_the_same_deal_and_a_new_state_another():
+    game = load("amarok", players=3, rng_seed=6)
+    state = game.new_initial_state()
+    copy = state.clone()  # before the state was dealt: it deals when first used
+    assert copy.inner.to_json() == state.inner.to_json()
+    assert game.new_initial_state().inner.to_json()["hands"] != state.inner.to_json()["hands"]

@@ -78,13 +78,13 @@ class _Box:
 
     def __init__(self, state):
         self.state = state
-        self.views: dict[int, dict] = {}
+        self.views: dict[int | None, dict] = {}
         self.samplers: dict[int, Any] = {}
 
     def __deepcopy__(self, memo) -> "_Box":
         return _Box(self.state.clone())
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int | None) -> dict:
         v = self.views.get(player)
         if v is None:
             v = self.views[player] = self.state.view(player)
@@ -96,17 +96,18 @@ class NemetonState(pyspiel.State):
 
     def __init__(self, game: "NemetonGame", inner=None):
         super().__init__(game)
-        # A new initial state deals a new game lazily: OpenSpiel's clone makes a fresh state
-        # and then overwrites its attributes, so dealing here would be wasted.
+        # A new initial state draws its seed now and deals when first used: OpenSpiel's clone
+        # makes a fresh initial state and then overwrites its attributes, so dealing here
+        # would be wasted (and a clone of a state not dealt yet deals the same game).
         self._box = None if inner is None else _Box(inner)
+        self._seed = game.next_seed() if inner is None else None
 
     @property
     def inner(self):
         """The engine state (dealt on first use for a new initial state)."""
         box = self._box
         if box is None:
-            game = self.get_game()
-            box = self._box = _Box(game.deal())
+            box = self._box = _Box(self.get_game().deal(self._seed))
         return box.state
 
     def current_player(self) -> int:
@@ -135,8 +136,9 @@ class NemetonState(pyspiel.State):
     def rewards(self) -> list[float]:
         return self.returns()
 
-    def view(self, player: int) -> dict:
-        """The player's view (what its observation and information state are made of)."""
+    def view(self, player: int | None) -> dict:
+        """The player's view (what its observation and information state are made of; None:
+        the spectator's)."""
         self.inner
         return self._box.view(player)
 
@@ -152,7 +154,8 @@ class NemetonState(pyspiel.State):
         return NemetonState(self.get_game(), sample(random.Random(seed)))
 
     def __str__(self) -> str:
-        return self.get_game().spec.render(self.inner.view(None))
+        """The spectator's view (public information) as JSON, and the decisions so far."""
+        return f"{len(self.inner.history)} decisions; " + json.dumps(self.view(None), separators=(",", ":"))
 
 
 class NemetonObserver:
@@ -192,9 +195,13 @@ class NemetonGame(pyspiel.Game):
         seed = merged["rng_seed"]
         self._seeds = random.Random(None if seed < 0 else seed)
 
-    def deal(self):
-        """A new engine game, its seed drawn from the game's stream."""
-        state = self.spec.new_state(self.options, self._seeds.getrandbits(63))
+    def next_seed(self) -> int:
+        """The seed of the next new game, drawn from the game's stream (``rng_seed``)."""
+        return self._seeds.getrandbits(63)
+
+    def deal(self, seed: int):
+        """A new engine game (its event log off: no one reads it here)."""
+        state = self.spec.new_state(self.options, seed)
         state.record_events(False)
         return state
 
