@@ -10,6 +10,14 @@ import numpy as np
 import pytest
 
 from configs import game_configs
+
+# besides the conformance configurations: Amarok's partner_hand and Alarún without the cap
+EXTRA = [pytest.param("amarok", {"players": 4, "teams": True, "partner_hand": True}, id="amarok-partner_hand"),
+         pytest.param("alarun", {"players": 2, "action_cap": None}, id="alarun-no-cap")]
+
+
+def all_configs():
+    return game_configs() + EXTRA
 from nemeton.engine import IllegalActionError, get_game
 
 pytest.importorskip("numpy")
@@ -34,7 +42,7 @@ def _random_game(spec, options, seed):
     return states
 
 
-@pytest.mark.parametrize("game,cfg", game_configs())
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_the_action_space_is_fixed_and_every_legal_action_round_trips_through_its_id(game, cfg):
     spec, options = _options(game, cfg)
     encoding = spec.encoding(options)
@@ -50,7 +58,7 @@ def test_the_action_space_is_fixed_and_every_legal_action_round_trips_through_it
                 assert encoding.actions.id(copy) == encoding.actions.id(action)
 
 
-@pytest.mark.parametrize("game,cfg", game_configs())
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_the_mask_is_exactly_the_legal_actions_of_each_acting_seat(game, cfg):
     spec, options = _options(game, cfg)
     space = spec.action_space(options)
@@ -62,7 +70,7 @@ def test_the_mask_is_exactly_the_legal_actions_of_each_acting_seat(game, cfg):
     assert not state.legal_action_mask(0).any()  # the game is over
 
 
-@pytest.mark.parametrize("game,cfg", game_configs())
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_observations_have_one_fixed_size_within_their_bounds_for_every_seat_and_the_spectator(game, cfg):
     spec, options = _options(game, cfg)
     encoding = spec.encoding(options)
@@ -79,7 +87,7 @@ def test_observations_have_one_fixed_size_within_their_bounds_for_every_seat_and
             assert np.array_equal(obs, again)  # the buffer is cleared before it is written
 
 
-@pytest.mark.parametrize("game,cfg", game_configs())
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_resampling_the_hidden_state_leaves_every_observation_unchanged(game, cfg):
     """Observations come from views alone: a state re-sampled by the determinizer from a
     seat's view gives that seat the same observation (and the same mask)."""
@@ -104,7 +112,7 @@ def test_observations_differ_where_the_views_differ():
     assert not np.array_equal(spec.observe(state.view(0)), spec.observe(state.view(1)))
 
 
-@pytest.mark.parametrize("game,cfg", game_configs())
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_game_facts_bound_the_returns_and_the_length(game, cfg):
     spec, options = _options(game, cfg)
     facts = spec.facts(options)

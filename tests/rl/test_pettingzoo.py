@@ -15,6 +15,8 @@ from nemeton.interop.pettingzoo import env, raw_env  # noqa: E402
 
 CONFIGS = [pytest.param(spec.name, cfg, id=spec.name + "-" + "-".join(f"{k}={v}" for k, v in cfg.items()))
            for spec in list_games() for cfg in spec.conformance_configs()]
+CONFIGS += [pytest.param("amarok", {"players": 4, "teams": True, "partner_hand": True}, id="amarok-partner_hand"),
+            pytest.param("alarun", {"players": 2, "action_cap": None}, id="alarun-no-cap")]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
