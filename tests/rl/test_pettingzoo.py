@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from nemeton.engine import IllegalActionError, get_game, list_games  # noqa: E402
 from nemeton.interop.pettingzoo import env, raw_env  # noqa: E402
@@ -110,9 +110,15 @@ def test_ansi_rendering_shows_the_spectator_view_only():
     assert raw_env("amarok", players=3).render() is None
 
 
+@pytest.mark.parametrize("game", ["alarun", "amarok", "edora"])
+def test_pettingzoo_render_test_passes(game, capsys):
+    render_test(lambda render_mode=None: env(game, render_mode=render_mode))
+    assert "seat" in capsys.readouterr().out.lower()  # "human" printed the spectator's view
+
+
 def test_bad_arguments_are_refused_with_what_is_allowed():
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env("alarun", render_mode="human")
+        raw_env("alarun", render_mode="rgb_array")
     with pytest.raises(ValueError, match="max_steps"):
         raw_env("alarun", max_steps=0)
     from nemeton.engine import InvalidOptionsError, UnknownGameError

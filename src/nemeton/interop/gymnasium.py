@@ -22,7 +22,7 @@ Importing this module registers ``nemeton/Alarun-v0``, ``nemeton/Amarok-v0`` and
   games do; Gymnasium's checker steps with unmasked random actions), or with
   ``illegal_action="raise"`` raises :class:`IllegalActionError` and changes nothing.
   ``max_steps`` truncates after that many decisions of the learner.
-- ``render_mode="ansi"``: ``render()`` returns the learner's text view.
+- ``render_mode="ansi"``: ``render()`` returns the learner's text view; ``"human"`` prints it.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ IDS = {"alarun": "nemeton/Alarun-v0", "amarok": "nemeton/Amarok-v0", "edora": "n
 class NemetonEnv(gymnasium.Env):
     """One seat of a Nemeton game against built-in agents (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, game: str, players: int | None = None, opponents: str | Sequence[str] = "random",
                  seat: int | str = 0, render_mode: str | None = None, max_steps: int | None = None,
@@ -54,8 +54,8 @@ class NemetonEnv(gymnasium.Env):
         self.spec_ = spec
         self.game_options = spec.options(players, **{**spec.bot_defaults, **options})
         n = self.game_options.players
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
         if seat != "random" and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
             raise ValueError(f"seat must be a seat from 0 to {n - 1} or 'random'; got {seat!r}")
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
@@ -124,9 +124,14 @@ class NemetonEnv(gymnasium.Env):
         return self.encoding.actions.mask(self.state.legal_actions(self.seat))
 
     def render(self) -> str | None:
+        """The learner's text view: returned with ``render_mode="ansi"``, printed with "human"."""
         if self.render_mode is None:
             return None
-        return self.spec_.render(self.state.view(self.seat))
+        text = self.spec_.render(self.state.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     # ----- helpers --------------------------------------------------------------------------
     def _observe(self) -> np.ndarray:

@@ -16,7 +16,8 @@ seat first, and no seat sees another's placement before all have placed).
 - An illegal action raises :class:`IllegalActionError` and changes nothing.
 - ``max_steps`` truncates a game after that many decisions (the games use their bot
   defaults, which bound Alarún and Edora; Amarok's rules set no bound).
-- ``render_mode="ansi"``: ``render()`` returns the spectator's text view (no hidden card).
+- ``render_mode="ansi"``: ``render()`` returns the spectator's text view (no hidden card);
+  ``"human"`` prints it.
 
 There is no parallel-API version: the games are turn-based (one seat decides at a time,
 except Alarún's placement, where the seats decide without seeing each other, which the AEC
@@ -46,14 +47,14 @@ def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """One Nemeton game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "nemeton_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "nemeton_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
                  max_steps: int | None = None, info_view: bool = False, **options: Any):
         super().__init__()
         spec = get_game(game)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive integer or None; got {max_steps!r}")
         self.spec_ = spec
@@ -156,9 +157,14 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The spectator's text view: returned with ``render_mode="ansi"``, printed with "human"."""
         if self.render_mode is None:
             return None
-        return self.spec_.render(self.state.view(None))
+        text = self.spec_.render(self.state.view(None))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
