@@ -166,3 +166,12 @@ def _serve(initdb, pg_ctl, base):
 
     yield database
     run(pg_ctl, "-D", str(data), "-m", "fast", "stop")
+
+
+def receive(ws):
+    """The next message of a test client's WebSocket other than a "seats" notice (who is
+    connected: pushed whenever a client comes or goes)."""
+    while True:
+        message = ws.receive_json()
+        if message.get("type") != "seats":
+            return message

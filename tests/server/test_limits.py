@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import create
+from conftest import create, receive
 from fastapi.testclient import TestClient
 
 from nemeton.server.app import create_app
@@ -44,9 +44,9 @@ def test_a_flooding_socket_gets_error_messages(db_url):
     with TestClient(create_app(db_url, rate_limit=(0.01, 4))) as client:
         room, tokens = create(client)  # 1 request
         with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[0]}") as ws:  # 2
-            assert ws.receive_json()["type"] == "state"
+            assert receive(ws)["type"] == "state"
             for _ in range(3):
                 ws.send_text(json.dumps({"type": "dance"}))
-            answers = [ws.receive_json() for _ in range(3)]
+            answers = [receive(ws) for _ in range(3)]
     assert [a["status"] for a in answers] == [422, 422, 429]
     assert "too many" in answers[-1]["message"]

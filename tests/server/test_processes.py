@@ -13,6 +13,14 @@ from test_crash import free_port, start_server
 from websockets.sync.client import connect
 
 
+def recv_state(ws):
+    """The next "state" message of a WebSocket (skipping notices of who is connected)."""
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        if message["type"] != "seats":
+            return message
+
+
 def race(bases, room, tokens, seat, actions):
     barrier = threading.Barrier(len(bases))
     answers = [None] * len(bases)
@@ -80,12 +88,12 @@ def test_a_watcher_on_one_process_sees_moves_made_through_another(tmp_path, back
                      if httpx.get(f"{base_b}/api/rooms/{room}/view", params={"token": t}).json()["legal_actions"])
         watcher = 1 - mover
         with connect(f"ws://{base_a.removeprefix('http://')}/ws/rooms/{room}?token={tokens[watcher]}") as ws:
-            first = json.loads(ws.recv(timeout=10))
+            first = recv_state(ws)
             assert first["moves"] == 0 and first["legal_actions"] == []
             legal = httpx.get(f"{base_b}/api/rooms/{room}/view", params={"token": tokens[mover]}).json()["legal_actions"]
             answer = httpx.post(f"{base_b}/api/rooms/{room}/actions", json={"token": tokens[mover], "action": legal[0]})
             assert answer.status_code == 200, answer.text
-            pushed = json.loads(ws.recv(timeout=10))
+            pushed = recv_state(ws)
             assert pushed["moves"] == 1 and pushed["version"] == answer.json()["version"]
             assert [e["seat"] for e in pushed["log"]].count(mover) >= 1  # the move's own event
         views = [httpx.get(f"{b}/api/rooms/{room}/view", params={"token": tokens[watcher]}).json() for b in (base_a, base_b)]

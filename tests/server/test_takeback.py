@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import Mirror, store_of, view
+from conftest import Mirror, store_of, view, receive
 
 from nemeton import get_game
 from nemeton.engine import GameRecord
@@ -143,14 +143,14 @@ def test_a_take_back_over_the_socket_resynchronises_every_client(client):
     other = 1 - seat
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[seat]}") as mine, \
             client.websocket_connect(f"/ws/rooms/{room}?token={tokens[other]}") as theirs:
-        mine.receive_json()
-        theirs.receive_json()
+        receive(mine)
+        receive(theirs)
         mine.send_text(json.dumps({"type": "action", "action": action}))
-        assert mine.receive_json()["moves"] == 1 and mine.receive_json()["type"] == "ok"
-        assert theirs.receive_json()["moves"] == 1
+        assert receive(mine)["moves"] == 1 and receive(mine)["type"] == "ok"
+        assert receive(theirs)["moves"] == 1
         mine.send_text(json.dumps({"type": "undo"}))
-        pushed = [mine.receive_json(), theirs.receive_json()]
-        assert mine.receive_json() == {"type": "ok", "version": 2}
+        pushed = [receive(mine), receive(theirs)]
+        assert receive(mine) == {"type": "ok", "version": 2}
     mirror = Mirror(client, room)
     for message, viewer in zip(pushed, (seat, other)):
         assert message["resync"] and message["moves"] == 0

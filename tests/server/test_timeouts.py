@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import store_of, view, wait_for
+from conftest import store_of, view, wait_for, receive
 
 
 def create_room(client, seats=("human", "human"), game="alarun", timeout=None):
@@ -58,7 +58,7 @@ def test_connecting_a_websocket_is_returning(client):
     mover = view(client, room)["to_move"][0]
     wait_for(client, room, tokens[mover], lambda s: s["stand_in"] is not None)
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[mover]}") as ws:
-        first = ws.receive_json()
+        first = receive(ws)
     assert first["stand_in"] is None
     assert store_of(client).load_room(room).seats[mover].stand_in is None
 

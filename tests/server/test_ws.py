@@ -7,12 +7,12 @@ import json
 import random
 
 import pytest
-from conftest import Mirror, create, view
+from conftest import Mirror, create, view, receive
 from starlette.websockets import WebSocketDisconnect
 
 
 def receive_state(ws):
-    message = ws.receive_json()
+    message = receive(ws)
     assert message["type"] == "state", message
     return message
 
@@ -51,7 +51,7 @@ def test_actions_sent_over_the_socket_are_applied_and_pushed(client):
         first = receive_state(ws)
         ws.send_text(json.dumps({"type": "action", "action": first["legal_actions"][0], "version": 0}))
         pushed = receive_state(ws)
-        assert ws.receive_json() == {"type": "ok", "version": 1}
+        assert receive(ws) == {"type": "ok", "version": 1}
     mirror.check(pushed, 0, since=len(first["log"]))
     assert view(client, room)["version"] == 1
 
@@ -68,7 +68,7 @@ def test_a_refused_message_is_answered_with_its_reason_and_changes_nothing(clien
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[0]}") as ws:
         receive_state(ws)
         ws.send_text(message)
-        answer = ws.receive_json()
+        answer = receive(ws)
     assert answer["type"] == "error" and answer["status"] == status and words in answer["message"]
     assert view(client, room)["version"] == 0
 
@@ -80,12 +80,12 @@ def test_another_seats_turn_and_a_spectators_action_are_refused(client):
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[1]}") as ws:
         receive_state(ws)
         ws.send_text(message)
-        answer = ws.receive_json()
+        answer = receive(ws)
     assert answer["status"] == 409 and "not your turn" in answer["message"]
     with client.websocket_connect(f"/ws/rooms/{room}") as ws:
         receive_state(ws)
         ws.send_text(message)
-        answer = ws.receive_json()
+        answer = receive(ws)
     assert answer["status"] == 403 and "spectator" in answer["message"]
     assert view(client, room)["version"] == 0
 
@@ -94,10 +94,10 @@ def test_another_seats_turn_and_a_spectators_action_are_refused(client):
 def test_an_unknown_room_or_token_is_told_and_closed(client, path, status):
     room, _ = create(client, "alarun", ("human", "human"))
     with client.websocket_connect(path.format(room=room)) as ws:
-        answer = ws.receive_json()
+        answer = receive(ws)
         assert answer["type"] == "error" and answer["status"] == status
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive(ws)
     assert closed.value.code == 4000 + status
 
 
@@ -125,7 +125,7 @@ def test_agents_moves_are_pushed_one_by_one_until_the_game_ends(client):
             if state["legal_actions"]:
                 ws.send_text(json.dumps({"type": "action", "action": rng.choice(state["legal_actions"]),
                                          "version": state["version"]}))
-            message = ws.receive_json()
+            message = receive(ws)
             if message["type"] == "error":  # another seat acted first (simultaneous decisions)
                 assert message["status"] == 409 and "stale version" in message["message"], message
                 continue

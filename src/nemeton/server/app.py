@@ -13,13 +13,16 @@ import json
 import logging
 import re
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .limits import Limiter, RateLimit, client_of
 from .rooms import Forbidden, Rooms, ServerError, Subscriber
@@ -90,6 +93,11 @@ class SeatHanded(BaseModel):
     version: int
 
 
+class CreatorIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200, description="the creator's token")
+
+
 class StandIn(BaseModel):
     agent: str
     until_return: bool = Field(description="put there by a turn timeout: steps back when the person returns")
@@ -141,6 +149,7 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
         app.add_middleware(RateLimit, limiter=app.state.limiter)
     _errors(app)
     _routes(app)
+    _pages(app)
     return app
 
 
@@ -218,6 +227,25 @@ def _routes(app: FastAPI) -> None:
     async def hand_seat(room: str, seat: int, body: HandSeatIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).hand_seat(room, body.token, seat, body.agent)
 
+    @app.get("/api/games", summary="The games: player counts, options with their help text, agents")
+    async def games() -> list[dict[str, Any]]:
+        return game_catalogue()
+
+    @app.get("/api/rooms/{room}", summary="A room's public description: game, options, seats, status")
+    async def room_info(room: str, request: Request) -> dict[str, Any]:
+        return await _rooms(request).info(room)
+
+    @app.get("/api/rooms/{room}/replay",
+             summary="A finished game as one seat (or the spectator, without seat) saw it after a step")
+    async def replay(room: str, request: Request, seat: int | None = Query(None, ge=0, le=63),
+                     step: int | None = Query(None, ge=0, le=1_000_000)) -> dict[str, Any]:
+        return await _rooms(request).replay(room, seat, step)
+
+    @app.post("/api/rooms/{room}/rematch", summary="The creator asks for a rematch: same game, options and "
+                                                   "seats, every person keeping their token")
+    async def rematch(room: str, body: CreatorIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).rematch_room(room, body.token)
+
     @app.get("/api/rooms/{room}/record", summary="The full record (seed included), once the game has ended")
     async def record(room: str, request: Request) -> dict[str, Any]:
         return await _rooms(request).record(room)
@@ -225,6 +253,40 @@ def _routes(app: FastAPI) -> None:
     @app.websocket("/ws/rooms/{room}")
     async def room_socket(websocket: WebSocket, room: str, token: str | None = None) -> None:
         await serve_socket(websocket, _rooms(websocket), room, token, websocket.app.state.limiter)
+
+
+# ----- the web client --------------------------------------------------------------------
+WEB = Path(__file__).resolve().parent.parent / "web"
+# The pages load only our own files; a token in a page's address never leaves in a Referer.
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+                               "base-uri 'none'; form-action 'self'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+
+
+def _pages(app: FastAPI) -> None:
+    """The lobby, a room's page (a seat's with ?token=, the spectator's with ?watch) and a
+    finished game's replay: static files that draw what the API sends (docs/web.md)."""
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(WEB / name, media_type="text/html", headers=PAGE_HEADERS)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/rooms/{room}", include_in_schema=False)
+    async def room_page(room: str) -> FileResponse:
+        return page("room.html")
+
+    @app.get("/rooms/{room}/replay", include_in_schema=False)
+    async def replay_page(room: str) -> FileResponse:
+        return page("replay.html")
 
 
 # ----- WebSocket -------------------------------------------------------------------------
@@ -246,10 +308,10 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
     async with room.lock:
         if seat is not None:  # connecting is coming back
             await rooms.returns(room, seat)
-        first = {"type": "state", "seat": seat, **room.snapshot(seat)}
-        sub.since = room.table.state.log_length()
         room.subscribers.add(sub)
-    sub.queue.put_nowait(first)
+        sub.queue.put_nowait({"type": "state", "seat": seat, **room.snapshot(seat)})  # always first
+        sub.since = room.table.state.log_length()
+        room.publish_seats()
     sender = asyncio.create_task(_send(websocket, sub))
     try:
         while True:
@@ -263,6 +325,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
         pass
     finally:
         room.subscribers.discard(sub)
+        room.publish_seats()
         sender.cancel()
         await asyncio.gather(sender, return_exceptions=True)
 

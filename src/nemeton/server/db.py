@@ -49,6 +49,7 @@ rooms = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("creator_hash", String(64), nullable=True),  # sha256 hex of the creator's token
     Column("turn_timeout_s", Float, nullable=True),  # a person's time per decision, None: no limit
+    Column("rematch", String(32), nullable=True),  # the room of this game's rematch, once asked for
 )
 
 seats = Table(
@@ -102,6 +103,7 @@ class RoomRow:
     actions: list[tuple[int, Any]]  # (seat, action JSON)
     creator_hash: str | None = None
     turn_timeout_s: float | None = None
+    rematch: str | None = None
 
 
 def _seat_row(r: Any) -> SeatRow:
@@ -262,6 +264,12 @@ class Store:
                 log.warning("listening for other processes' changes failed (%s); retrying", exc)
                 stop.wait(1.0)
 
+    def set_rematch(self, room_id: str, rematch: str) -> str:
+        """Point a room to its rematch unless it already has one; returns the one it has."""
+        with self.engine.begin() as c:
+            c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.rematch.is_(None)).values(rematch=rematch))
+            return c.execute(select(rooms.c.rematch).where(rooms.c.id == room_id)).scalar_one()
+
     def load_room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:
             row = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
@@ -274,7 +282,7 @@ class Store:
                 .order_by(actions.c.idx))]
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
-                       action_rows, row["creator_hash"], row["turn_timeout_s"])
+                       action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"])
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest rooms with their seats, without their actions (for a lobby)."""
@@ -289,7 +297,7 @@ class Store:
                     by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
-                        r["turn_timeout_s"])
+                        r["turn_timeout_s"], r["rematch"])
                 for r in rows]
 
     def room_ids(self, status: str | None = None) -> list[str]:

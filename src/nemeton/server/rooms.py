@@ -97,6 +97,7 @@ class Room:
         self.seats = row.seats
         self.creator_hash = row.creator_hash
         self.turn_timeout = row.turn_timeout_s
+        self.rematch = row.rematch
         self.pending_since: dict[int, float] = {}  # people's seats waited for, since when
         self.timer: asyncio.Task | None = None
         self.lock = asyncio.Lock()
@@ -111,6 +112,7 @@ class Room:
         record = GameRecord(self.spec.name, dict(self.options), self.seed, actions, row.rules_version)
         state = record.replay()
         self.seats = row.seats
+        self.rematch = row.rematch
         self.table = Table(state, [self.agent_for(s) for s in self.seats], keep_log=True)
         self.version = row.version
 
@@ -155,7 +157,23 @@ class Room:
             "version": self.version,
             "moves": len(state.history),
             "stand_in": self.stand_in(seat),
+            "seats": self.seat_info(),
+            "undo": self.undo,
+            "rematch": self.rematch,
         }
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        """Who sits where, for everyone: names, people or agents, stand-ins, who is connected."""
+        connected = {sub.seat for sub in self.subscribers}
+        return [{"seat": s.seat, "name": s.name or f"Seat {s.seat + 1}", "kind": s.kind, "agent": s.agent,
+                 "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected} for s in self.seats]
+
+    def publish_seats(self) -> None:
+        """Tell every watcher who sits where now (a client connected or left)."""
+        message = {"type": "seats", "seats": self.seat_info()}
+        for sub in list(self.subscribers):
+            if not sub.queue.full():
+                sub.queue.put_nowait(message)
 
     def stand_in(self, seat: int | None) -> dict[str, Any] | None:
         """The agent playing this person's seat for now, if any (``until_return``: put there
@@ -512,6 +530,58 @@ class Rooms:
             answer = {"seat": seat, "stand_in": agent, "version": room.version}
         self.kick(room)
         return answer
+
+    async def info(self, room_id: str) -> dict[str, Any]:
+        """A room's public description (as in the lobby), with its take-back and timeout settings."""
+        room = await self.get(room_id)
+        row = await asyncio.to_thread(self.store.load_room, room_id)
+        return {**self.summary(row), "undo": room.undo, "turn_timeout_s": room.turn_timeout, "rematch": room.rematch,
+                "moves": len(row.actions)}
+
+    async def replay(self, room_id: str, seat: int | None, step: int | None) -> dict[str, Any]:
+        """A finished game as ``seat`` (None: the spectator) saw it after ``step`` actions
+        (None: the end): its view, log and who was to act."""
+        room = await self.get(room_id)
+        async with room.lock:
+            if not room.finished:
+                raise Forbidden("a replay is available once the game has ended")
+            history = list(room.table.state.history)
+        if seat is not None and not 0 <= seat < len(room.seats):
+            raise BadRequest(f"no seat {seat}: seats are 0 to {len(room.seats) - 1}, or none for the spectator")
+        step = len(history) if step is None else step
+        if not 0 <= step <= len(history):
+            raise BadRequest(f"no step {step}: this game has steps 0 to {len(history)}")
+
+        def rebuild() -> dict[str, Any]:
+            state = GameRecord(room.spec.name, dict(room.options), room.seed, history[:step]).replay()
+            return {"steps": len(history), "step": step, "seat": seat, "view": state.view(seat),
+                    "to_move": list(state.acting()), "log": state.log(seat), "finished": state.is_terminal(),
+                    "seats": room.seat_info(), "last": None if step == 0 else history[step - 1][0]}
+        return await asyncio.to_thread(rebuild)
+
+    async def rematch_room(self, room_id: str, token: str) -> dict[str, Any]:
+        """The creator asks for a rematch of a finished game: a new room with the same game,
+        options and seats, where every person keeps their token. Asked twice, the same room."""
+        room = await self.get(room_id)
+        async with room.lock:
+            if room.creator_hash is None or not hmac.compare_digest(hash_token(token), room.creator_hash):
+                raise Forbidden("only the room's creator (with the creator token) may ask for a rematch")
+            if not room.finished:
+                raise Conflict("a rematch can be asked for once the game has ended")
+            if room.rematch is None:
+                new_id = secrets.token_urlsafe(9)
+                rows = [SeatRow(s.seat, s.kind, s.name, s.agent, s.token_hash) for s in room.seats]
+                await asyncio.to_thread(self.store.create_room, new_id, room.spec.name, room.spec.rules_version,
+                                        dict(room.options), secrets.randbits(64), rows, room.undo,
+                                        room.creator_hash, room.turn_timeout)
+                room.rematch = await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
+                room.publish()
+            rematch = room.rematch
+        new_room = await self.get(rematch)
+        async with new_room.lock:
+            self.watch(new_room)
+        self.kick(new_room)
+        return {"room": rematch}
 
     async def record(self, room_id: str) -> dict[str, Any]:
         room = await self.get(room_id)

@@ -1,0 +1,153 @@
+// The lobby: create a game (game, players, options with their help, who sits where), and the
+// list of games to join, watch or replay.
+
+import { api, h, loadTokens, saveTokens, seatBadge, toast } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = [];
+let game = null;
+let filter = "open";
+
+const SEAT_KINDS = [
+  { value: "here", label: "Played here (on this device)" },
+  { value: "invite", label: "A friend (invite link)" },
+  { value: "ai", label: "AI" },
+];
+
+async function start() {
+  try {
+    catalogue = await api("GET", "/api/games");
+  } catch (err) {
+    $("form-error").textContent = `The server cannot be reached: ${err.message}`;
+    return;
+  }
+  $("game-choice").replaceChildren(...catalogue.map((g, i) => h("label", { class: "game-option" },
+    h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, onchange: () => choose(g.name) }),
+    h("span", {}, g.title))));
+  choose(catalogue[0].name);
+  $("players").addEventListener("change", drawSeats);
+  $("new-game").addEventListener("submit", create);
+  document.querySelectorAll(".rooms-filter button").forEach((b) => b.addEventListener("click", () => {
+    filter = b.dataset.filter;
+    document.querySelectorAll(".rooms-filter button").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
+    listRooms();
+  }));
+  listRooms();
+  setInterval(listRooms, 5000);
+}
+
+function choose(name) {
+  game = catalogue.find((g) => g.name === name);
+  $("game-summary").textContent = game.summary;
+  $("players").replaceChildren(...game.players.map((n) => h("option", { value: n }, `${n} players`)));
+  drawSeats();
+  drawOptions();
+}
+
+function drawSeats() {
+  const n = Number($("players").value);
+  const old = [...$("seat-list").children].map((li) => ({
+    kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value,
+    agent: li.querySelector(".seat-agent").value }));
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const was = old[i] || { kind: i === 0 ? "here" : "ai", name: i === 0 ? "You" : "", agent: "heuristic" };
+    const kind = h("select", { class: "seat-kind", "aria-label": `seat ${i + 1}: who plays` },
+      SEAT_KINDS.map((k) => h("option", { value: k.value, selected: k.value === was.kind }, k.label)));
+    const name = h("input", { class: "seat-name", value: was.name, placeholder: `Player ${i + 1}`, maxlength: 64,
+                              "aria-label": `seat ${i + 1}: name` });
+    const agent = h("select", { class: "seat-agent", "aria-label": `seat ${i + 1}: AI` },
+      game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
+    const sync = () => { name.hidden = kind.value === "ai"; agent.hidden = kind.value !== "ai"; };
+    kind.addEventListener("change", sync);
+    sync();
+    rows.push(h("li", { class: "seat-row" }, seatBadge(i, ""), kind, name, agent));
+  }
+  $("seat-list").replaceChildren(...rows);
+}
+
+function drawOptions() {
+  const fields = game.options.map((o) => {
+    let input;
+    if (o.kind === "bool") {
+      input = h("input", { type: "checkbox", name: o.name, checked: !!o.default });
+      return h("div", { class: "option" }, h("label", { class: "check" }, input, " ", o.name.replaceAll("_", " ")),
+        h("p", { class: "hint" }, o.help));
+    }
+    if (o.kind === "choice") {
+      input = h("select", { name: o.name }, o.choices.map((c) => h("option", { value: c, selected: c === String(o.default) }, c)));
+    } else if (o.kind === "int") {
+      input = h("input", { type: "number", name: o.name, value: o.default ?? "", placeholder: o.default === null ? "none" : "" });
+    } else if (o.kind === "data") {
+      input = h("input", { type: "file", name: o.name, accept: ".toml,.json,.yaml,.yml,.txt" });
+    } else {
+      input = h("input", { name: o.name, value: o.default ?? "" });
+    }
+    return h("div", { class: "option" }, h("label", { class: "field" }, o.name.replaceAll("_", " "), " ", input),
+      h("p", { class: "hint" }, `${o.help} (${o.allowed})`));
+  });
+  $("options").replaceChildren(...(fields.length ? fields : [h("p", { class: "hint" }, "This game has no options.")]));
+}
+
+async function readOptions() {
+  const options = {};
+  for (const o of game.options) {
+    const input = $("options").querySelector(`[name="${o.name}"]`);
+    if (!input) continue;
+    if (o.kind === "bool") { if (input.checked !== !!o.default) options[o.name] = input.checked; }
+    else if (o.kind === "int") { if (input.value !== "") options[o.name] = Number(input.value); }
+    else if (o.kind === "data") { if (input.files && input.files[0]) options[o.name] = await input.files[0].text(); }
+    else if (input.value !== String(o.default ?? "")) options[o.name] = input.value;
+  }
+  return options;
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("form-error").textContent = "";
+  const rows = [...$("seat-list").children].map((li, i) => ({
+    kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value.trim() || `Player ${i + 1}`,
+    agent: li.querySelector(".seat-agent").value }));
+  const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent } : { kind: "human", name: r.name }));
+  const body = { game: game.name, options: { players: rows.length, ...(await readOptions()) }, seats, undo: $("undo").checked };
+  if ($("timeout").value) body.turn_timeout_s = Number($("timeout").value);
+  $("create").disabled = true;
+  try {
+    const made = await api("POST", "/api/rooms", body);
+    const tokens = { seats: {}, invites: {}, creator: made.creator };
+    for (const s of made.seats) {
+      if (rows[s.seat].kind === "here") tokens.seats[s.seat] = s.token;
+      else tokens.invites[s.seat] = s.token;
+    }
+    saveTokens(made.room, tokens);
+    location.href = `/rooms/${encodeURIComponent(made.room)}${Object.keys(tokens.seats).length ? "" : "?watch"}`;
+  } catch (err) {
+    $("form-error").textContent = err.message;
+    $("create").disabled = false;
+  }
+}
+
+async function listRooms() {
+  let rooms;
+  try { rooms = await api("GET", "/api/rooms?limit=100"); } catch (err) { return; }
+  const mine = (r) => Object.keys(loadTokens(r.room).seats).length > 0 || loadTokens(r.room).creator;
+  const shown = rooms.filter((r) => (filter === "finished" ? r.status === "finished"
+    : filter === "yours" ? mine(r)
+      : filter === "playing" ? r.status === "playing"
+        : r.status === "playing" && r.open_seats.length && !mine(r)));
+  const title = (name) => (catalogue.find((g) => g.name === name) || { title: name }).title;
+  $("rooms").replaceChildren(...(shown.length ? shown.map((r) => {
+    const links = [];
+    if (mine(r) && r.status === "playing") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, "Continue"));
+    if (r.status === "playing") links.push(h("a", { class: "button", href: `/rooms/${r.room}?watch` }, "Watch"));
+    else links.push(h("a", { class: "button", href: `/rooms/${r.room}/replay` }, "Replay"));
+    return h("li", { class: "room" },
+      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${r.players} players`,
+        r.status === "finished" ? " · finished" : ""),
+      h("div", { class: "room-seats" }, r.seats.map((s) => h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? `AI (${s.agent})` : s.name),
+        s.kind === "human" && !s.connected && r.status === "playing" ? h("em", {}, " open") : ""))),
+      h("div", { class: "room-links" }, links));
+  }) : [h("li", { class: "hint" }, filter === "open" ? "No game is waiting for players: create one and send its invite links." : "None yet.")]));
+}
+
+start();

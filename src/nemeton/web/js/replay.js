@@ -1,0 +1,111 @@
+// The replay of a finished game: step through it as any seat or the spectator saw it.
+
+import { api, clickable, h, nameText, seatBadge, seatColour, svg, toast } from "./common.js";
+
+const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const $ = (id) => document.getElementById(id);
+const page = { info: null, game: null, seat: null, step: 0, steps: 0, data: null, timer: null, cache: new Map() };
+
+async function start() {
+  try {
+    page.info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
+  } catch (err) {
+    $("board").replaceChildren(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, "Back to the lobby")));
+    return;
+  }
+  const catalogue = await api("GET", "/api/games");
+  const game = catalogue.find((g) => g.name === page.info.game);
+  document.title = `Replay · ${game ? game.title : page.info.game} · Nemeton`;
+  $("title").textContent = `Replay · ${game ? game.title : page.info.game}`;
+  $("game-css").href = `/static/css/${page.info.game}.css`;
+  document.body.dataset.game = page.info.game;
+  try { page.game = await import(`./games/${page.info.game}.js`); } catch (err) { page.game = null; }
+  $("viewer").replaceChildren(h("option", { value: "" }, "the spectator"),
+    ...page.info.seats.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name)));
+  $("viewer").addEventListener("change", () => { page.seat = $("viewer").value === "" ? null : Number($("viewer").value); page.cache.clear(); go(page.step); });
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(page.step - 1));
+  $("forward").addEventListener("click", () => go(page.step + 1));
+  $("last").addEventListener("click", () => go(page.steps));
+  $("play").addEventListener("click", togglePlay);
+  $("step").addEventListener("input", () => go(Number($("step").value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") go(page.step - 1);
+    if (e.key === "ArrowRight") go(page.step + 1);
+  });
+  await go(0, true);
+}
+
+async function fetchStep(step) {
+  const key = `${page.seat}:${step}`;
+  if (!page.cache.has(key)) {
+    const query = new URLSearchParams({ step: String(step) });
+    if (page.seat !== null) query.set("seat", String(page.seat));
+    page.cache.set(key, api("GET", `/api/rooms/${encodeURIComponent(roomId)}/replay?${query}`));
+  }
+  return page.cache.get(key);
+}
+
+async function go(step, first = false) {
+  if (!first && (step < 0 || step > page.steps)) return;
+  let data;
+  try { data = await fetchStep(step); } catch (err) { toast(err.message, "error"); stop(); return; }
+  page.data = data;
+  page.step = data.step;
+  page.steps = data.steps;
+  $("step").max = String(data.steps);
+  $("step").value = String(data.step);
+  $("step-text").textContent = `step ${data.step} of ${data.steps}`;
+  draw();
+  if (page.step >= page.steps) stop();
+}
+
+function togglePlay() {
+  if (page.timer) { stop(); return; }
+  if (page.step >= page.steps) go(0);
+  page.timer = setInterval(() => go(page.step + 1), 700);
+  $("play").textContent = "⏸ Pause";
+}
+
+function stop() {
+  clearInterval(page.timer);
+  page.timer = null;
+  $("play").textContent = "▶ Play";
+}
+
+function draw() {
+  const data = page.data;
+  const seats = data.seats;
+  const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
+  const last = data.last;
+  $("status").replaceChildren(data.finished ? "The end." : (data.to_move.length ? "To act: " : ""),
+    ...(data.finished ? [] : data.to_move.flatMap((s, i) => [i ? ", " : "", seatBadge(s, names(s))])));
+  $("players").replaceChildren(h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { class: `player${data.to_move.includes(s.seat) ? " acting" : ""}` },
+    seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : "person"),
+    data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: "score" }, String(data.view.scores[s.seat])) : ""))));
+  const log = data.log;
+  const lastMove = last === null ? -1 : log.map((e) => e.seat).lastIndexOf(last);
+  const fresh = lastMove < 0 ? [] : log.slice(lastMove).filter((e, i) => i === 0 || e.seat !== last);
+  $("log-list").replaceChildren(h("ol", {}, log.map((e) => h("li", { class: "log-entry" },
+    e.seat === null || e.seat === undefined ? "◇ " : seatBadge(e.seat, ""), " ", nameText(e.text, names)))));
+  $("log-list").scrollTop = $("log-list").scrollHeight;
+  const bar = $("actionbar");
+  bar.replaceChildren();
+  const ctx = { view: data.view, legal: [], log, fresh, seat: data.seat, mode: "replay", seats,
+                act: () => {}, seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar };
+  const board = $("board");
+  board.replaceChildren();
+  const inline = $("score-inline");
+  inline.replaceChildren();
+  if (page.game && page.game.render) {
+    try { page.game.render(board, ctx); } catch (err) { console.error(err); board.append(h("pre", {}, JSON.stringify(data.view, null, 1))); }
+    if (data.finished && page.game.renderScore) {
+      try { page.game.renderScore(inline, ctx); } catch (err) { console.error(err); }
+    }
+  } else {
+    board.append(h("pre", { class: "raw-view" }, JSON.stringify(data.view, null, 1)));
+  }
+}
+
+start();

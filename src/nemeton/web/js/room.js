@@ -1,0 +1,416 @@
+// A room's page: one seat's table (/rooms/ROOM?token=T), every seat this device holds in turn
+// (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
+// It draws only what the server sends: the seat's view, its legal actions and its log.
+
+import { api, clickable, h, loadTokens, nameText, rememberSeat, saveTokens, seatBadge, seatColour, svg, toast } from "./common.js";
+
+const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  info: null,        // the room's public description (GET /api/rooms/ROOM)
+  game: null,        // the game's module (js/games/<game>.js), or null: the moves list only
+  catalogue: null,
+  conns: new Map(),  // seat (or "watch") -> Connection
+  focus: null,       // the Connection whose table is shown
+  passTo: null,      // hotseat: the seat the device must be passed to, until its person says so
+  tokens: loadTokens(roomId),
+  scoreDismissed: false,
+};
+
+// ----- connections -------------------------------------------------------------------------
+class Connection {
+  constructor(seat, token) {
+    this.seat = seat;            // null: the spectator
+    this.token = token;
+    this.snap = null;            // the latest snapshot
+    this.log = [];
+    this.seats = [];
+    this.pending = false;        // an action sent and not yet answered
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    this.ws = new WebSocket(`${scheme}//${location.host}/ws/rooms/${encodeURIComponent(roomId)}${query}`);
+    this.ws.onopen = () => { this.retry = 0; showConnection(); };
+    this.ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    this.ws.onclose = (event) => {
+      this.pending = false;
+      showConnection();
+      if (event.code >= 4400 && event.code < 4500) {  // refused (unknown room or token): do not retry
+        fatal(event.reason || "this room refused the connection");
+        return;
+      }
+      const delay = Math.min(10000, 500 * 2 ** this.retry++);
+      setTimeout(() => this.open(), delay);
+    };
+  }
+
+  get connected() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  receive(message) {
+    if (message.type === "state") {
+      const first = this.snap === null || message.resync || message.seat !== undefined;
+      this.log = first ? message.log.slice() : this.log.concat(message.log);
+      this.snap = message;
+      this.seats = message.seats || this.seats;
+      this.pending = false;
+      update();
+    } else if (message.type === "seats") {
+      this.seats = message.seats;
+      update();
+    } else if (message.type === "ok") {
+      // the new state was pushed just before
+    } else if (message.type === "error") {
+      this.pending = false;
+      toast(message.message, "error");
+      update();
+    }
+  }
+
+  send(message) {
+    if (!this.connected) { toast("not connected: reconnecting…", "error"); return false; }
+    this.ws.send(JSON.stringify({ ...message, version: this.snap ? this.snap.version : undefined }));
+    return true;
+  }
+
+  act(action) {
+    if (this.pending) return;
+    if (this.send({ type: "action", action })) { this.pending = true; update(); }
+  }
+}
+
+function showConnection() {
+  const all = [...page.conns.values()];
+  const down = all.filter((c) => !c.connected).length;
+  $("connection").textContent = down ? "Reconnecting…" : "Connected";
+  $("connection").classList.toggle("down", down > 0);
+}
+
+function fatal(message) {
+  $("title").textContent = "This room cannot be opened";
+  $("board").replaceChildren(h("p", { class: "fatal" }, message, " ", h("a", { href: "/" }, "Back to the lobby")));
+}
+
+// ----- start -----------------------------------------------------------------------------
+async function start() {
+  const urlToken = params.get("token");
+  try {
+    [page.info, page.catalogue] = await Promise.all([api("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
+                                                     api("GET", "/api/games")]);
+  } catch (err) {
+    fatal(err.message);
+    return;
+  }
+  const game = page.catalogue.find((g) => g.name === page.info.game);
+  document.title = `${game ? game.title : page.info.game} · Nemeton`;
+  $("game-css").href = `/static/css/${page.info.game}.css`;
+  document.body.dataset.game = page.info.game;
+  try {
+    page.game = await import(`./games/${page.info.game}.js`);
+  } catch (err) {
+    page.game = null;  // no renderer: the moves list still plays the game
+  }
+  if (params.has("watch")) {
+    page.conns.set("watch", new Connection(null, null));
+  } else if (urlToken) {
+    // An invite link: find which seat it is (the server says, through the first snapshot).
+    const probe = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}/view?token=${encodeURIComponent(urlToken)}&since=999999999`)
+      .catch((err) => { fatal(err.message); return null; });
+    if (!probe) return;
+    const seat = probe.view.seat;
+    rememberSeat(roomId, seat, urlToken);
+    page.tokens = loadTokens(roomId);
+    page.conns.set(seat, new Connection(seat, urlToken));
+  } else {
+    const seats = Object.keys(page.tokens.seats).map(Number).sort((a, b) => a - b);
+    for (const seat of seats) page.conns.set(seat, new Connection(seat, page.tokens.seats[seat]));
+    if (!seats.length) page.conns.set("watch", new Connection(null, null));
+  }
+  page.focus = page.conns.values().next().value;
+  page.firstPass = hotseat();  // once every seat's state is in: pass to whoever acts first
+  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  $("pass-ready").addEventListener("click", () => {
+    page.focus = page.conns.get(page.passTo) || page.focus;
+    page.passTo = null;
+    update();
+  });
+  update();
+}
+
+function hotseat() {
+  return [...page.conns.keys()].filter((k) => k !== "watch").length > 1;
+}
+
+function showTab(tab) {
+  document.body.dataset.tab = tab;
+  document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tab === tab)));
+}
+
+// ----- which seat is shown (hotseat) ---------------------------------------------------------
+function chooseFocus() {
+  if (!hotseat()) return;
+  const ready = [...page.conns.values()].filter((c) => c.snap);
+  const waiting = ready.filter((c) => c.snap.legal_actions.length && !c.snap.finished);
+  if (page.firstPass) {
+    if (ready.length < page.conns.size) return;
+    page.firstPass = false;
+    const first = waiting.sort((a, b) => a.seat - b.seat)[0] || page.focus;
+    page.focus = first;
+    page.passTo = first.seat;
+    return;
+  }
+  const focus = page.focus;
+  if (focus && focus.snap && focus.snap.legal_actions.length) return;  // the shown seat still acts
+  const next = waiting.sort((a, b) => a.seat - b.seat)[0];
+  if (next && next !== focus && page.passTo === null) page.passTo = next.seat;
+}
+
+// ----- drawing -----------------------------------------------------------------------------
+function update() {
+  if (!page.focus || !page.focus.snap) return;
+  chooseFocus();
+  if (page.firstPass) return;
+  const conn = page.focus;
+  const snap = conn.snap;
+  const seats = conn.seats.length ? conn.seats : page.info.seats;
+  const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
+  document.body.dataset.seat = conn.seat === null ? "watch" : String(conn.seat);
+  document.body.dataset.finished = String(snap.finished);
+
+  drawPass(names);
+  drawHeader(conn, snap, seats, names);
+  drawPlayers(conn, snap, seats, names);
+  if (page.passTo === null) drawLog(conn, names);
+  const hidden = page.passTo !== null;
+  $("table").hidden = hidden;
+  if (hidden) {  // nothing of the previous seat's table stays in the page
+    $("board").replaceChildren();
+    $("actionbar").replaceChildren();
+    $("moves-list").replaceChildren();
+    $("log-list").replaceChildren();
+  } else {
+    drawBoard(conn, snap, seats, names);
+    drawMoves(conn, snap);
+    drawControls(conn, snap);
+  }
+  drawCreator(snap, seats, names);
+  drawScore(conn, snap, seats, names);
+}
+
+function drawPass(names) {
+  const pass = $("pass");
+  if (page.passTo === null) { pass.hidden = true; return; }
+  const name = names(page.passTo);
+  $("pass-title").textContent = `Pass to ${name}`;
+  $("pass-text").textContent = `Hand the device to ${name}. Nothing of their hand is shown until they are ready.`;
+  $("pass-ready").textContent = `I am ${name}: show my table`;
+  pass.hidden = false;
+  $("pass-ready").focus();
+}
+
+function drawHeader(conn, snap, seats, names) {
+  const game = page.catalogue.find((g) => g.name === page.info.game);
+  $("title").textContent = `${game ? game.title : page.info.game}${snap.view.round ? ` · round ${snap.view.round}` : ""}`;
+  const status = $("status");
+  status.replaceChildren();
+  if (snap.finished) {
+    status.append("The game is over.");
+  } else if (conn.seat !== null && snap.legal_actions.length) {
+    status.append(h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn"));
+  } else {
+    const acting = snap.to_move;
+    status.append(acting.length ? "Waiting for " : "", ...acting.flatMap((s, i) => [
+      i ? ", " : "", seatBadge(s, names(s)),
+      seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": "thinking" }) : ""]));
+  }
+  if (conn.snap.stand_in && conn.snap.stand_in.until_return) {
+    const back = h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, "I'm back");
+    status.append(" · ", `${conn.snap.stand_in.agent} is playing for you while you were away `, back);
+  }
+}
+
+function drawPlayers(conn, snap, seats, names) {
+  const box = $("players");
+  const rows = seats.map((s) => {
+    const acting = snap.to_move.includes(s.seat) && !snap.finished;
+    const score = snap.view.scores ? snap.view.scores[s.seat] : null;
+    return h("li", { class: `player${acting ? " acting" : ""}${s.seat === conn.seat ? " me" : ""}`,
+                     style: `--seat:${seatColour(s.seat).css}` },
+      h("span", { class: "marker", "aria-hidden": "true" }, acting ? "▶" : ""),
+      seatBadge(s.seat, s.name),
+      s.seat === conn.seat ? h("span", { class: "tag" }, "you") : "",
+      h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : (s.stand_in ? `played by ${s.stand_in}` : (s.connected ? "online" : "away"))),
+      acting ? h("span", { class: "tag acting-tag" }, "to act") : "",
+      score !== null && score !== undefined ? h("span", { class: "score", title: "score" }, String(score)) : "");
+  });
+  box.replaceChildren(h("h2", {}, "Players"), h("ul", {}, rows));
+}
+
+function drawLog(conn, names) {
+  const list = $("log-list");
+  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const groups = new Map();
+  for (const entry of conn.log) {
+    if (!groups.has(entry.round)) groups.set(entry.round, []);
+    groups.get(entry.round).push(entry);
+  }
+  const sections = [...groups.entries()].map(([round, entries]) => h("section", { class: "log-round" },
+    h("h3", {}, round ? `Round ${round}` : "Setup"),
+    h("ol", {}, entries.map((e) => h("li", { class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
+      e.seat === null || e.seat === undefined ? h("span", { class: "auto", "aria-hidden": "true" }, "◇ ") : seatBadge(e.seat, ""),
+      " ", nameText(e.text, names))))));
+  list.replaceChildren(...sections);
+  if (nearBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
+  list.dataset.filled = "1";
+}
+
+
+function freshEntries(conn) {
+  const log = conn.log;
+  let j = -1;
+  if (conn.seat !== null) {
+    for (let k = log.length - 1; k >= 0; k--) if (log[k].seat === conn.seat) { j = k; break; }
+  } else {
+    let seen = 0;
+    for (let k = log.length - 1; k >= 0; k--) if (log[k].seat !== null && log[k].seat !== undefined && ++seen === 2) { j = k; break; }
+  }
+  return log.slice(j + 1);
+}
+
+function drawBoard(conn, snap, seats, names) {
+  const board = $("board");
+  const bar = $("actionbar");
+  bar.replaceChildren();
+  const playing = conn.seat !== null && !conn.pending;
+  const legal = playing ? snap.legal_actions : [];
+  const ctx = {
+    view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
+    mode: conn.seat === null ? "watch" : "play", seats,
+    act: (action) => conn.act(action),
+    seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar,
+  };
+  page.ctx = ctx;
+  board.replaceChildren();
+  if (page.game && page.game.render) {
+    try {
+      page.game.render(board, ctx);
+      return;
+    } catch (err) {
+      console.error(err);
+      board.replaceChildren(h("p", { class: "fatal" }, "This table could not be drawn; the moves list below still plays."));
+    }
+  } else {
+    board.append(h("pre", { class: "raw-view" }, JSON.stringify(snap.view, null, 1)));
+  }
+}
+
+function label(action) {
+  if (page.game && page.game.label) {
+    try { return page.game.label(action, page.ctx); } catch (err) { /* fall back to the JSON */ }
+  }
+  return Object.entries(action).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+}
+
+function drawMoves(conn, snap) {
+  const legal = conn.seat !== null && !conn.pending ? snap.legal_actions : [];
+  $("moves").querySelector("summary").textContent = `Moves (${legal.length})`;
+  $("moves-list").replaceChildren(...legal.map((a) => h("li", {},
+    h("button", { type: "button", class: "move", onclick: () => conn.act(a) }, label(a)))));
+}
+
+function drawControls(conn, snap) {
+  const box = $("controls");
+  box.replaceChildren();
+  if (snap.undo && conn.seat !== null && !snap.finished) {
+    box.append(h("button", { type: "button", id: "undo", onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"));
+  }
+}
+
+function drawCreator(snap, seats, names) {
+  const box = $("creator");
+  const creator = page.tokens.creator;
+  if (!creator) { box.hidden = true; return; }
+  box.hidden = false;
+  const invites = page.tokens.invites || {};
+  const items = seats.filter((s) => s.kind === "human").map((s) => {
+    const parts = [seatBadge(s.seat, s.name)];
+    const token = invites[s.seat];
+    if (token) {
+      const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}?token=${encodeURIComponent(token)}`;
+      parts.push(h("input", { class: "invite", readonly: true, value: link, "aria-label": `invite link for ${s.name}` }),
+        h("button", { type: "button", onclick: () => copy(link) }, "Copy link"));
+    }
+    if (!snap.finished) {
+      parts.push(s.stand_in
+        ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, `Give back to ${s.name}`)
+        : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, "Hand to the AI"));
+    }
+    return h("li", {}, parts);
+  });
+  box.replaceChildren(h("h2", {}, "Your room"),
+    h("p", { class: "hint" }, "You created this room: share each invite link with its player; hand an absent player's seat to the AI and back."),
+    h("ul", { class: "creator-seats" }, items));
+}
+
+async function copy(text) {
+  try { await navigator.clipboard.writeText(text); toast("Link copied"); } catch (err) { toast("Select the link and copy it", "error"); }
+}
+
+async function handSeat(seat, agent) {
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats/${seat}`, { token: page.tokens.creator, agent });
+  } catch (err) { toast(err.message, "error"); }
+}
+
+function drawScore(conn, snap, seats, names) {
+  const box = $("score");
+  if (!snap.finished || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
+  const scores = snap.view.scores || [];
+  const last = [...conn.log].reverse().find((e) => /win/i.test(e.kind) || /game_end|winner|end/.test(e.kind));
+  $("score-winner").textContent = last ? nameText(last.text, names) : "";
+  const body = $("score-body");
+  body.replaceChildren();
+  const ctx = { ...page.ctx, view: snap.view, legal: [], mode: "score" };
+  let drawn = false;
+  if (page.game && page.game.renderScore) {
+    try { page.game.renderScore(body, ctx); drawn = true; } catch (err) { console.error(err); }
+  }
+  if (!drawn) {
+    body.append(h("table", { class: "score-table" }, h("tbody", {}, seats.map((s) =>
+      h("tr", {}, h("th", {}, seatBadge(s.seat, s.name)), h("td", {}, String(scores[s.seat])))))));
+  }
+  const actions = $("score-actions");
+  actions.replaceChildren(
+    h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, "Replay"),
+    rematchButton(snap),
+    h("button", { type: "button", onclick: () => { page.scoreDismissed = true; update(); } }, "See the table"),
+    h("a", { class: "button", href: "/" }, "Lobby"));
+  box.hidden = false;
+}
+
+function rematchButton(snap) {
+  if (snap.rematch) return h("button", { type: "button", class: "primary", onclick: () => goRematch(snap.rematch) }, "Go to the rematch");
+  if (!page.tokens.creator) return h("span", { class: "hint" }, "The room's creator can start a rematch.");
+  return h("button", { type: "button", class: "primary", onclick: async () => {
+    try {
+      const made = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/rematch`, { token: page.tokens.creator });
+      goRematch(made.room);
+    } catch (err) { toast(err.message, "error"); }
+  } }, "Rematch (same seats)");
+}
+
+function goRematch(newRoom) {
+  saveTokens(newRoom, page.tokens);  // every person keeps their token in the rematch
+  const single = params.get("token");
+  location.href = `/rooms/${encodeURIComponent(newRoom)}${single ? `?token=${encodeURIComponent(single)}` : ""}`;
+}
+
+// For tests and debugging: what this page was last sent (nothing it was not sent).
+window.nemeton = { get snapshot() { return page.focus && page.focus.snap; }, get seat() { return page.focus && page.focus.seat; } };
+
+start();

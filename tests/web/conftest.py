@@ -1,0 +1,241 @@
+"""Browser tests: the real web client in Debian's chromium (headless), driven by Playwright,
+against a live server on a free loopback port with a fresh SQLite file.
+
+Playwright cannot download its own browser here: it drives the system chromium
+(``/usr/bin/chromium``, or ``$NEMETON_CHROMIUM``). Where that or Playwright is missing the
+browser tests are skipped with a message saying what to install (``scripts/test.sh``
+installs both).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from nemeton.engine import GameRecord
+from nemeton.server.db import Store, open_engine
+
+CHROMIUM = os.environ.get("NEMETON_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# As the machine's probe found: without these, chromium tries to reach Google's hosts at start.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/web/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """``nemeton serve`` in a thread of this process: ``base`` is its address, ``db_url`` its database."""
+
+    def __init__(self, tmp: Path):
+        import uvicorn
+
+        from nemeton.server.app import create_app
+        self.db_url = f"sqlite:///{tmp / 'web.db'}"
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(self.db_url, rate_limit=None), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_ping_interval=None)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        self.store = Store(open_engine(self.db_url))
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("web"))
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: pip install -e '.[web]'")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"browser tests need chromium at {CHROMIUM} (Debian: apt-get install chromium)")
+    playwright = sync_api.sync_playwright().start()
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+    playwright.stop()
+
+
+class PageErrors(list):
+    """JavaScript errors a page raised: a test fails on any (checked when the page closes)."""
+
+
+def new_page(browser, width=1280, height=800):
+    # the pages forbid eval (CSP): Playwright's wait_for_function needs it, so tests bypass the policy
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.errors = PageErrors()
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" and "WebSocket" not in msg.text
+            and "Failed to load resource" not in msg.text else None)
+    return page
+
+
+@pytest.fixture
+def page(browser):
+    p = new_page(browser)
+    yield p
+    errors = list(p.errors)
+    p.context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
+
+
+@pytest.fixture
+def phone(browser):
+    p = new_page(browser, 360, 740)
+    yield p
+    errors = list(p.errors)
+    p.context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
+
+
+def create_room(server, game, seats, undo=False, **options):
+    """A room whose seats are "human" or an agent spec; returns (room, {seat: token}, creator token)."""
+    body = {"game": game, "options": {"players": len(seats), **options}, "undo": undo,
+            "seats": [{"kind": "human", "name": f"P{i + 1}"} if s == "human" else {"kind": "ai", "agent": s}
+                      for i, s in enumerate(seats)]}
+    r = httpx.post(f"{server.base}/api/rooms", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["room"], {s["seat"]: s["token"] for s in data["seats"]}, data["creator"]
+
+
+def open_seat(page, server, room, token=None):
+    """Open a seat's page (the spectator's without a token) and wait for its first state."""
+    url = f"{server.base}/rooms/{room}" + (f"?token={token}" if token else "?watch")
+    page.goto(url)
+    page.wait_for_function("window.nemeton && window.nemeton.snapshot")
+    return page
+
+
+def snapshot(page):
+    return page.evaluate("window.nemeton.snapshot")
+
+
+def play_by_clicks(page, until=None, seed=0, timeout=120.0, max_clicks=5000):
+    """Click random highlighted (``.legal``) things, passing the device when asked, until the
+    score screen shows (or ``until(page)`` holds). Returns the number of clicks."""
+    rng = random.Random(seed)
+    clicks = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        if until is not None and until(page):
+            return clicks
+        if until is None and page.locator("#score").is_visible():
+            return clicks
+        assert time.monotonic() < deadline, f"no end after {clicks} clicks: {snapshot(page)['to_move']}"
+        assert clicks < max_clicks, "too many clicks"
+        if page.locator("#pass").is_visible():
+            page.click("#pass-ready")
+            continue
+        legal = page.locator(".legal:visible")
+        count = legal.count()
+        if count == 0:
+            page.wait_for_timeout(30)
+            continue
+        target = legal.nth(rng.randrange(count))
+        try:
+            target.click(timeout=2000)
+            clicks += 1
+        except Exception:  # the table was redrawn under the click: look again
+            pass
+
+
+def true_state(server, room):
+    """The room's true state (every hidden card, the seed), replayed from the database."""
+    row = server.store.load_room(room)
+    actions = [(s, a) for s, a in row.actions]
+    from nemeton.engine import get_game
+    spec = get_game(row.game)
+    opts = spec.options(**row.options)
+    return GameRecord(row.game, row.options, row.seed, [(s, spec.action_from_json(a, opts)) for s, a in actions]).replay()
+
+
+def leaves(data, path=()):
+    """Every (path, value) leaf of JSON data."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from leaves(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from leaves(value, path + (i,))
+    else:
+        yield path, json.dumps(data)
+
+
+def hidden_from(state, seat, other):
+    """What seat ``other``'s view holds that neither the spectator's nor ``seat``'s does."""
+    known = set(leaves(json.loads(json.dumps(state.view(None))))) | set(leaves(json.loads(json.dumps(state.view(seat)))))
+    return set(leaves(json.loads(json.dumps(state.view(other))))) - known
+
+
+def record_frames(page):
+    """Every WebSocket frame the page receives, as parsed JSON (a list that fills as it goes)."""
+    frames = []
+
+    def on_socket(ws):
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+    page.on("websocket", on_socket)
+    return frames
+
+
+def screenshot(page, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def check_no_leak(page, server, room, seat=0):
+    """Nothing of another seat's hidden part is in ``seat``'s page now: not in the last state
+    it was sent, not in any ``data-card`` of its DOM (compared with the room's true state)."""
+    state = true_state(server, room)
+    snap = snapshot(page)
+    shown = set(leaves(snap["view"]))
+    cards = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    checked = 0
+    for other in range(state.num_players):
+        if other == seat:
+            continue
+        secret = hidden_from(state, seat, other)
+        assert not (secret & shown), f"seat {seat}'s page was sent seat {other}'s hidden part"
+        # a value seat may also see elsewhere (two copies of one card) is not a secret as a value
+        visible = {v for _, v in leaves(snap["view"])}
+        secret_values = {json.loads(v) for _, v in secret if v not in visible}
+        secret_texts = {v if isinstance(v, str) else json.dumps(v) for v in secret_values}
+        assert not (cards & secret_texts), f"seat {seat}'s page shows seat {other}'s hidden cards"
+        checked += len(secret)
+    assert str(state.seed) not in json.dumps(snap) or state.is_terminal()
+    return checked
