@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .common import fail
+from .common import fail, say
 
 
 def serve_command(
@@ -26,5 +26,12 @@ def serve_command(
         from ..server.app import create_app
     except ModuleNotFoundError as exc:
         fail(f"the server needs the 'server' extra ({exc.name} is missing): pip install -e '.[server]'")
+    from ..server.db import default_url
     limit = (rate, 4 * rate) if rate > 0 else None
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+    where = db or default_url()
+    if "@" in where:  # never print a database password
+        where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
+    say(f"Nemeton is starting: open http://{shown}:{port} in a browser (Ctrl+C stops it).", "bold")
+    say(f"Games are stored in {where}; API documentation at http://{shown}:{port}/docs", "dim")
     uvicorn.run(create_app(db, agent_threads, limit), host=host, port=port, log_level="info")
