@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 import random
 
-import numpy as np
 import pytest
 
-from configs import game_configs
+np = pytest.importorskip("numpy")
+
+from configs import game_configs  # noqa: E402
 
 # besides the conformance configurations: Amarok's partner_hand and Alarún without the cap
 EXTRA = [pytest.param("amarok", {"players": 4, "teams": True, "partner_hand": True}, id="amarok-partner_hand"),
@@ -18,9 +19,7 @@ EXTRA = [pytest.param("amarok", {"players": 4, "teams": True, "partner_hand": Tr
 
 def all_configs():
     return game_configs() + EXTRA
-from nemeton.engine import IllegalActionError, get_game
-
-pytest.importorskip("numpy")
+from nemeton.engine import IllegalActionError, get_game  # noqa: E402
 
 
 def _options(game, cfg):

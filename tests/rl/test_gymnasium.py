@@ -3,9 +3,9 @@ opponents, seats, rewards and illegal actions."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
 
 import nemeton.interop.gymnasium  # noqa: E402,F401  registers the environments

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import random
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 
 from nemeton.engine import get_game  # noqa: E402

@@ -3,9 +3,9 @@ player count (and Amarok's team modes), rewards, illegal actions, rendering."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402

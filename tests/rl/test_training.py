@@ -10,9 +10,9 @@ asserts the learnt policy's Wilson 95% interval lies above the share random play
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
 
 import nemeton.interop.gymnasium  # noqa: E402,F401
