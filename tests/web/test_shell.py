@@ -208,3 +208,27 @@ def test_a_phone_sized_screen_has_no_sideways_scroll_and_tabs_for_the_log(server
     assert phone.locator("#log").is_visible() and not phone.locator("#table").is_visible()
     phone.click(".tabs [data-tab=board]")
     assert phone.locator("#table").is_visible()
+
+
+def test_a_player_takes_back_a_quiet_move_and_the_creator_hands_a_seat_to_the_ai_and_back(server, page):
+    room, tokens, creator = create_room(server, "edora", ["human", "human"], undo=True)
+    first = httpx.get(f"{server.base}/api/rooms/{room}/view").json()["to_move"][0]
+    page.goto(server.base + "/")
+    page.evaluate("([room, seat, t, c]) => localStorage.setItem(`nemeton:room:${room}`, "
+                  "JSON.stringify({seats: {[seat]: t}, creator: c}))", [room, first, tokens[first], creator])
+    page.goto(f"{server.base}/rooms/{room}")
+    wait_turn(page)
+    before = snapshot(page)
+    act_by_list(page, random.Random(1))
+    page.wait_for_function("window.nemeton.snapshot.moves === 1")
+    page.click("#undo")
+    page.wait_for_function("window.nemeton.snapshot.moves === 0")
+    after = snapshot(page)
+    assert after["legal_actions"] == before["legal_actions"] and after["view"] == before["view"]
+    # the creator hands the other person's seat to the AI, then back
+    other = 1 - first
+    page.click(f"#creator li:nth-child({other + 1}) >> text=Hand to the AI")
+    page.wait_for_function(f"window.nemeton.snapshot.seats[{other}].stand_in === 'heuristic'")
+    assert "played by heuristic" in page.text_content("#players")
+    page.click(f"#creator li:nth-child({other + 1}) >> text=Give back")
+    page.wait_for_function(f"window.nemeton.snapshot.seats[{other}].stand_in === null")
