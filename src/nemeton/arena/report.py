@@ -184,9 +184,15 @@ def game_signals(t: Tournament) -> dict[str, dict[str, Estimate]] | None:
     for group in extractor.groups:
         labels = sorted({label for g in per_game for label in g.get(group, {})})
         if labels:
-            out[group] = {label: mean_interval([g.get(group, {}).get(label, 0.0) for g in per_game])
+            out[group] = {label: _nonnegative([g.get(group, {}).get(label, 0.0) for g in per_game])
                           for label in labels}
     return out
+
+
+def _nonnegative(values: Sequence[float]) -> Estimate:
+    """A mean's normal interval, cut at 0 for measures that cannot be negative (counts, points)."""
+    e = mean_interval(values)
+    return Estimate(e.mean, max(0.0, e.low), e.high, e.n) if min(values) >= 0 else e
 
 
 # ----- HTML -------------------------------------------------------------------------------------
