@@ -145,6 +145,7 @@ let legalKey = null; // JSON of ctx.legal when the selection was made
 let selection = null; // {where: "centre"|"hand"|"cell", index, card, x, y}
 let discardOpen = false;
 let focusKey = null; // data-key of the element last focused in the board
+let lastFresh = ""; // the fresh entries last outlined: they flash once, when they first show
 let lastRoot = null;
 let lastCtx = null;
 
@@ -641,7 +642,10 @@ export function render(root, ctx) {
   const v = ctx.view;
   if (!ctx.legal || ctx.mode === "replay") ctx = { ...ctx, legal: [] };
   const recent = recentMoves(ctx);
-  const board = el("div", { class: "al-board" });
+  const freshKey = (ctx.fresh || []).map((e) => e.i).join(",");
+  const flash = freshKey !== lastFresh;
+  lastFresh = freshKey;
+  const board = el("div", { class: `al-board${flash ? " al-flash" : ""}${ctx.seat == null || !Array.isArray(v.hand) ? " al-watching" : ""}` });
   board.append(status(ctx), pictureKey());
   const me = ctx.seat;
   const others = [];
@@ -671,7 +675,7 @@ export function render(root, ctx) {
     bar.append(...buttons);
     if (!ctx.actionBar) board.insertBefore(bar, board.querySelector(".al-own"));
   }
-  root.append(board);
+  root.append(el("div", { class: "al-wrap" }, board));
   board.addEventListener("focusin", (e) => { focusKey = e.target?.dataset?.key || focusKey; });
   restoreFocus(root, ctx);
 }
