@@ -146,7 +146,8 @@ def read_score(page):
           words: s.querySelector(".al-lines").textContent,
         };
       });
-      return { summary, sheets };
+      const headline = document.querySelector("#score .al-headline");
+      return { summary, sheets, headline: headline ? headline.textContent : "" };
     }""")
 
 
@@ -160,6 +161,8 @@ def check_score_sheets(page, server, room):
     score = read_score(page)
     assert sorted(score["summary"]) == [[s, round(v)] for s, v in enumerate(view["scores"])]
     assert [s for s, _ in score["summary"]][0] in view["winners"]
+    best = round(view["scores"][view["winners"][0]])
+    assert f"with {best} points" in score["headline"] and "win" in score["headline"]
     for seat, b in enumerate(view["breakdowns"]):
         sheet = score["sheets"][str(seat)]
         lines = {e["line"]: e for e in log if e["kind"] == "potion_scored" and e["player"] == seat}

@@ -774,7 +774,15 @@ export function renderScore(root, ctx) {
     if (e.kind === "colour_bonus") colourCards[e.player] = e.cards;
   }
   for (let s = 0; s < n; s++) if (!druids[s] && breakdowns[s]) druids[s] = breakdowns[s].druid || null;
-  const box = el("div", { class: "al-score" });  // the shell names the winner above it
+  const box = el("div", { class: "al-score" });
+  const names = winners.map((s) => cap(seatName(ctx, s)));
+  const total = winners.length ? breakdowns[winners[0]]?.total : null;
+  const won = winners.length === 1 && winners[0] === ctx.seat ? "win" : "wins";
+  if (winners.length) {
+    box.append(el("p", { class: "al-headline" }, winners.length > 1
+      ? `${names.join(" and ")} share the win with ${total} points.`
+      : `${names[0]} ${won} with ${total} points and ${won === "win" ? "are" : "is"} appointed the new druid of the village.`));
+  }
   // The summary: one row per seat.
   const summary = el("table", { class: "al-summary" },
     el("thead", {}, el("tr", {}, ...["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
