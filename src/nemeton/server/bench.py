@@ -47,6 +47,8 @@ async def _play(base: str, ws_base: str, game: str, players: int, agents: str, r
         sent_at = None
         while True:
             message = json.loads(await ws.recv())
+            if message["type"] == "seats":  # who is connected: nothing to answer
+                continue
             if message["type"] == "ok":
                 latencies.append(time.perf_counter() - sent_at)
                 acknowledged += 1
