@@ -371,7 +371,7 @@ function drawScore(conn, snap, seats, names) {
   const box = $("score");
   if (!snap.finished || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
   const scores = snap.view.scores || [];
-  const last = [...conn.log].reverse().find((e) => /win/i.test(e.kind) || /game_end|winner|end/.test(e.kind));
+  const last = [...conn.log].reverse().find((e) => e.kind === "game_won" || e.kind === "game_end");
   $("score-winner").textContent = last ? nameText(last.text, names) : "";
   const body = $("score-body");
   body.replaceChildren();
