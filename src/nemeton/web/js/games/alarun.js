@@ -360,6 +360,11 @@ function prompt(ctx) {
   return text ? el("p", { class: "al-prompt", "aria-live": "polite" }, text) : null;
 }
 
+/** "Your", or in a replay "Ann's": whose area the bottom of the table is. */
+function whose(ctx) {
+  return ctx.mode === "replay" && ctx.seatName ? `${ctx.seatName(ctx.seat)}'s` : "Your";
+}
+
 function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -658,11 +663,11 @@ export function render(root, ctx) {
     // On a phone the hand box stays in sight at the bottom of the screen (alarun.css).
     const own = el("section", { class: "al-own", "aria-label": "Your area" });
     const handBox = el("div", { class: "al-hand-box" }, prompt(ctx),
-      el("h3", { class: "al-hand-title" }, "Your hand and secret colour"),
+      el("h3", { class: "al-hand-title" }, `${whose(ctx)} hand and secret colour`),
       el("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, "Your secret colour")),
       el("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end."));
     const squareBox = el("div", { class: "al-square-box" },
-      el("h3", {}, `Your square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx));
+      el("h3", {}, `${whose(ctx)} square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx));
     own.append(el("div", { class: "al-own-row" }, handBox, squareBox));
     board.append(own);
   } else {
