@@ -109,6 +109,15 @@ class ComeBackIn(BaseModel):
     since: int = Field(0, ge=0, description="return log entries from this index on")
 
 
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    kind: Literal["human", "ai"]
+    agent: str | None = Field(None, description="an AI seat's agent spec")
+    stand_in: str | None = Field(None, description="the agent playing this person's seat for now")
+    connected: bool = Field(description="an AI seat, or a person with a client connected")
+
+
 class RoomView(BaseModel):
     view: dict[str, Any]
     to_move: list[int]
@@ -118,6 +127,9 @@ class RoomView(BaseModel):
     version: int = Field(description="one more at every change of the room; send it with an action")
     moves: int = Field(description="the number of actions applied so far")
     stand_in: StandIn | None = Field(None, description="the agent playing this person's seat for now")
+    seats: list[SeatInfo] = Field(default_factory=list, description="who sits where (public)")
+    undo: bool = Field(False, description="whether take-backs are allowed in this room")
+    rematch: str | None = Field(None, description="the room of this game's rematch, once the creator asked for one")
 
 
 # ----- the application -------------------------------------------------------------------
