@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import sys
@@ -108,7 +107,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{os.cpu_count()} cores, {cpu or platform.processor()}, {platform.machine()}, Python {platform.python_version()}"
+    return (f"{os.cpu_count()} cores, {cpu or platform.processor()}, {platform.machine()}, "
+            f"Python {platform.python_version()}")
 
 
 def budgets(path: str) -> dict[str, int]:

@@ -59,7 +59,8 @@ def test_game_i_is_the_same_however_it_is_reached():
     later = s.game(57)
     fresh = schedule("amarok", 4, 3)
     assert fresh.game(57) == later
-    assert [fresh.locate(i) for i in range(9)] == [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]
+    assert [fresh.locate(i) for i in range(9)] == [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3),
+                                                   (2, 0)]
 
 
 def test_focal_line_up_needs_two_agents():

@@ -233,7 +233,8 @@ def _tournament_html(v: Variant) -> list[str]:
     if sequence:
         d = t.decision
         parts.append(f"<p>Sequential stopping against {d.line:.0%}: {html.escape(d.verdict or 'undecided')} after "
-                     f"{d.games} games ({_pct(d.interval)}, anytime-valid).</p>" + _img(sequence, "confidence sequence"))
+                     f"{d.games} games ({_pct(d.interval)}, anytime-valid).</p>")
+        parts.append(_img(sequence, "confidence sequence"))
     parts.append("<h3>Seat and first-player advantage</h3>")
     fair = 1 / len(s.units)
     names = [("seat " if len(u) == 1 else "seats ") + ", ".join(map(str, u)) for u in s.units]

@@ -247,7 +247,8 @@ def paired_differences(base: Tournament, variant: Tournament) -> list[Difference
     for k, name in enumerate(base.config.agents):
         compare(f"{name} share of wins", lambda o, k=k: o.share(k), k)
     for k, name in enumerate(base.config.agents):
-        compare(f"{name} mean score", lambda o, k=k: _mean([o.scores[s] for s in range(len(o.seats)) if o.seats[s] == k]), k)
+        compare(f"{name} mean score",
+                lambda o, k=k: _mean([o.scores[s] for s in range(len(o.seats)) if o.seats[s] == k]), k)
     compare("first player's share", first_player_share)
     compare("steps per game", lambda o: float(o.steps))
     compare("rounds per game", lambda o: float(o.rounds))

@@ -159,7 +159,8 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "verdict": self.verdict, "interval": self.interval.to_json(),
                 "blocks": self.blocks, "games": self.games,
-                "method": "hedged betting confidence sequence (Waudby-Smith & Ramdas), one observation per duplicate block"}
+                "method": "hedged betting confidence sequence (Waudby-Smith & Ramdas), "
+                          "one observation per duplicate block"}
 
 
 @dataclass
