@@ -228,7 +228,7 @@ function send(ctx, action) {
   ui.sent = true;
   const key = ui.key;
   ctx.act(action);
-  redraw();
+  if (last && last.ctx === ctx) redraw();     // the shell did not draw again at once
   setTimeout(() => { if (ui.sent && ui.key === key) { ui.sent = false; redraw(); } }, 4000);
 }
 
@@ -335,6 +335,7 @@ function mapView(ctx, pick, marks) {
   }
   const paths = sv("g", { class: "ed-paths", "aria-hidden": "true" });
   const bridges = sv("g", { class: "ed-paths", "aria-hidden": "true" });
+  const forests = sv("g", { class: "ed-forests", "aria-hidden": "true" });
   const centre = [width / 2, height / 2];
   for (const [a, b, dark] of geo.edges || []) {
     const A = geo.sanctuaries[a], B = geo.sanctuaries[b];
@@ -368,7 +369,7 @@ function mapView(ctx, pick, marks) {
                      : x1 + (x2 - x1) * t;
       const py = pit ? (1 - t) * (1 - t) * y1 + 2 * t * (1 - t) * (2 * apex[1] - (y1 + y2) / 2) + t * t * y2
                      : y1 + (y2 - y1) * t;
-      paths.append(sv("g", { class: "ed-dark", transform: `translate(${px},${py})` },
+      forests.append(sv("g", { class: "ed-dark", transform: `translate(${px},${py})` },
         sv("circle", { r: 15 }),
         sv("path", { d: "M0,-11 L8,4 L3,4 L3,9 L-3,9 L-3,4 L-8,4 Z", class: "ed-tree" })));
     }
@@ -377,7 +378,7 @@ function mapView(ctx, pick, marks) {
                         `stairs ${stair.name}`));
     }
   }
-  root.append(paths, bridges);
+  root.append(paths, bridges, forests);
 
   // fire pits
   for (const [id, p] of pits) {
@@ -388,7 +389,7 @@ function mapView(ctx, pick, marks) {
     const desc = closed ? `Fire pit ${id}, closed by ${seatName(ctx, owner)}`
                         : `Fire pit ${id} between ${p.around.join(", ")}: ${rewards}`;
     const g = sv("g", { class: `ed-pit${closed ? " closed" : ""}`, transform: `translate(${cx},${cy})`,
-                        role: "img", "aria-label": desc, dataset: { pit: id } },
+                        role: "img", "aria-label": desc, dataset: { pit: id, owner: String(closed ? owner : -1) } },
       sv("title", {}, desc),
       sv("circle", { r: 31, class: "ed-pit-ring", style: closed ? `--seat:${colourOf(ctx, owner).css}` : null }));
     if (closed) {
@@ -418,7 +419,37 @@ function mapView(ctx, pick, marks) {
       portal: portals.has(info.glade), dolmen: ringColour[id], start: startOf[id], figures: figures[id] || [],
     }));
   }
-  return el("div", { class: "ed-map-wrap" }, root);
+  const wrap = el("div", { class: "ed-map-wrap" }, root);
+  wrap.addEventListener("scroll", () => { mapScroll.left = wrap.scrollLeft; mapScroll.top = wrap.scrollTop; });
+  return wrap;
+}
+
+const PHONE = window.matchMedia("(max-width: 480px)");
+
+// Where the person scrolled the map to (phones: the map is larger than the screen), kept across draws.
+const mapScroll = { left: 0, top: 0, decision: null };
+
+/** Put the map back where the person left it; on a new decision whose targets are all out of
+ *  sight, bring the first one into the middle. */
+function placeMap(root, ctx, pick) {
+  const wrap = root.querySelector(".ed-map-wrap");
+  if (!wrap || !PHONE.matches) return;        // elsewhere the map fits: no layout to force
+  wrap.scrollLeft = mapScroll.left;
+  wrap.scrollTop = mapScroll.top;
+  if (!pick.live || wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight) return;
+  const decision = ui.key + JSON.stringify(ui.sel);
+  if (mapScroll.decision === decision) return;
+  mapScroll.decision = decision;
+  const targets = [...wrap.querySelectorAll(".legal, .selected")];
+  if (!targets.length) return;
+  const box = wrap.getBoundingClientRect();
+  const inSight = (r) => r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
+  if (targets.some((t) => inSight(t.getBoundingClientRect()))) return;
+  const r = targets[0].getBoundingClientRect();
+  wrap.scrollLeft += r.left + r.width / 2 - (box.left + box.width / 2);
+  wrap.scrollTop += r.top + r.height / 2 - (box.top + box.height / 2);
+  mapScroll.left = wrap.scrollLeft;
+  mapScroll.top = wrap.scrollTop;
 }
 
 function rewardToken(r, x, y, radius = 11) {
@@ -479,7 +510,7 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
   if (stones.length) g.append(sv("text", { x: fx, y: fy + 5, class: "ed-stones" }, stones.join(" ")));
   extra.figures.forEach((p, k) => {
     const c = colourOf(ctx, p);
-    g.append(sv("g", { class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})` },
+    g.append(sv("g", { class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})`, dataset: { seat: String(p) } },
       sv("title", {}, `The druid of ${seatName(ctx, p)}`),
       sv("path", { d: "M-8,11 Q-8,-2 -4,-3 A6,6 0 1 1 4,-3 Q8,-2 8,11 Z", style: `fill:${c.css}` }),
       sv("text", { y: 9 }, c.symbol)));
@@ -500,7 +531,7 @@ function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
   const key = `${sid}#${i + 1}`;
   const held = die ? `${seatName(ctx, die[0])}'s ${die[1]}` : "free";
   const g = sv("g", { class: `ed-space${die ? " taken" : ""}`, transform: `translate(${x},${y})`,
-                      dataset: { space: key } },
+                      dataset: die ? { space: key, die: `${die[0]}:${die[1]}` } : { space: key } },
     sv("title", {}, `${sid} space ${i + 1}: ${spaceName(code)} (${held})`),
     sv("rect", { width: w, height: h, rx: 6 }));
   if (die) {
@@ -713,6 +744,7 @@ function playerBoard(ctx, pick, marks, p, own) {
        acting ? el("span", { class: "ed-to-act" }, "to act") : null,
        v.start_player === p ? el("span", { class: "ed-tag" }, "start player") : null,
        b.figure ? el("span", { class: "ed-tag" }, `druid on ${b.figure}`) : null),
+    own ? el("p", { class: "ed-own-prompt" }, shortPrompt(ctx, pick)) : null,
     facts, dice, draft,
     own ? el("div", { class: "ed-tracks" },
       track("Knowledge", b.knowledge, pb.knowledge_track.end,
@@ -727,9 +759,9 @@ function playerBoard(ctx, pick, marks, p, own) {
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Rune stones"), el("div", { class: "ed-stones-row" }, runes)),
     el("div", { class: "ed-amulet" }, el("span", { class: "ed-label" }, "Amulet"), rows),
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Tablets (10 points each if met at the end)"),
-       el("div", { class: "ed-cards" }, tablets.length ? tablets : el("span", { class: "ed-none" }, "none"))),
+       el("div", { class: "ed-cards ed-tablets" }, tablets.length ? tablets : el("span", { class: "ed-none" }, "none"))),
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Potions"),
-       potionsOwned.length ? potionsOwned : el("span", { class: "ed-none" }, "none")));
+       el("div", { class: "ed-cards ed-owned-potions" }, potionsOwned.length ? potionsOwned : el("span", { class: "ed-none" }, "none"))));
 }
 
 const idle = { live: false, legal: [], options: () => [], selected: () => false };
@@ -768,6 +800,26 @@ const PROMPTS = {
   17: "activate one herb of the released pair (the other goes face down)",
 };
 
+const SHORT = {
+  0: "Choose a start space", 1: "Keep a tablet", 2: "Lay a herb face down", 3: "Choose where to go",
+  4: "Place a die: a space, then a die", 5: "Provisions or dice?", 6: "Take a die from your overview board",
+  7: "Take a tablet", 8: "Brew a potion, or stop", 9: "Take a gem", 10: "Place a standing stone, or skip",
+  11: "Take a reward once more", 12: "Place a rune stone, or skip", 13: "Take a pit reward once more",
+  14: "Set a die to 6, or stop", 15: "Turn a herb face up", 16: "Take a herb", 17: "Activate a released herb",
+};
+
+/** One short line for the own area on a phone. */
+function shortPrompt(ctx, pick) {
+  const v = ctx.view;
+  if (v.terminal) return "The game is over.";
+  const step = topStep(v);
+  if (pick.live && v.acting.includes(ctx.seat)) {
+    if (ctx.legal.length === 1 && ctx.legal[0].type === "emergency") return "Your turn: emergency turn only";
+    return `Your turn: ${isEmergency(v) ? "emergency, take a die" : SHORT[step] || "choose"}`;
+  }
+  return `Waiting for ${v.acting.map((s) => seatName(ctx, s)).join(" and ")}`;
+}
+
 function topStep(view) {
   return view.stack && view.stack.length ? view.stack[view.stack.length - 1][0] : null;
 }
@@ -782,6 +834,30 @@ function status(ctx, pick) {
   const parts = [el("span", { class: "ed-round" }, `Round ${v.round}`),
                  el("span", {}, "Start player: ", badge(ctx, v.start_player))];
   if (v.ending && !v.terminal) parts.push(el("span", { class: "ed-last" }, "Last round (a player placed their 13th die)"));
+  const line = promptText(ctx, pick);
+  const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
+  const news = (ctx.fresh || []).filter((e) => {
+    const who = e.seat !== null && e.seat !== undefined ? e.seat : e.player;
+    return who !== (ctx.mode === "play" ? ctx.seat : undefined) && e.text;
+  }).slice(-4);
+  return el("div", { class: `ed-status${mine ? " mine" : ""}` },
+    el("div", { class: "ed-status-line" }, parts),
+    el("p", { class: "ed-prompt" }, line),
+    news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
+      news.map((e) => el("li", {}, nameText(ctx, e.text)))) : null);
+}
+
+/** The engine's sentences name seats "Seat N" (N from 0); people read their names. */
+function nameText(ctx, text) {
+  return String(text).replace(/\bSeat (\d+)\b/g, (m, n) => {
+    const s = Number(n);
+    if (s === ctx.seat && ctx.mode === "play") return "You";
+    return ctx.seatName ? ctx.seatName(s) : m;
+  });
+}
+
+function promptText(ctx, pick) {
+  const v = ctx.view;
   let line;
   const step = topStep(v);
   const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
@@ -798,15 +874,7 @@ function status(ctx, pick) {
     line = `${who[0] ? who[0].toUpperCase() + who.slice(1) : who} ${v.acting.length > 1 || v.acting[0] === ctx.seat ? "are" : "is"} to act: `
       + (emergency ? "emergency turn, taking a die" : DATA.steps[step] || "…") + ".";
   }
-  const news = (ctx.fresh || []).filter((e) => {
-    const who = e.seat !== null && e.seat !== undefined ? e.seat : e.player;
-    return who !== (ctx.mode === "play" ? ctx.seat : undefined) && e.text;
-  }).slice(-6);
-  return el("div", { class: `ed-status${mine ? " mine" : ""}`, role: "status" },
-    el("div", { class: "ed-status-line" }, parts),
-    el("p", { class: "ed-prompt" }, line),
-    news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
-      news.map((e) => el("li", {}, e.text))) : null);
+  return line;
 }
 
 /** The action bar: buttons for the choices that have no thing on the table, the choice among
@@ -821,7 +889,7 @@ function fillActionBar(ctx, pick) {
   else if (pick.undecided(rem)) buttons = rem;
   const row = el("div", { class: "ed-bar" });
   for (const a of buttons) {
-    row.append(el("button", { type: "button", class: "legal", "aria-label": label(a, ctx),
+    row.append(el("button", { type: "button", class: "legal", "aria-label": label(a, ctx), dataset: { action: JSON.stringify(a) },
                               onclick: () => send(ctx, a) }, label(a, ctx)));
   }
   if (picked) {
@@ -858,13 +926,18 @@ function draw(root, ctx) {
     status(ctx, pick),
     el("div", { class: "ed-table" },
       el("div", { class: "ed-main" }, mapView(ctx, pick, marks)),
-      el("div", { class: "ed-side-panels" }, oracle(ctx, pick, marks), potions(ctx, pick, marks), gems(ctx, pick),
-         dolmenPanel(ctx), legend())),
+      el("div", { class: "ed-side-panels" }, oracle(ctx, pick, marks), potions(ctx, pick, marks),
+         el("div", { class: "ed-panel-stack" }, gems(ctx, pick), dolmenPanel(ctx), legend()))),
     el("div", { class: "ed-others" }, others.map((p) => playerBoard(ctx, idle, marks, p, false))),
     me !== null ? el("div", { class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null));
   fillActionBar(ctx, pick);
+  if (PHONE.matches && ctx.actionBar && root.firstChild) {   // the own area sits above the sticky action bar
+    root.firstChild.style.setProperty("--ed-bar-h", `${ctx.actionBar.offsetHeight}px`);
+  }
+  placeMap(root, ctx, pick);
   if (ui.keyboard && pick.live) {
-    const target = root.querySelector(".selected, .legal") || (ctx.actionBar && ctx.actionBar.querySelector(".legal"));
+    const target = root.querySelector(".selected") || root.querySelector(".legal")
+      || (ctx.actionBar && ctx.actionBar.querySelector(".legal"));
     if (target) target.focus({ preventScroll: false });
   }
 }
