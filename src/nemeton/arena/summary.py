@@ -206,7 +206,8 @@ def seat_tests(unit_shares: list[list[float]], firsts: list[float], units: int) 
     seat = None
     if total > 0 and units > 1:
         statistic, p_value = chi_square_test(wins, [total / units] * units)
-        seat = Test(f"chi-square goodness of fit, {units - 1} degrees of freedom", statistic, p_value)
+        seat = Test(f"chi-square goodness of fit, {units - 1} degree{'s' if units > 2 else ''} of freedom",
+                    statistic, p_value)
     n = len(firsts)
     k = min(n, int(round(sum(firsts))))
     first = None
