@@ -992,7 +992,8 @@ const STEPS = [
 function stepDetail(step, f, entry) {
   switch (step) {
     case "prestige": return "during play";
-    case "leftovers": return entry ? `${entry.provisions} provisions ÷ 6, ${entry.mistletoe} mistletoe, ${plural(entry.dice, "reserve die", "reserve dice")}` : "";
+    case "leftovers": return entry ? `${plural(entry.provisions, "provision", "provisions")} ÷ 6, ${entry.mistletoe} mistletoe, `
+                                      + plural(entry.dice, "reserve die", "reserve dice") : "";
     case "sickle": return entry ? `sickle at ${entry.position}` : "";
     case "tablets": {
       const met = entry ? entry.met : f.tablets_met;
@@ -1029,8 +1030,9 @@ export function renderScore(root, ctx) {
   const names = winners.map((p) => seatName(ctx, p));
   const title = names.length === 1 ? `${names[0] === "you" ? "You win" : `${names[0]} wins`} with ${final[winners[0]].total} points`
                                    : `${names.join(" and ")} share the win with ${final[winners[0]] ? final[winners[0]].total : ""} points`;
+  // the shell's score screen names the winner already (from the log); the replay's does not
   root.append(el("div", { class: "edora ed-score" },
-    el("h2", { class: "ed-winner" }, title),
+    ctx.mode === "score" ? null : el("h2", { class: "ed-winner" }, title),
     tie ? el("p", {}, "Tied on points: the player behind on the knowledge track (then lower in its stack) wins.") : null,
     el("table", { class: "ed-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))));
 }
