@@ -200,7 +200,7 @@ def test_two_players_flip_and_face_down_cards_by_clicks_to_the_score_screen(serv
     flip = page.locator('#actionbar [data-key="act-flip"]')
     assert flip.count() == 1 and "turn the face-down" in flip.get_attribute("aria-label")
     checks = TableChecks()
-    play_by_clicks(page, until=checks, seed=2, timeout=60)
+    play_by_clicks(page, until=checks, seed=2, timeout=90)
     assert checks.turns >= 24
     check_score_sheets(page, server, room)
 
