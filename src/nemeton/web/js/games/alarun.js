@@ -345,7 +345,8 @@ function prompt(ctx) {
       else text = "Your turn: click a centre card and one of yours to swap them, or pass.";
       if (selection && selection.where === "centre") text = `Now click the hand card to give for ${cardName(selection.card)}.`;
       if (selection && selection.where === "hand") text = `Now click the centre card to take for your ${cardName(selection.card)}.`;
-    } else text = acting.length ? `Waiting for ${names(ctx, acting)}.` : "";
+    } else if (acting.includes(ctx.seat) && ctx.mode === "play") text = "Your move is on its way…";
+    else text = acting.length ? `Waiting for ${names(ctx, acting)}.` : "";
   } else if (v.phase === "placement") {
     const mineLeft = ctx.seat != null ? (v.hand || []).length : 0;
     if (mine) {
