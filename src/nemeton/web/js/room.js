@@ -411,6 +411,10 @@ function goRematch(newRoom) {
 }
 
 // For tests and debugging: what this page was last sent (nothing it was not sent).
-window.nemeton = { get snapshot() { return page.focus && page.focus.snap; }, get seat() { return page.focus && page.focus.seat; } };
+window.nemeton = {
+  get snapshot() { return page.focus && page.focus.snap; },
+  get seat() { return page.focus && page.focus.seat; },
+  get pending() { return Boolean(page.focus && page.focus.pending); },  // a move on its way
+};
 
 start();
