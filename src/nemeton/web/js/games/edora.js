@@ -80,7 +80,7 @@ const runeName = (u) => `${DATA.rune_names[u] || u} ${RUNE_FACTOR[u] || ""}`.tri
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function spaceName(code) {
-  if (code === "FD") return "provisions: 12 provisions or 3 dice";
+  if (code === "FD") return "12 provisions or 3 dice";
   if (code === "TB") return "take a tablet";
   if (code === "SS") return "standing stone";
   if (code === "RS") return "rune stone";
@@ -567,8 +567,9 @@ function oracle(ctx, pick, marks) {
       return mark(node, marks, `slot:${slot}`);
     });
     sides.push(el("div", { class: "ed-side" },
-      el("div", { class: "ed-side-head", title: `Side ${side + 1}: a tablet taken here also gives ${rewardGain(a)} and ${rewardGain(b)}` },
-        `Side ${side + 1}: `, rewardChip(a), " + ", rewardChip(b)),
+      // sides are numbered from 0, as the log names them
+      el("div", { class: "ed-side-head", title: `Side ${side}: a tablet taken here also gives ${rewardGain(a)} and ${rewardGain(b)}` },
+        `Side ${side}: `, rewardChip(a), " + ", rewardChip(b)),
       slots));
   }
   const deck = el("div", { class: "ed-deck" },
@@ -959,7 +960,7 @@ export function label(action, ctx) {
       const side = Math.floor(a.slot / 2);
       const stones = ctx && ctx.view && ctx.view.oracle_stones;
       const gain = stones ? `, gain ${rewardGain(stones[side])} and ${rewardGain(stones[(side + 1) % 6])}` : "";
-      return `Take tablet ${a.tablet} from side ${side + 1}${gain} (${tabletText(a.tablet)})`;
+      return `Take tablet ${a.tablet} from oracle side ${side}${gain} (${tabletText(a.tablet)})`;
     }
     case "keep_tablet": return `Keep tablet ${a.tablet} (${tabletText(a.tablet)})`;
     case "arrange_herb": return `Lay ${herbName(a.herb)} face down in herb circle ${a.circle + 1}`;
