@@ -415,3 +415,15 @@ def test_every_event_kind_is_documented_in_the_rules(name):
     doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / f"{name}.md").read_text("utf-8")
     missing = [k for k in spec.event_kinds if f"`{k}`" not in doc]
     assert spec.event_kinds and not missing, f"docs/rules/{name}.md does not list: {missing}"
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_public_data_is_json_ready_fixed_and_known_from_the_options_alone(name, cfg):
+    """A game's public data (what clients draw beside the views, e.g. Edora's board) depends on
+    the options only: the same for every seed and at every point of a game, and JSON-ready."""
+    spec = get_game(name)
+    options = spec.options(**cfg)
+    data = spec.public_data(options)
+    assert json.loads(json.dumps(data)) == data
+    again = spec.public_data(spec.make(seed=3, **cfg).options)
+    assert again == data and again is not data or again == {}

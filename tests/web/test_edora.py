@@ -12,6 +12,7 @@ from collections import Counter
 from importlib import resources
 from pathlib import Path
 
+import httpx
 import yaml
 from conftest import check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot, snapshot
 
@@ -409,10 +410,10 @@ def test_the_spectator_sees_every_board_no_own_area_and_nothing_to_click(server,
     assert page.locator("#board .legal, #actionbar .legal").count() == 0
 
 
-def edora_data():
-    """What edora.js's DATA must hold: the designed board and player board (data/board.yaml) and
-    the components' names (components.py, steps.py)."""
-    raw = yaml.safe_load(resources.files("nemeton.games.edora").joinpath("data/board.yaml").read_text())
+def edora_data(board_text=None):
+    """The board and components as the game file and modules hold them (data/board.yaml,
+    components.py, steps.py): what the room's public data must carry."""
+    raw = yaml.safe_load(board_text or resources.files("nemeton.games.edora").joinpath("data/board.yaml").read_text())
     board = {k: v for k, v in raw["board"].items() if k != "dolmen_reference_colours"}
     return json.loads(json.dumps({
         "board": board, "player_board": raw["player_board"],
@@ -424,9 +425,19 @@ def edora_data():
     }))
 
 
-def test_the_renderers_board_data_matches_the_games_data():
-    text = RENDERER.read_text(encoding="utf-8")
-    block = re.search(r"// BEGIN DATA[^\n]*\nconst DATA = (.*?);\n// END DATA", text, re.S)
-    assert block, "edora.js has no DATA block"
-    assert json.loads(block.group(1)) == edora_data(), (
-        "edora.js's DATA is out of date: replace it with " + json.dumps(edora_data(), separators=(",", ":")))
+def test_the_map_is_drawn_from_the_rooms_own_board(server, page):
+    """The renderer holds no board: it draws the one the room's public data carries, so a room
+    on another board file shows that board (here the designed one with S05's spaces reordered)."""
+    standard = resources.files("nemeton.games.edora").joinpath("data/board.yaml").read_text()
+    line = "S05: {xy: [2,1], glade: G1, spaces: [AM-SUN-x2, RS, TB, FD]}"
+    assert line in standard
+    other = standard.replace(line, "S05: {xy: [2,1], glade: G1, spaces: [RS, AM-SUN-x2, TB, FD]}")
+    room, tokens, _ = create_room(server, "edora", ["human", "heuristic"], board=other)
+    info = httpx.get(f"{server.base}/api/rooms/{room}").json()
+    assert info["components"] == edora_data(other) != edora_data()
+    assert '"xy":[' not in RENDERER.read_text(encoding="utf-8")  # no copy of a board in the renderer
+    open_seat(page, server, room, tokens[0])
+    page.wait_for_selector("[data-sanctuary=S05]")
+    assert page.locator("[data-sanctuary]").count() == 24
+    texts = page.locator("[data-sanctuary=S05] text").all_text_contents()
+    assert texts.index("Rune") < texts.index("☀×2")  # the room's order, not the designed one

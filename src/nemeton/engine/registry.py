@@ -61,6 +61,10 @@ class GameSpec:
     event_kinds: Mapping[str, str] = field(default_factory=dict)
     # Bumped whenever a rules change makes old records replay differently.
     rules_version: int = 1
+    # What every seat knows before the game starts and that never changes under these options
+    # (Edora: the board's layout and the components' texts): JSON-ready; clients draw from it
+    # beside the views, which carry only what changes. Nothing hidden may be in it.
+    public_data: Callable[[GameOptions], Mapping[str, Any]] = field(default=lambda options: {})
     # The golden playthroughs kept for this game (tests/playthroughs/<name>-<label>.txt):
     # label -> (options, seed, seed of the random choices). See nemeton.engine.playthrough.
     playthroughs: Mapping[str, tuple[Mapping[str, Any], int, int]] = field(default_factory=dict)

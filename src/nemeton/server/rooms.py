@@ -98,6 +98,8 @@ class Room:
         self.creator_hash = row.creator_hash
         self.turn_timeout = row.turn_timeout_s
         self.rematch = row.rematch
+        # what every seat knows of the game's components under its options (Edora: the board)
+        self.components = self.spec.public_data(self.spec.options(**self.options))
         self.pending_since: dict[int, float] = {}  # people's seats waited for, since when
         self.timer: asyncio.Task | None = None
         self.lock = asyncio.Lock()
@@ -536,7 +538,7 @@ class Rooms:
         room = await self.get(room_id)
         row = await asyncio.to_thread(self.store.load_room, room_id)
         return {**self.summary(row), "undo": room.undo, "turn_timeout_s": room.turn_timeout, "rematch": room.rematch,
-                "moves": len(row.actions)}
+                "moves": len(row.actions), "components": room.components}
 
     async def replay(self, room_id: str, seat: int | None, step: int | None) -> dict[str, Any]:
         """A finished game as ``seat`` (None: the spectator) saw it after ``step`` actions

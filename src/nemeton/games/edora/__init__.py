@@ -16,6 +16,7 @@ from ...engine.registry import GameSpec, register
 from .actions import CODEC
 from .events import EVENT_KINDS
 from .options import EdoraOptions
+from .public import public_data
 from .render import render
 from .rules import EdoraState
 from .view import determinize, legal_actions_from_view, prepare_sampler
@@ -38,6 +39,7 @@ SPEC = register(GameSpec(
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,
     prepare_sampler=prepare_sampler,
+    public_data=public_data,
     render=render,
     event_kinds=EVENT_KINDS,
     bot_defaults={"safety_valve": True},

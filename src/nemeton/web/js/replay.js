@@ -93,7 +93,7 @@ function draw() {
   const bar = $("actionbar");
   bar.replaceChildren();
   const ctx = { view: data.view, legal: [], log, fresh, seat: data.seat, mode: "replay", seats,
-                act: () => {}, seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar };
+                act: () => {}, seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar, components: page.info.components || {} };
   const board = $("board");
   board.replaceChildren();
   const inline = $("score-inline");

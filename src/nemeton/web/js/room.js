@@ -292,7 +292,7 @@ function drawBoard(conn, snap, seats, names) {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
     mode: conn.seat === null ? "watch" : "play", seats,
     act: (action) => conn.act(action),
-    seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar,
+    seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar, components: page.info.components || {},
   };
   page.ctx = ctx;
   board.replaceChildren();

@@ -12,26 +12,14 @@
  * table (an emergency turn, provisions or dice, stop, skip, a reward to repeat) are buttons in
  * the shell's action bar, in the rulebook's words.
  *
- * DATA is the designed board (src/nemeton/games/edora/data/board.yaml) and the components'
- * names (components.py, steps.py), which the view does not carry; tests/web/test_edora.py
- * checks that it matches them.
+ * DATA is the room's board and the components' names (the game's public data, sent once with
+ * the room's description: the views carry only what changes).
  */
 
-// BEGIN DATA (generated; tests/web/test_edora.py::test_the_renderers_board_data_matches_the_games_data)
-const DATA = {
-  "board": {"sanctuaries":{"S01":{"xy":[1,0],"glade":"G1","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D01","start":"ST1"},"S02":{"xy":[3,0],"glade":"G5","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D02"},"S03":{"xy":[5,0],"glade":"G2","spaces":["SS","MI2P1","FD","AM-SUN-x3"],"dolmen_slot":"D03"},"S04":{"xy":[0,1],"glade":"G1","spaces":["SS","MI2P1","FD","SI3"],"dolmen_slot":"D12"},"S05":{"xy":[2,1],"glade":"G1","spaces":["AM-SUN-x2","RS","TB","FD"]},"S06":{"xy":[4,1],"glade":"G5","spaces":["SI2","TB","AM-MOON-x3","SS"]},"S07":{"xy":[6,1],"glade":"G2","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D04","start":"ST2"},"S08":{"xy":[1,2],"glade":"G8","spaces":["SI2","SS","AM-STAR-x2","RS"]},"S09":{"xy":[3,2],"glade":"G9","spaces":["KN3","AM-STAR-x3","MI3P1","SS"]},"S10":{"xy":[5,2],"glade":"G2","spaces":["AM-MOON-x2","RS","TB","FD"]},"S11":{"xy":[0,3],"glade":"G8","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D11"},"S12":{"xy":[2,3],"glade":"G9","spaces":["SI3","MI1P2","KN2","TB"]},"S13":{"xy":[4,3],"glade":"G9","spaces":["SI3","MI1P2","KN2","TB"]},"S14":{"xy":[6,3],"glade":"G6","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D05"},"S15":{"xy":[1,4],"glade":"G4","spaces":["AM-MOON-x2","RS","TB","FD"]},"S16":{"xy":[3,4],"glade":"G9","spaces":["KN3","AM-STAR-x3","MI3P1","SS"]},"S17":{"xy":[5,4],"glade":"G6","spaces":["SI2","SS","AM-STAR-x2","RS"]},"S18":{"xy":[0,5],"glade":"G4","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D10","start":"ST4"},"S19":{"xy":[2,5],"glade":"G7","spaces":["SI2","TB","AM-MOON-x3","SS"]},"S20":{"xy":[4,5],"glade":"G3","spaces":["AM-SUN-x2","RS","TB","FD"]},"S21":{"xy":[6,5],"glade":"G3","spaces":["SS","MI2P1","FD","SI3"],"dolmen_slot":"D06"},"S22":{"xy":[1,6],"glade":"G4","spaces":["SS","MI2P1","FD","AM-SUN-x3"],"dolmen_slot":"D09"},"S23":{"xy":[3,6],"glade":"G7","spaces":["TB","FD","RS","KN3"],"dolmen_slot":"D08"},"S24":{"xy":[5,6],"glade":"G3","spaces":["FD","KN2","SI2","MI2P2"],"dolmen_slot":"D07","start":"ST3"}},"edges":[["S01","S02",0],["S01","S04",0],["S01","S05",0],["S02","S03",0],["S02","S09",1],["S03","S06",1],["S03","S07",0],["S04","S08",0],["S04","S11",0],["S05","S06",1],["S05","S08",1],["S06","S10",0],["S07","S10",0],["S07","S14",0],["S08","S11",0],["S09","S12",0],["S09","S13",0],["S10","S13",1],["S11","S18",0],["S12","S15",1],["S12","S16",0],["S13","S16",0],["S14","S17",0],["S14","S21",0],["S15","S18",0],["S15","S19",0],["S16","S23",1],["S17","S20",1],["S17","S21",0],["S18","S22",0],["S19","S20",1],["S19","S22",1],["S20","S24",0],["S21","S24",0],["S22","S23",0],["S23","S24",0]],"stairs":{"A":[["S02","S09"],["S05","S06"]],"B":[["S16","S23"],["S19","S20"]]},"glades":{"G1":["S01","S04","S05"],"G2":["S03","S07","S10"],"G3":["S20","S21","S24"],"G4":["S15","S18","S22"],"G5":["S02","S06"],"G6":["S14","S17"],"G7":["S19","S23"],"G8":["S08","S11"],"G9":["S09","S12","S13","S16"]},"portal_glades":["G5","G6","G7","G8"],"fire_pits":{"F01":{"xy":[0,0],"around":["S01","S04"],"rewards":["FOOD","DIE"]},"F02":{"xy":[2,0],"around":["S01","S02","S05"],"rewards":["VP","VP","DIE"]},"F03":{"xy":[4,0],"around":["S02","S03","S06"],"rewards":["KNOW","MIST","SICKLE"]},"F04":{"xy":[6,0],"around":["S03","S07"],"rewards":["FOOD","DIE"]},"F05":{"xy":[0,2],"around":["S04","S08","S11"],"rewards":["KNOW","MIST","SICKLE"]},"F06":{"xy":[2,2],"around":["S05","S08","S09","S12"],"rewards":["VP","VP","KNOW","MIST"]},"F07":{"xy":[4,2],"around":["S06","S09","S10","S13"],"rewards":["VP","VP","SICKLE","FOOD"]},"F08":{"xy":[6,2],"around":["S07","S10","S14"],"rewards":["VP","VP","DIE"]},"F09":{"xy":[0,4],"around":["S11","S15","S18"],"rewards":["VP","VP","DIE"]},"F10":{"xy":[2,4],"around":["S12","S15","S16","S19"],"rewards":["VP","VP","SICKLE","FOOD"]},"F11":{"xy":[4,4],"around":["S13","S16","S17","S20"],"rewards":["VP","VP","KNOW","MIST"]},"F12":{"xy":[6,4],"around":["S14","S17","S21"],"rewards":["KNOW","MIST","SICKLE"]},"F13":{"xy":[0,6],"around":["S18","S22"],"rewards":["FOOD","DIE"]},"F14":{"xy":[2,6],"around":["S19","S22","S23"],"rewards":["KNOW","MIST","SICKLE"]},"F15":{"xy":[4,6],"around":["S20","S23","S24"],"rewards":["VP","VP","DIE"]},"F16":{"xy":[6,6],"around":["S21","S24"],"rewards":["FOOD","DIE"]}},"dolmen_ring":["S01","S02","S03","S07","S14","S21","S24","S23","S22","S18","S11","S04"],"start_spaces":{"ST1":"S01","ST2":"S07","ST3":"S24","ST4":"S18"},"lines_of_four":[["S04","S05","S06","S07"],["S11","S12","S13","S14"],["S18","S19","S20","S21"],["S01","S08","S15","S22"],["S02","S09","S16","S23"],["S03","S10","S17","S24"]]},
-  "player_board": {"standing_stone_row":["VP","KNOW","FOOD","DIE","MIST","SICKLE"],"rune_stones":{"upper_times_v_minus_1":["MIST","DIE","KNOW"],"lower":{"SICKLE_STEP":1,"PRESTIGE_POINT":2,"PROVISION":3}},"knowledge_track":{"end":14,"multiplier_from":{"0":0,"3":1,"6":2,"10":3,"14":4}},"sickle_track":{"end":18,"herb_pairs_at":[2,5,8,11,14,17],"score_from":{"0":0,"5":5,"9":10,"13":15,"17":20}},"amulet_rows":["SUN","MOON","STAR"],"oracle_stones":["VP","KNOW","FOOD","DIE","MIST","SICKLE"],"overflow_prestige_per_step":2,"start_provisions":15},
-  "herb_names": {"H_FOOD":"provisions herb","H_MIST":"mistletoe herb","H_SICKLE":"sickle herb","H_KNOW":"knowledge herb","H_AMULET":"amulet herb","H_DIE":"die herb","H_STAND":"standing-stone herb","H_LEAP":"forest-leap herb","H_RUNE":"rune herb","H_FIRE":"fire herb","H_VP":"prestige herb","H_TABLET":"tablet herb"},
-  "herb_effects": {"H_FOOD":"provisions action: +6 more provisions and +3 prestige","H_MIST":"mistletoe action: +1 mistletoe and +3 prestige","H_SICKLE":"sickle action or potion: +2 extra steps","H_KNOW":"knowledge action or potion: +2 extra steps","H_AMULET":"amulet action: multiplier +1","H_DIE":"before placing a die: change its value by up to 2 (1..6)","H_STAND":"after a standing-stone action: take one of its rewards once more","H_LEAP":"forest leap: 1 provision to any sanctuary of the same glade","H_RUNE":"rune action: the die counts 2 more","H_FIRE":"for each fire pit you close: take one of its rewards once more","H_VP":"every award of exactly 3 prestige gives 5","H_TABLET":"tablet action: gain the 2 oracle rewards again"},
-  "potion_effects": {"P1a":"standing-stone action here","P1b":"turn one of your inactive herbs face up","P1c":"set one of your placed dice to 6 (new competition there)","P2a":"take an unreleased herb, active","P2b":"1 die from the overview board, +6 provisions","P2c":"sickle +3","P3a":"+10 prestige","P3b":"rune-stone action as if the die showed 3","P3c":"tablet action","P4a":"knowledge +3","P4b":"2 dice from the overview board, +6 provisions, +5 prestige","P4c":"take 2 unreleased herbs, active","P5a":"amulet action x5, row of your choice","P5b":"rune-stone action as if the die showed 6","P5c":"two standing-stone actions here","P6a":"set up to 3 of your placed dice to 6 (new competitions)","P6b":"two tablet actions","P6c":"+25 prestige"},
-  "tablet_conditions": {"T1":">= 4 of your 6 standing stones placed","T2":"your dice on >= 3 of the 4 start sanctuaries","T3":"your dice on a whole line of four","T4":"3 of your dice of equal value on a path A-B-C","T5":"you own >= 5 dolmens","T6":">= 4 of your 6 rune stones placed","T7":"knowledge marker advanced >= 6 steps","T8":"you own >= 4 tablets","T9":">= 6 active herbs","T10":"you occupy every sanctuary of >= 3 glades","T11":">= 5 gems on your amulet","T12":"your dice in >= 6 different glades","T13":"your dice on >= 4 sanctuaries of portal glades","T14":"you own >= 4 potions","T15":"highest die on >= 5 sanctuaries that hold an opponent's die"},
-  "reward_names": {"VP":"prestige","KNOW":"knowledge","FOOD":"provisions","DIE":"die","MIST":"mistletoe","SICKLE":"sickle"},
-  "reward_gains": {"VP":"3 prestige","KNOW":"a knowledge step","FOOD":"3 provisions","DIE":"a die from the overview board","MIST":"a mistletoe","SICKLE":"a sickle step"},
-  "rune_names": {"MIST":"mistletoe","DIE":"die","KNOW":"knowledge","SICKLE_STEP":"sickle","PRESTIGE_POINT":"prestige","PROVISION":"provisions"},
-  "steps": {"0":"choose a start space","1":"keep a tablet","2":"arrange herbs","3":"move (or emergency turn)","4":"place a die","5":"provisions or dice","6":"take a die from the overview board","7":"take a tablet","8":"brew a potion","9":"take a gem","10":"place a standing stone","11":"repeat a standing-stone reward","12":"place a rune stone","13":"repeat a fire-pit reward","14":"set a die to 6","15":"turn a herb face up","16":"take a herb","17":"activate a released herb"},
-  "codes": {"take_die":6,"release":17,"end_turn":105}
-};
-// END DATA
+// The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
+// and the components' names and texts, as nemeton.games.edora.public makes them); set by
+// useData() at every entry point.
+let DATA = null;
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -59,16 +47,23 @@ const REWARD_GLYPH = { VP: "★", KNOW: "K", FOOD: "F", DIE: "⚄", MIST: "M", S
 const REWARD_LABEL = { VP: "prestige", KNOW: "knowledge", FOOD: "provisions", DIE: "die", MIST: "mistletoe",
                        SICKLE: "sickle" };
 const ROW_GLYPH = { SUN: "☀", MOON: "☾", STAR: "✶" };
-const RUNE_FACTOR = (() => {
+let RUNE_FACTOR = {};
+let RUNE_ORDER = [];
+let HERBS = [];
+
+/** Read the room's fixed data (again only when it is another object). */
+function useData(ctx) {
+  const data = ctx.components;
+  if (!data || !data.board) throw new Error("the room's components (its board) did not arrive");
+  if (data === DATA) return;
+  DATA = data;
   const r = DATA.player_board.rune_stones;
-  const out = {};
-  for (const u of r.upper_times_v_minus_1) out[u] = "×(v−1)";
-  for (const [u, f] of Object.entries(r.lower)) out[u] = f === 1 ? "×v" : `×${f}v`;
-  return out;
-})();
-const RUNE_ORDER = [...DATA.player_board.rune_stones.upper_times_v_minus_1,
-                    ...Object.keys(DATA.player_board.rune_stones.lower)];
-const HERBS = Object.keys(DATA.herb_names);
+  RUNE_FACTOR = {};
+  for (const u of r.upper_times_v_minus_1) RUNE_FACTOR[u] = "×(v−1)";
+  for (const [u, f] of Object.entries(r.lower)) RUNE_FACTOR[u] = f === 1 ? "×v" : `×${f}v`;
+  RUNE_ORDER = [...r.upper_times_v_minus_1, ...Object.keys(r.lower)];
+  HERBS = Object.keys(DATA.herb_names);
+}
 const DOLMEN_FILL = { A: "#d9534f", B: "#3a7bd5", C: "#e2b007", D: "#2e9e5b", E: "#8e5cc7", F: "#e67e22" };
 const GLADE_FILL = ["#e3efd3", "#f3e6cc", "#d6ece6", "#f0dde8", "#dbe3f3", "#f3dfd0", "#e6f0d6", "#e6def3",
                     "#f4edc8", "#dcefef", "#efe3d3", "#e0e8d8"];
@@ -131,20 +126,9 @@ function badge(ctx, s) {
 
 // ----- the board's geometry --------------------------------------------------------------------
 
-/** The map to draw: the designed board's data, or (another board, whose data the view does not
- *  carry) the sanctuaries on a plain grid with the spaces the legal actions name. */
-function geometry(view, legal) {
-  if (view.map) return view.map;                               // a future view that carries its board
-  if (!view.options || !view.options.board) return DATA.board;
-  const sanctuaries = {};
-  const codes = {};
-  for (const a of legal) if (a.type === "place") (codes[a.sanctuary] ||= {})[a.space - 1] = a.action;
-  view.sanctuaries.forEach((s, k) => {
-    sanctuaries[s.id] = { xy: [2 * (k % 4) + 1, 2 * Math.floor(k / 4)], glade: "", spaces:
-      s.dice.map((_, i) => (codes[s.id] || {})[i] || `space ${i + 1}`) };
-  });
-  return { sanctuaries, edges: [], stairs: {}, glades: {}, portal_glades: [], fire_pits: {}, dolmen_ring: [],
-           start_spaces: {}, lines_of_four: [], plain: true };
+/** The map to draw: the room's own board (the designed one unless the board option gave another). */
+function geometry() {
+  return DATA.board;
 }
 
 // ----- choosing: facets ------------------------------------------------------------------------
@@ -307,7 +291,7 @@ const MARGIN = 62;
 
 function mapView(ctx, pick, marks) {
   const view = ctx.view;
-  const geo = geometry(view, pick.legal);
+  const geo = geometry();
   const names = Object.keys(geo.sanctuaries);
   const pos = (xy) => [MARGIN + xy[0] * U, MARGIN + xy[1] * U];
   const pits = Object.entries(geo.fire_pits || {});
@@ -910,6 +894,7 @@ function pickedWords(facet, value) {
 // ----- the module's interface ----------------------------------------------------------------
 
 export function render(root, ctx) {
+  useData(ctx);
   last = { root, ctx };
   ui.sent = false;
   draw(root, ctx);
@@ -944,6 +929,7 @@ function draw(root, ctx) {
 }
 
 export function label(action, ctx) {
+  useData(ctx);
   const a = action;
   switch (a.type) {
     case "start": return `Start at ${a.start} (beside ${a.sanctuary})`;
@@ -1008,6 +994,7 @@ function stepDetail(step, f, entry) {
 }
 
 export function renderScore(root, ctx) {
+  useData(ctx);
   const v = ctx.view;
   const final = v.final || [];
   const log = ctx.log || [];
