@@ -197,6 +197,17 @@ def leaves(data, path=()):
         yield path, json.dumps(data)
 
 
+def keys(data):
+    """Every dict key in JSON data (a view may name things by its keys, e.g. herbs)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from keys(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from keys(value)
+
+
 def hidden_from(state, seat, other):
     """What seat ``other``'s view holds that neither the spectator's nor ``seat``'s does."""
     known = set(leaves(json.loads(json.dumps(state.view(None))))) | set(leaves(json.loads(json.dumps(state.view(seat)))))
@@ -232,7 +243,7 @@ def check_no_leak(page, server, room, seat=0):
         secret = hidden_from(state, seat, other)
         assert not (secret & shown), f"seat {seat}'s page was sent seat {other}'s hidden part"
         # a value seat may also see elsewhere (two copies of one card) is not a secret as a value
-        visible = {v for _, v in leaves(snap["view"])}
+        visible = {v for _, v in leaves(snap["view"])} | {json.dumps(k) for k in keys(snap["view"])}
         secret_values = {json.loads(v) for _, v in secret if v not in visible}
         secret_texts = {v if isinstance(v, str) else json.dumps(v) for v in secret_values}
         assert not (cards & secret_texts), f"seat {seat}'s page shows seat {other}'s hidden cards"
