@@ -80,7 +80,8 @@ class AlarunState(State):
     game_name = "alarun"
     __slots__ = ("n", "cap", "phase", "round_no", "turn", "start_player", "first_passer", "extra_left",
                  "actions_taken", "deck", "centre", "face_down", "discard", "hands", "known", "secret",
-                 "squares", "pending", "to_place", "_final")
+                 "squares", "pending", "to_place", "_final",
+                 "_seen")  # the views' cache of each square's cards and points (view.py), made on first use
 
     # ----- setup ------------------------------------------------------------------------
     def __init__(self, options: AlarunOptions, seed: int | None, rng: random.Random | None = None):

@@ -44,15 +44,13 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
     ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only."""
     n = state.n
     phase = state.phase
+    seen = _seen_squares(state)
     visible_squares = []
     potion_points = []
     for s in range(n):
-        square = state.squares[s]
-        hidden = set(state.pending[s]) if (phase == PLACEMENT and s != seat) else ()
-        cells = [(i, c) for i, c in square.placed() if i not in hidden]
-        visible_squares.append([[*CELL_XY[i], CARD_NAMES[c]] for i, c in cells])
-        shown = MagicSquare.from_cards(cells) if hidden else square
-        potion_points.append(score_grid(shown.grid(), None).potions)
+        cells, points = seen[s].shown(state.squares[s], state.pending[s], phase == PLACEMENT and s != seat)
+        visible_squares.append(list(map(list, cells)))
+        potion_points.append(points)
     view: dict[str, Any] = {
         "rounds": ROUNDS,
         "phase": PHASE_NAMES[phase],
@@ -80,6 +78,57 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
         view["breakdowns"] = [b.to_json() for b in state.breakdowns()]
         view["winners"] = state.winners()
     return view
+
+
+class _SeenSquare:
+    """What a view shows of one seat's square, kept between views (a square only grows, one
+    card at a time, so its cells and its potion points are recomputed only when a card was
+    placed): the whole square, and the square without this round's hidden placements (what
+    the other seats see during the placement phase). Each is valid for the square object and
+    the bit mask of the cells it was computed from."""
+
+    __slots__ = ("square", "full_mask", "full", "committed_mask", "committed")
+
+    def __init__(self, square: MagicSquare):
+        self.square = square  # held, so that its id is never another square's
+        self.full_mask = self.committed_mask = -1
+        self.full = self.committed = ((), 0)
+
+    def shown(self, square: MagicSquare, pending: list[int], hide_pending: bool) -> tuple[tuple, int]:
+        """``((x, y, card name) of every shown card by cell index, potion points)``."""
+        if not hide_pending or not pending:
+            if square.occupied != self.full_mask:
+                self.full = _cells_and_points(square, square.placed())
+                self.full_mask = square.occupied
+            return self.full
+        mask = square.occupied
+        for i in pending:
+            mask &= ~(1 << i)
+        if mask != self.committed_mask:
+            hidden = set(pending)
+            cells = [(i, c) for i, c in square.placed() if i not in hidden]
+            self.committed = _cells_and_points(MagicSquare.from_cards(cells), cells)
+            self.committed_mask = mask
+        return self.committed
+
+
+def _cells_and_points(square: MagicSquare, cells: list[tuple[int, int]]) -> tuple[tuple, int]:
+    return tuple((*CELL_XY[i], CARD_NAMES[c]) for i, c in cells), score_grid(square.grid(), None).potions
+
+
+def _seen_squares(state: AlarunState) -> list[_SeenSquare]:
+    """The state's per-seat :class:`_SeenSquare` (made on first use, and again for squares
+    that are other objects: a clone's, a determinized state's)."""
+    seen = getattr(state, "_seen", None)
+    squares = state.squares
+    if seen is None or len(seen) != len(squares):
+        seen = [_SeenSquare(sq) for sq in squares]
+        state._seen = seen
+    else:
+        for s, sq in enumerate(squares):
+            if seen[s].square is not sq:
+                seen[s] = _SeenSquare(sq)
+    return seen
 
 
 def legal_actions_from_view(view: Mapping[str, Any]) -> list:
