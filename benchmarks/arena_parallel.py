@@ -10,8 +10,9 @@ One run measures, on the same tournament (the same games, checked identical):
   both alike: wall time, games per second and the speed-up (goal: at least 1.8x on 2
   cores); and the CPU seconds per game of each (this process and its worker processes), whose
   ratio is the speed-up the machine would give if nothing else ran on it;
-- Ray with 2 workers on a local Ray instance: its start-up time, then the same games; the
-  overhead per game is its wall time minus the local 2-worker time, per game;
+- Ray with 2 workers on a local Ray instance: its start-up time, then the same games,
+  alternating with local 2-worker slices again; the overhead per game is Ray's wall time
+  minus the local processes', per game;
 - the same with ``--tiny`` games between random agents (about a millisecond each), where
   nearly all of the time is the backend's own cost per game.
 
@@ -72,7 +73,6 @@ def main() -> None:
     parser.add_argument("--skip-ray", action="store_true")
     args = parser.parse_args()
     print(f"# {machine()}; load average {os.getloadavg()}", file=sys.stderr, flush=True)
-    config = TournamentConfig.build(args.game, args.players, args.agents.split(","), args.seed)
     tiny = TournamentConfig.build(args.game, args.players, ["random"], args.seed)
     rows = {}
     wall = {1: 0.0, 2: 0.0}
@@ -106,15 +106,21 @@ def main() -> None:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         start_up = time.perf_counter() - started
         timed(tiny, 20, workers=2, backend="ray")  # workers started and the function shipped once
-        local_two, tl, _ = timed(config, args.games, workers=2)
-        ray_two, tr, _ = timed(config, args.games, workers=2, backend="ray")
-        assert strip(tr) == strip(tl), "Ray played other games than local processes"
+        wall_local = wall_ray = 0.0
+        for r in range(args.rounds):  # alternating again: load drifts fall on both backends alike
+            chunk = TournamentConfig.build(args.game, args.players, args.agents.split(","), args.seed + r)
+            for backend in ("local", "ray") if r % 2 == 0 else ("ray", "local"):
+                seconds, t, _ = timed(chunk, per_round, workers=2, backend=backend)
+                if backend == "ray":
+                    wall_ray += seconds
+                    assert strip(t) == played[2][r * per_round:(r + 1) * per_round], "Ray played other games"
+                else:
+                    wall_local += seconds
         ray_tiny, _, _ = timed(tiny, args.tiny, workers=2, backend="ray")
         ray.shutdown()
-        rows["ray"] = {"start_up_s": round(start_up, 2), "workers_2_s": round(ray_two, 2),
-                       "games_per_s_2": round(args.games / ray_two, 3),
-                       "local_workers_2_s": round(local_two, 2),
-                       "overhead_ms_per_game": round(1000 * (ray_two - local_two) / args.games, 1),
+        rows["ray"] = {"start_up_s": round(start_up, 2), "games": games, "local_workers_2_s": round(wall_local, 2),
+                       "ray_workers_2_s": round(wall_ray, 2), "games_per_s_ray": round(games / wall_ray, 3),
+                       "overhead_ms_per_game": round(1000 * (wall_ray - wall_local) / games, 1),
                        "tiny_ms_per_game": round(1000 * ray_tiny / args.tiny, 3),
                        "tiny_overhead_ms_per_game": round(1000 * (ray_tiny - tiny2) / args.tiny, 3)}
         print(json.dumps({"ray": rows["ray"]}), flush=True)
