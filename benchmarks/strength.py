@@ -9,7 +9,8 @@ the focal side in every position) and sequential stopping: it stops once the any
 
     python benchmarks/strength.py calibrate [--seconds 1] [--budgets FILE]
     python benchmarks/strength.py run [--out DIR] [--passes 20,60,200] [--jobs 2] [--only random|heuristic]
-    python benchmarks/strength.py table [--out DIR]
+    python benchmarks/strength.py table [--out DIR] [--scale 0.1]
+    python benchmarks/strength.py calibration
 
 ``calibrate`` plays one game per configuration with ``ismcts:seconds=1`` against the
 heuristic and records the iterations per second over all of its decisions; the budget of a
@@ -17,7 +18,9 @@ configuration is what one second buys (two significant digits), stored in ``--bu
 ``run`` plays the pairings in passes (every undecided pairing up to 20 games, then 60, then
 200), two pairings at a time (``--jobs``, one process each); every game is stored under
 ``--out`` at once, so the run can be stopped and resumed at any time and adds up to the same
-games. ``table`` prints the markdown table of what is stored.
+games. ``table`` prints the markdown table of what is stored (the verdicts recomputed from
+the stored games), ``calibration`` the budgets. ``--scale`` multiplies every budget (0.1: a
+tenth of a second a decision), for a table that fits in less compute.
 """
 
 from __future__ import annotations
@@ -175,20 +178,19 @@ def summarise(directory: Path, line: float) -> dict:
     decision, used = sequential_decision(config, t.outcomes, line, MAX_GAMES)
     shares = [o.share(0) for o in used]
     margins = []
-    decisions = seconds = 0
+    decisions = 0
     for o in used:
         ours = [s for u in units for s in u if o.seats[u[0]] == 0]
         theirs = [s for s in range(config.players) if s not in ours]
         margins.append(max(o.scores[s] for s in ours) - max(o.scores[s] for s in theirs))
         decisions += sum(o.decisions[s] for s in ours)
-        seconds += sum(o.seconds[s] for s in ours)
     options = {k: v for k, v in config.options.items()
                if k != "players" and v != spec.options(**{**spec.bot_defaults, "players": config.players}).to_json()[k]}
     return {"game": spec.title, "players": config.players, "options": options, "focal": config.agents[0],
             "others": config.agents[1], "games": len(used), "share": share_interval(shares),
             "cs": decision.interval, "verdict": decision.verdict, "line": line,
-            "fair": 1 / len(units), "margin": mean_interval(margins),
-            "per_decision": seconds / decisions if decisions else 0.0, "stored": len(t.outcomes)}
+            "fair": 1 / len(units), "margin": mean_interval(margins), "decisions": decisions,
+            "stored": len(t.outcomes)}
 
 
 def table(args) -> None:
@@ -199,8 +201,8 @@ def table(args) -> None:
         if (directory / "tournament.json").exists():
             rows.append(summarise(directory, p["line"]))
     print("| game | players | options | focal | others | games | focal share | 95% confidence sequence "
-          "| goal line | verdict | margin [95% CI] | focal s/decision |")
-    print("| --- | ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: |")
+          "| goal line | verdict | margin [95% CI] |")
+    print("| --- | ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: |")
     for r in rows:
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "—"
         verdict = {"above": "**above**", "below": "below", None: "undecided"}[r["verdict"]]
@@ -208,12 +210,24 @@ def table(args) -> None:
         m = r["margin"]
         print(f"| {r['game']} | {r['players']} | {opts} | `{r['focal']}` | `{r['others']}` | {r['games']} "
               f"| {r['share'].mean:.1%} | [{cs.low:.1%}, {cs.high:.1%}] | {r['line']:.0%} | {verdict} "
-              f"| {m.mean:+.1f} [{m.low:+.1f}, {m.high:+.1f}] | {r['per_decision']:.2f} |")
+              f"| {m.mean:+.1f} [{m.low:+.1f}, {m.high:+.1f}] |")
+
+
+def calibration(args) -> None:
+    """The calibration as a markdown table."""
+    data = json.loads(Path(args.budgets).read_text(encoding="utf-8"))
+    print(f"Calibrated {data['date']} on {data['machine']}: {data['method']}.\n")
+    print("| game | players | options | decisions measured | iterations/s | budget (≈ 1 s) |")
+    print("| --- | ---: | --- | ---: | ---: | ---: |")
+    for r in data["configs"]:
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "—"
+        print(f"| {get_game(r['game']).title} | {r['players']} | {opts} | {r['decisions']} "
+              f"| {r['iterations_per_second']:,} | {r['budget']:,} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("section", choices=["calibrate", "run", "table"])
+    parser.add_argument("section", choices=["calibrate", "run", "table", "calibration"])
     parser.add_argument("--budgets", default=str(BUDGETS), help="the calibrated iteration budgets (JSON)")
     parser.add_argument("--out", default=str(OUT), help="one tournament directory per pairing under it")
     parser.add_argument("--seconds", type=float, default=1.0, help="calibrate: the time budget to match")
@@ -223,7 +237,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="budget multiplier (e.g. 0.1 for a quick table)")
     args = parser.parse_args()
     try:
-        {"calibrate": calibrate, "run": run, "table": table}[args.section](args)
+        {"calibrate": calibrate, "run": run, "table": table, "calibration": calibration}[args.section](args)
     except TournamentError as exc:
         parser.error(str(exc))
 
