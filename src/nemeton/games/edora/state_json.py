@@ -12,6 +12,7 @@ in to sample states).
 from __future__ import annotations
 
 import random
+from itertools import chain, repeat
 from typing import Any, Mapping
 
 from ...engine.errors import RecordError
@@ -24,69 +25,109 @@ from .options import EdoraOptions
 from .steps import D_DRAFT
 
 
-def _name(names, i):
-    return None if i < 0 else names[i]
-
-
 def _index(names, value):
     return -1 if value is None else names.index(value)
 
 
-def _dice(counts, p):
-    return [v for v in range(1, 7) for _ in range(counts[7 * p + v])]
-
-
 def public_json(st) -> dict[str, Any]:
     """The game's own public data (the engine's envelope adds who acts, the round and the
-    scores): every table component, as fresh JSON-ready data."""
+    scores): every table component, as fresh JSON-ready data. Built at every view, so the
+    names are looked up through tables (:func:`_view_tables`) and C-level maps."""
     b = st.board
     n = st.n
+    t = _view_tables(b)
+    names_or_none, standing_names, rune_units = t["names_or_none"], t["standing_names"], t["rune_units"]
+    potions: list[list[str]] = [[] for _ in range(n)]
+    potions_left = []
+    for k, owner in enumerate(st.potion_owner):
+        (potions_left if owner < 0 else potions[owner]).append(POTIONS[k])
+    reserve, overview, herb_at, herb_state, amulet = st.reserve, st.overview, st.herb_at, st.herb_state, st.amulet
     boards = []
     for p in range(n):
+        h = HERBS_PER_PLAYER * p
         boards.append({
             "provisions": st.provisions[p], "mistletoe": st.mistletoe[p], "prestige": st.prestige[p],
             "knowledge": st.knowledge[p], "knowledge_stack": st.knowledge_stack[p], "sickle": st.sickle[p],
-            "figure": _name(b.names, st.figure[p]), "start": _name(b.names, st.start_at[p]),
-            "reserve": _dice(st.reserve, p), "overview": _dice(st.overview, p), "placed": st.placed[p],
-            "standing_stones": [REWARDS[b.standing_row[k]] for k in range(6) if (st.standing[p] >> k) & 1],
-            "rune_stones": [b.rune_stones[k].unit for k in range(6) if (st.runes[p] >> k) & 1],
-            "herbs": [_name(HERBS, h) for h in st.herb_at[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * (p + 1)]],
-            "herb_state": {HERBS[h]: HERB_STATES[st.herb_state[HERBS_PER_PLAYER * p + h]]
-                           for h in range(len(HERBS))},
+            "figure": names_or_none[st.figure[p]], "start": names_or_none[st.start_at[p]],
+            "reserve": list(chain.from_iterable(map(repeat, _DIE_VALUES, reserve[7 * p + 1:7 * p + 7]))),
+            "overview": list(chain.from_iterable(map(repeat, _DIE_VALUES, overview[7 * p + 1:7 * p + 7]))),
+            "placed": st.placed[p],
+            "standing_stones": list(standing_names[st.standing[p] & 63]),
+            "rune_stones": list(rune_units[st.runes[p] & 63]),
+            "herbs": list(map(_HERB_OR_NONE.__getitem__, herb_at[h:h + HERBS_PER_PLAYER])),
+            "herb_state": dict(zip(HERBS, map(HERB_STATES.__getitem__, herb_state[h:h + HERBS_PER_PLAYER]))),
             "pairs_released": st.pairs_released[p], "arranged": st.arranged[p],
-            "amulet": [_name(REWARDS, g) for g in st.amulet[6 * p:6 * p + 6]],
-            "tablets": [TABLETS[t] for t in st.tablets[p]],
-            "potions": [POTIONS[k] for k in range(len(POTIONS)) if st.potion_owner[k] == p],
+            "amulet": list(map(_REWARD_OR_NONE.__getitem__, amulet[6 * p:6 * p + 6])),
+            "tablets": list(map(TABLETS.__getitem__, st.tablets[p])),
+            "potions": potions[p],
             "dolmens": st.dolmens[p], "beige_dolmens": st.beige_dolmens[p],
         })
     sanctuaries = []
-    for s in range(b.size):
-        dice = []
-        for i in range(n):
-            o = st.owner[s * SPACE_STRIDE + i]
-            dice.append(None if o < 0 else [o, st.value[s * SPACE_STRIDE + i]])
-        sanctuaries.append({"id": b.names[s], "dice": dice, "standing_stones": st.standing_at[s],
-                            "rune_stones": st.rune_at[s]})
-    colours = sorted(set(st.ring_colours))
+    owner, value, standing_at, rune_at = st.owner, st.value, st.standing_at, st.rune_at
+    for s, name in enumerate(b.names):
+        k = s * SPACE_STRIDE
+        sanctuaries.append({"id": name,
+                            "dice": [None if o < 0 else [o, v] for o, v in zip(owner[k:k + n], value[k:k + n])],
+                            "standing_stones": standing_at[s], "rune_stones": rune_at[s]})
     return {
-        "options": st.options.to_json(),
+        "options": options_json(st.options),
         "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
         "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
         "links": st.links, "closures": st.closures,
-        "stack": [list(item) for item in st.stack],
+        "stack": list(map(list, st.stack)),
         "boards": boards,
         "sanctuaries": sanctuaries,
-        "fire_pits": {b.pit_names[k]: st.pit_closed[k] for k in range(len(b.pit_names))},
+        "fire_pits": dict(zip(b.pit_names, st.pit_closed)),
         "dolmen_ring": list(st.ring_colours),
-        "dolmen_owner": {c: st.dolmen_owner[i] for i, c in enumerate(colours)},
-        "oracle_stones": [REWARDS[r] for r in st.oracle_stones],
-        "oracle_slots": [_name(TABLETS, t) for t in st.oracle_slots],
+        "dolmen_owner": dict(zip(sorted(set(st.ring_colours)), st.dolmen_owner)),
+        "oracle_stones": list(map(REWARDS.__getitem__, st.oracle_stones)),
+        "oracle_slots": list(map(_TABLET_OR_NONE.__getitem__, st.oracle_slots)),
         "deck_size": len(st.deck), "deck_marks": list(st.deck_marks),
         "draft_hand_size": len(st.draft_hand),
-        "gems_left": {REWARDS[g]: st.gems_left[g] for g in range(6)},
-        "potions_left": [POTIONS[k] for k in range(len(POTIONS)) if st.potion_owner[k] < 0],
+        "gems_left": dict(zip(REWARDS, st.gems_left)),
+        "potions_left": potions_left,
         "final": _copy_final(st.final),
     }
+
+
+# Name tables for the views: index -1 (nothing there) is the last entry, None.
+_HERB_OR_NONE = (*HERBS, None)
+_REWARD_OR_NONE = (*REWARDS, None)
+_TABLET_OR_NONE = (*TABLETS, None)
+_DIE_VALUES = range(1, 7)
+
+
+def _view_tables(b) -> dict[str, Any]:
+    """The board's name tables for views, built once and kept in ``board.tables``: sanctuary
+    names (index -1 = None) and, for every 6-bit mask, the standing stones' rewards and the
+    rune stones' units it holds."""
+    tables = b.tables.get("view")
+    if tables is None:
+        tables = b.tables["view"] = {
+            "names_or_none": (*b.names, None),
+            "standing_names": tuple(tuple(REWARDS[b.standing_row[k]] for k in range(6) if (m >> k) & 1)
+                                    for m in range(64)),
+            "rune_units": tuple(tuple(b.rune_stones[k].unit for k in range(6) if (m >> k) & 1)
+                                for m in range(64)),
+        }
+    return tables
+
+
+_OPTIONS_JSON: dict[Any, dict[str, Any]] = {}
+
+
+def options_json(options) -> dict[str, Any]:
+    """``options.to_json()`` as a fresh dict, the JSON made once per options value (every
+    value is plain: a copy of the dict is a fresh copy)."""
+    data = _OPTIONS_JSON.get(options)
+    if data is None:
+        data = options.to_json()
+        if not all(v is None or isinstance(v, (str, int, float)) for v in data.values()):
+            return data
+        if len(_OPTIONS_JSON) > 64:
+            _OPTIONS_JSON.clear()
+        _OPTIONS_JSON[options] = data
+    return dict(data)
 
 
 def _copy_final(final):
@@ -116,7 +157,7 @@ def state_view(st, seat: int | None) -> dict[str, Any]:
             if p != seat:
                 board["herbs"] = [None] * HERBS_PER_PLAYER
     data["deck_known"] = ([[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
-                          if seat is not None else [])
+                          if seat is not None and seat in st.deck_marks else [])
     top = st.stack[-1] if st.stack else None
     data["draft_hand"] = ([TABLETS[t] for t in st.draft_hand]
                           if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat
