@@ -30,40 +30,58 @@ from .rules import (EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, as
 def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     ids, n = state.cards.ids, state.n
     hands = []
+    hand, owner_sees = state.hand, state.owner_sees
     for p in range(n):
         row = []
-        for k in (0, 1):
-            c = state.hand[2 * p + k]
+        for k in (2 * p, 2 * p + 1):
+            c = hand[k]
             if c == EMPTY:
                 row.append(None)
                 continue
-            faces_owner = state.owner_sees[2 * p + k]
+            faces_owner = owner_sees[k]
             row.append({"card": ids[c] if sees(seat, p, faces_owner) else None,
                         "facing": "owner" if faces_owner else "others"})
         hands.append(row)
     known = state.known_bottom
     over = state.turn == TERMINAL
     phase = "over" if over else ("claw" if state.claw_pending else "take")
+    front, front_count, card_id = state.front, state.front_count, ids.__getitem__
     return {  # the engine's envelope (seat, acting, round, terminal, scores = round wins) comes first
         "phase": phase,
-        "options": state.options.to_json(),
-        "cards": [dict(c) for c in state.cards.cards_json],
+        "options": _options_json(state.options),
+        "cards": list(map(dict.copy, state.cards.cards_json)),
         "rounds_to_win": state.target,
         "objective": OBJECTIVE_NAMES[state.objective],
         "objective_holder": state.holder,
         "teams": [[t, t + n // 2] for t in range(n // 2)] if state.teams else None,
         "hands": hands,
-        "hand_sizes": [sum(1 for c in row if c is not None) for row in hands],
-        "fronts": [[ids[state.front[i]] for i in range(2 * p, 2 * p + state.front_count[p])]
-                   for p in range(n)],
-        "river": [ids[c] for c in state.river],
+        "hand_sizes": [2 - row.count(None) for row in hands],
+        "fronts": [list(map(card_id, front[2 * p:2 * p + front_count[p]])) for p in range(n)],
+        "river": list(map(card_id, state.river)),
         "deck_size": len(state.deck),
         # cards clawed to the bottom, from the highest to the very bottom card
-        "deck_bottom": [ids[c] for c in reversed(state.deck[:known])],
+        "deck_bottom": list(map(card_id, reversed(state.deck[:known]))),
         "last": state.last_json(),
         "last_round": last_round_copy(state.last_round),
         "winners": state.winners() if over else [],
     }
+
+
+_OPTIONS_JSON: dict[AmarokOptions, dict[str, Any]] = {}
+
+
+def _options_json(options: AmarokOptions) -> dict[str, Any]:
+    """``options.to_json()`` as a fresh dict, the JSON made once per options value (every
+    value is plain, so a copy of the dict is a fresh copy)."""
+    data = _OPTIONS_JSON.get(options)
+    if data is None:
+        data = options.to_json()
+        if not all(v is None or isinstance(v, (str, int, float)) for v in data.values()):
+            return data
+        if len(_OPTIONS_JSON) > 64:
+            _OPTIONS_JSON.clear()
+        _OPTIONS_JSON[options] = data
+    return dict(data)
 
 
 # ----- legal actions from the view alone ---------------------------------------------------
