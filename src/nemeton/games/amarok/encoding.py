@@ -94,48 +94,78 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
                       max_game_length=None, typical_game_length=length_hint(options))
     teams_flag = options.teams
 
+    # Index tables per observer (seats relative to it) and per card, so the encoder turns each
+    # part of a view into indices by lookups.
+    tables = [_SeatTables(off, me, n, size, hand_f) for me in range(n)]
+    river_at = {card: off["river"] + c for card, c in index.items()}
+    bottom_at = {card: off["deck_bottom"] + c for card, c in index.items()}
+    # per card id: (its index, its value, its front_summary feature or None)
+    card_facts = {card: (c, values[c], _SYMBOL_FEATURE.get(symbols[c])) for card, c in index.items()}
+    phase_at = {name: off["phase"] + i for name, i in _PHASES.items()}
+    objective_at = {name: off["objective"] + i for name, i in _OBJECTIVES.items()}
+    round_at, deck_size_at, teams_at = off["round"], off["deck_size"], off["teams"]
+
     def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
-        me = 0 if seat is None else seat
-        rel = [(s - me) % n for s in range(n)]
-        order = [(me + k) % n for k in range(n)]
-        ones = [off["acting"] + rel[s] for s in view["acting"]]
-        ones.append(off["phase"] + _PHASES[view["phase"]])
-        ones.append(off["objective"] + _OBJECTIVES[view["objective"]])
-        ones.append(off["objective_holder"] + rel[view["objective_holder"]])
+        t = tables[0 if seat is None else seat]
+        ones = list(map(t.acting.__getitem__, view["acting"]))
+        ones.append(phase_at[view["phase"]])
+        ones.append(objective_at[view["objective"]])
+        ones.append(t.objective_holder[view["objective_holder"]])
         if teams_flag:
-            ones.append(off["teams"])
-        vals: dict[int, float] = {off["round"]: min(1.0, view["round"] / ROUND_SCALE)}
+            ones.append(teams_at)
+        vals: dict[int, float] = {round_at: min(1.0, view["round"] / ROUND_SCALE)}
         scores, target = view["scores"], view["rounds_to_win"]
         hands, fronts = view["hands"], view["fronts"]
-        for k, s in enumerate(order):
-            vals[off["round_wins"] + k] = scores[s] / target
-            base = off["hands"] + k * 2 * hand_f
+        append = ones.append
+        for k, s in enumerate(t.order):
+            vals[t.round_wins[k]] = scores[s] / target
+            base = t.hands[k]
             for slot in hands[s]:
                 if slot is not None:
-                    ones.append(base)
+                    append(base)
                     if slot["facing"] == "owner":
-                        ones.append(base + 1)
+                        append(base + 1)
                     card = slot["card"]
-                    ones.append(base + 2 if card is None else base + 3 + index[card])
+                    append(base + 2 if card is None else base + 3 + index[card])
                 base += hand_f
-            base = off["fronts"] + k * 2 * size
-            summary = off["front_summary"] + 5 * k
-            total = 0
-            for j, card in enumerate(fronts[s]):
-                c = index[card]
-                ones.append(base + j * size + c)
-                total += values[c]
-                feature = _SYMBOL_FEATURE.get(symbols[c])
-                if feature is not None:
-                    vals[summary + feature] = vals.get(summary + feature, 0.0) + 1.0
-            vals[summary] = total / value_scale
-        ones += [off["river"] + index[c] for c in view["river"]]
-        ones += [off["deck_bottom"] + index[c] for c in view["deck_bottom"]]
-        vals[off["deck_size"]] = view["deck_size"] / size
+            row = fronts[s]
+            if row:
+                base = t.fronts[k]
+                summary = t.summary[k]
+                total = 0
+                for card in row:
+                    c, value, feature = card_facts[card]
+                    append(base + c)
+                    base += size
+                    total += value
+                    if feature is not None:
+                        vals[summary + feature] = vals.get(summary + feature, 0.0) + 1.0
+                vals[summary] = total / value_scale
+            else:
+                vals[t.summary[k]] = 0.0
+        ones += map(river_at.__getitem__, view["river"])
+        ones += map(bottom_at.__getitem__, view["deck_bottom"])
+        vals[deck_size_at] = view["deck_size"] / size
         return ones, list(vals), list(vals.values())
 
     return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
 
 
 __all__ = ["all_actions", "encoding_for", "length_hint", "options_from_view"]
+
+
+class _SeatTables:
+    """Observation indices as seen from seat ``me``: ``order[k]`` is the absolute seat at
+    position k; the other lists are indexed by absolute seat (``acting``,
+    ``objective_holder``) or by position (the rest)."""
+
+    def __init__(self, off: dict, me: int, n: int, size: int, hand_f: int):
+        rel = [(s - me) % n for s in range(n)]
+        self.order = [(me + k) % n for k in range(n)]
+        self.acting = [off["acting"] + rel[s] for s in range(n)]
+        self.objective_holder = [off["objective_holder"] + rel[s] for s in range(n)]
+        self.round_wins = [off["round_wins"] + k for k in range(n)]
+        self.hands = [off["hands"] + k * 2 * hand_f for k in range(n)]
+        self.fronts = [off["fronts"] + k * 2 * size for k in range(n)]
+        self.summary = [off["front_summary"] + 5 * k for k in range(n)]
