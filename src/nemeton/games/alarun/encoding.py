@@ -107,6 +107,9 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
     cell_start = [[[off["squares"] + k * CELLS * CELL_FEATURES
                     + ((wrap[row] + REACH) * SIDE + wrap[col] + REACH) * CELL_FEATURES
                     for col in range(SIDE)] for row in range(SIDE)] for k in range(n)]
+    # cell_cards[k][y][x][name]: the two feature indices of that card on that cell
+    cell_cards = [[[{name: (start + first, start + second) for name, (first, second) in _CELL_FEATURES.items()}
+                    for start in row] for row in rows] for rows in cell_start]
     druid = [off["squares"] + k * CELLS * CELL_FEATURES + (REACH * SIDE + REACH) * CELL_FEATURES + _DRUID_FEATURE
              for k in range(n)]
     cap_scale = float(cap if cap is not None else CAP_SCALE)
@@ -116,65 +119,90 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         max_game_length=None if cap is None else ROUNDS * (action_phase_most + HAND_SIZE * n),
         typical_game_length=ROUNDS * (CAP_SCALE + n + HAND_SIZE * n),
         simultaneous=True)
+    tables = [_SeatTables(off, me, n) for me in range(n)]
+    card_at = {key: {name: off[key] + i for name, i in CARD_IDS.items()} for key in ("hand", "centre", "discard")}
+    phase_at = {name: off["phase"] + i for name, i in _PHASE_INDEX.items()}
+    placement_at = [[off["my_placements"] + (y + REACH) * SIDE + x + REACH for x in range(-REACH, REACH + 1)]
+                    for y in range(-REACH, REACH + 1)]
+    colour_at = {c: off["secret_colour"] + i for c, i in _COLOUR_INDEX.items()}
+    round_at, face_down_at = off["round"] - 1, off["face_down"]
+    extra_at, taken_at, deck_at = off["extra_actions_left"], off["actions_taken"], off["deck_size"]
 
     def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
-        me = 0 if seat is None else seat
-        rel = [(s - me) % n for s in range(n)]      # rel[absolute seat] = position
-        order = [(me + k) % n for k in range(n)]    # order[position] = absolute seat
-        ones = [druid[k] for k in range(n)]
-        ones += [off["acting"] + rel[s] for s in view["acting"]]
-        ones.append(off["phase"] + _PHASE_INDEX[view["phase"]])
-        ones.append(off["round"] + view["round"] - 1)
-        ones.append(off["start_player"] + rel[view["start_player"]])
+        t = tables[0 if seat is None else seat]
+        order = t.order
+        ones = druid[:]
+        ones += map(t.acting.__getitem__, view["acting"])
+        ones.append(phase_at[view["phase"]])
+        ones.append(round_at + view["round"])
+        ones.append(t.start_player[view["start_player"]])
         alarun = view["alarun"]
-        ones.append(off["alarun"] + (n if alarun is None else rel[alarun]))
+        ones.append(t.alarun[n if alarun is None else alarun])
         taken = view["actions_taken"]
         if cap is not None and taken >= cap:
-            ones.append(off["actions_taken"] + 1)
+            ones.append(taken_at + 1)
         if view["face_down"]:
-            ones.append(off["face_down"])
-        counts: dict[int, float] = {off["extra_actions_left"]: view["extra_actions_left"] / (n - 1),
-                                    off["actions_taken"]: min(1.0, taken / cap_scale),
-                                    off["deck_size"]: view["deck_size"] / DECK}
+            ones.append(face_down_at)
+        counts: dict[int, float] = {extra_at: view["extra_actions_left"] / (n - 1),
+                                    taken_at: min(1.0, taken / cap_scale),
+                                    deck_at: view["deck_size"] / DECK}
+        get = counts.get
         for key in ("hand", "centre", "discard"):
-            base = off[key]
+            at = card_at[key]
             for name in view.get(key) or ():
-                i = base + CARD_IDS[name]
-                counts[i] = counts.get(i, 0.0) + 0.5
-        base = off["known_hands"]
+                i = at[name]
+                counts[i] = get(i, 0.0) + 0.5
+        known = view["known_hands"]
         for k, s in enumerate(order):
-            row = base + k * CARD_KINDS
-            for name in view["known_hands"][s]:
-                i = row + CARD_IDS[name]
-                counts[i] = counts.get(i, 0.0) + 0.5
+            if known[s]:
+                at = t.known_hands[k]
+                for name in known[s]:
+                    i = at[name]
+                    counts[i] = get(i, 0.0) + 0.5
         hand_sizes, placed, points = view["hand_sizes"], view["placed_this_round"], view["potion_points"]
         for k, s in enumerate(order):
-            counts[off["hand_sizes"] + k] = hand_sizes[s] / HAND_SIZE
-            counts[off["placed_this_round"] + k] = placed[s] / HAND_SIZE
-            counts[off["potion_points"] + k] = points[s] / SCALE_POINTS
+            counts[t.hand_sizes[k]] = hand_sizes[s] / HAND_SIZE
+            counts[t.placed[k]] = placed[s] / HAND_SIZE
+            counts[t.points[k]] = points[s] / SCALE_POINTS
         for x, y in view.get("my_placements") or ():
-            ones.append(off["my_placements"] + (y + REACH) * SIDE + x + REACH)
+            ones.append(placement_at[y + REACH][x + REACH])
         squares = view["squares"]
-        append = ones.append
         for k, s in enumerate(order):
-            rows = cell_start[k]
+            rows = cell_cards[k]
             for x, y, name in squares[s]:
-                cell = rows[y][x]
-                first, second = _CELL_FEATURES[name]
-                append(cell + first)
-                append(cell + second)
+                ones += rows[y][x][name]
         colour = view.get("secret_colour")
         if colour is not None:
-            ones.append(off["secret_colour"] + _COLOUR_INDEX[colour])
+            ones.append(colour_at[colour])
         if view["terminal"]:
-            scores = view["scores"]
+            scores, colours = view["scores"], view["secret_colours"]
             for k, s in enumerate(order):
-                counts[off["scores"] + k] = scores[s] / SCALE_POINTS
-                ones.append(off["secret_colours"] + k * len(COLOURS) + _COLOUR_INDEX[view["secret_colours"][s]])
+                counts[t.scores[k]] = scores[s] / SCALE_POINTS
+                ones.append(t.secret_colours[k] + _COLOUR_INDEX[colours[s]])
         return ones, list(counts), list(counts.values())
 
     return GameEncoding(options, _action_space(), layout, facts, encode)
 
 
 __all__ = ["all_actions", "encoding_for", "options_from_view"]
+
+
+class _SeatTables:
+    """Observation indices as seen from seat ``me``: ``order[k]`` is the absolute seat at
+    position k; ``acting``, ``start_player`` and ``alarun`` are indexed by absolute seat
+    (``alarun[n]``: nobody), the other lists by position."""
+
+    def __init__(self, off: dict, me: int, n: int):
+        rel = [(s - me) % n for s in range(n)]
+        self.order = [(me + k) % n for k in range(n)]
+        self.acting = [off["acting"] + rel[s] for s in range(n)]
+        self.start_player = [off["start_player"] + rel[s] for s in range(n)]
+        self.alarun = [off["alarun"] + rel[s] for s in range(n)] + [off["alarun"] + n]
+        self.known_hands = [{name: off["known_hands"] + k * CARD_KINDS + i for name, i in CARD_IDS.items()}
+                            for k in range(n)]
+        self.hand_sizes = [off["hand_sizes"] + k for k in range(n)]
+        self.placed = [off["placed_this_round"] + k for k in range(n)]
+        self.points = [off["potion_points"] + k for k in range(n)]
+        self.scores = [off["scores"] + k for k in range(n)]
+        self.secret_colours = [off["secret_colours"] + k * len(COLOURS) for k in range(n)]
