@@ -26,12 +26,12 @@ from typing import Any, Mapping
 from ...engine import InvalidOptionsError, RecordError, State, build_options
 from . import checks
 from .actions import PASS
-from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
+from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, DRUID, EMPTY, HAND_SIZE, ROUNDS
 from .checks import field
 from .rules import (ACTIONS, FULL_DECK, MAX_ACTIONS, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT,
                     PLAYER_COUNTS, AlarunOptions, AlarunState, action_phase_actions, dealt_so_far,
                     placement_actions, turn_problem)
-from .scoring import score_grid
+from .scoring import POINTS, druid_lines, line_strength
 from .square import BOX, CELL_XY, MagicSquare
 
 
@@ -113,7 +113,44 @@ class _SeenSquare:
 
 
 def _cells_and_points(square: MagicSquare, cells: list[tuple[int, int]]) -> tuple[tuple, int]:
-    return tuple((*CELL_XY[i], CARD_NAMES[c]) for i, c in cells), score_grid(square.grid(), None).potions
+    return tuple((*CELL_XY[i], CARD_NAMES[c]) for i, c in cells), potion_points(square.grid())
+
+
+# Memos of the parts of a square's potion points: a placed card changes one row and one
+# column, so most lines (and the druid's best value) are met again at the next placement.
+_LINE_POINTS: dict[tuple[int, ...], int] = {}
+_DRUID: dict[tuple, int] = {}
+_MEMO_SIZE = 200_000
+
+
+def potion_points(grid: list[int]) -> int:
+    """``score_grid(grid, None).potions`` (the best druid, then every row and column), from
+    memos of the druid's value by its row and column and of each line's points."""
+    try:
+        pos = grid.index(DRUID)
+    except ValueError:
+        cells = grid
+    else:
+        r, c = divmod(pos, BOX)
+        row, column = tuple(grid[r * BOX:r * BOX + BOX]), tuple(grid[c::BOX])
+        key = (row, c, column, r)
+        druid = _DRUID.get(key)
+        if druid is None:
+            if len(_DRUID) > _MEMO_SIZE:
+                _DRUID.clear()
+            druid = _DRUID[key] = druid_lines(row, c, column, r)[0]
+        cells = grid[:]
+        cells[pos] = druid
+    total = 0
+    memo = _LINE_POINTS
+    for line in [tuple(cells[k * BOX:k * BOX + BOX]) for k in range(BOX)] + [tuple(cells[k::BOX]) for k in range(BOX)]:
+        points = memo.get(line)
+        if points is None:
+            if len(memo) > _MEMO_SIZE:
+                memo.clear()
+            points = memo[line] = POINTS[line_strength(line)]
+        total += points
+    return total
 
 
 def _seen_squares(state: AlarunState) -> list[_SeenSquare]:
