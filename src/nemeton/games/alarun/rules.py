@@ -17,6 +17,7 @@ search, which record nothing, pay nothing.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ...engine import InvalidOptionsError, RecordError, State, TERMINAL, build_options, rng_to_json
@@ -398,8 +399,7 @@ class AlarunState(State):
 
     # ----- information ------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
-        return build_view(self, seat)
+        return _view_builder()(self, seat)
 
     def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
         return sentence_for(entry, viewer)
@@ -526,6 +526,13 @@ def _history(value: Any, n: int, decode) -> list:
         seat = checks.seat(field(item, "seat", f"history[{k}]."), f"history[{k}].seat", n)
         history.append((seat, decode(field(item, "action", f"history[{k}]."))))
     return history
+
+
+@lru_cache(maxsize=None)
+def _view_builder():
+    """:func:`.view.build_view` (imported on first use: view.py imports this module)."""
+    from .view import build_view
+    return build_view
 
 
 def dealt_so_far(players: int, round_no: int) -> int:

@@ -447,8 +447,7 @@ class AmarokState(State):
 
     # ----- information --------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
-        return build_view(self, seat)
+        return _view_builder()(self, seat)
 
     # ----- copies and serialisation -------------------------------------------------------
     def clone(self) -> "AmarokState":
@@ -487,7 +486,7 @@ class AmarokState(State):
         if self.last is None:
             return None
         seat, action, card = self.last
-        return {"seat": seat, "action": action.to_json(), "card": self.cards.ids[card]}
+        return {"seat": seat, "action": _action_json(action), "card": self.cards.ids[card]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "AmarokState":
@@ -800,6 +799,30 @@ def _check_event_fields(fields: Any, shape: dict[str, str], where: str, state: A
         ok, allowed = _FIELD_KINDS[name]
         if not ok(fields[key], state):
             raise RecordError(f"{where}.{key} must be {allowed}; got {snippet(fields[key], 40)}")
+
+
+@lru_cache(maxsize=None)
+def _view_builder():
+    """:func:`.view.build_view` (imported on first use: view.py imports this module)."""
+    from .view import build_view
+    return build_view
+
+
+_ACTION_JSON: dict[Any, dict[str, Any]] = {}
+
+
+def _action_json(action) -> dict[str, Any]:
+    """``action.to_json()`` as a fresh dict, made once per action (views show the last one at
+    every call; an action's fields are plain values, so a copy of the dict is fresh)."""
+    data = _ACTION_JSON.get(action)
+    if data is None:
+        data = action.to_json()
+        if not all(v is None or isinstance(v, (str, int, float)) for v in data.values()):
+            return data
+        if len(_ACTION_JSON) > 4096:
+            _ACTION_JSON.clear()
+        _ACTION_JSON[action] = data
+    return dict(data)
 
 
 def last_round_copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
