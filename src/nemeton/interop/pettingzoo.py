@@ -27,6 +27,7 @@ order already models), so a parallel step would only wrap the AEC one.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -44,18 +45,12 @@ def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
     return _OrderEnforcing(e)
 
 
-# The attributes every step reads on the outermost wrapper (``last()``, ``agent_iter()``, the
-# bounds check): PettingZoo's wrappers pass them down through ``__getattr__``, once per
-# wrapper, which cost a tenth of a step; these read them from the raw environment directly.
+# The attributes every step reads on the wrappers (``last()``, ``agent_iter()``, the bounds
+# check): PettingZoo's wrappers pass them down through ``__getattr__``, once per wrapper, which
+# cost a tenth of a step; these properties read them from the raw environment in C
+# (``attrgetter``). Before the first reset the raw environment has none of them, so the read
+# fails over to the wrapper's ``__getattr__``, which raises PettingZoo's own error.
 _HOT = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards")
-
-
-def _forwarded(name: str, check_reset: bool) -> property:
-    def get(self):
-        if check_reset and not self._has_reset and name != "_cumulative_rewards":
-            raise AttributeError(f"{name} cannot be accessed before reset")  # OrderEnforcingWrapper's error
-        return getattr(self._raw, name)
-    return property(get)
 
 
 class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
@@ -78,8 +73,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 for _name in _HOT:
-    setattr(_AssertOutOfBounds, _name, _forwarded(_name, False))
-    setattr(_OrderEnforcing, _name, _forwarded(_name, True))
+    setattr(_AssertOutOfBounds, _name, property(attrgetter("_raw." + _name)))
+    setattr(_OrderEnforcing, _name, property(attrgetter("_raw." + _name)))
 del _name
 
 
