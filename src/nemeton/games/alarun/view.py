@@ -20,19 +20,20 @@ naming the field); :func:`legal_actions_from_view` checks the few fields it read
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from functools import lru_cache
 from typing import Any, Mapping
 
 from ...engine import InvalidOptionsError, RecordError, State, build_options
 from . import checks
 from .actions import PASS
-from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, DRUID, EMPTY, HAND_SIZE, ROUNDS
+from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
 from .checks import field
 from .rules import (ACTIONS, FULL_DECK, MAX_ACTIONS, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT,
                     PLAYER_COUNTS, AlarunOptions, AlarunState, action_phase_actions, dealt_so_far,
                     placement_actions, turn_problem)
 from .scoring import POINTS, druid_lines, line_strength
-from .square import BOX, CELL_XY, MagicSquare
+from .square import BOX, CELL_XY, ORIGIN, SIDE, MagicSquare, cells_of
 
 
 def _names(cards) -> list[str]:
@@ -48,9 +49,9 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
     visible_squares = []
     potion_points = []
     for s in range(n):
-        cells, points = seen[s].shown(state.squares[s], state.pending[s], phase == PLACEMENT and s != seat)
-        visible_squares.append(list(map(list, cells)))
-        potion_points.append(points)
+        shown = seen[s].shown(state.squares[s], state.pending[s], phase == PLACEMENT and s != seat)
+        visible_squares.append(list(map(list, shown.cells)))
+        potion_points.append(shown.points)
     view: dict[str, Any] = {
         "rounds": ROUNDS,
         "phase": PHASE_NAMES[phase],
@@ -81,76 +82,121 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
 
 
 class _SeenSquare:
-    """What a view shows of one seat's square, kept between views (a square only grows, one
-    card at a time, so its cells and its potion points are recomputed only when a card was
-    placed): the whole square, and the square without this round's hidden placements (what
-    the other seats see during the placement phase). Each is valid for the square object and
-    the bit mask of the cells it was computed from."""
+    """What views show of one seat's square, kept between views: the whole square
+    (:class:`_Shown`, grown by the cards placed since the last view), and the square without
+    this round's hidden placements (what the other seats see during the placement phase),
+    rebuilt when those change. Valid for the square object held (a clone's or a
+    determinized state's squares are other objects, with their own)."""
 
-    __slots__ = ("square", "full_mask", "full", "committed_mask", "committed")
+    __slots__ = ("square", "full", "committed_mask", "committed")
 
     def __init__(self, square: MagicSquare):
         self.square = square  # held, so that its id is never another square's
-        self.full_mask = self.committed_mask = -1
-        self.full = self.committed = ((), 0)
+        self.full = _Shown()
+        self.committed_mask = -1
+        self.committed = self.full
 
-    def shown(self, square: MagicSquare, pending: list[int], hide_pending: bool) -> tuple[tuple, int]:
-        """``((x, y, card name) of every shown card by cell index, potion points)``."""
+    def shown(self, square: MagicSquare, pending: list[int], hide_pending: bool) -> "_Shown":
         if not hide_pending or not pending:
-            if square.occupied != self.full_mask:
-                self.full = _cells_and_points(square, square.placed())
-                self.full_mask = square.occupied
-            return self.full
+            return self.full.grow(square)
         mask = square.occupied
         for i in pending:
             mask &= ~(1 << i)
         if mask != self.committed_mask:
             hidden = set(pending)
-            cells = [(i, c) for i, c in square.placed() if i not in hidden]
-            self.committed = _cells_and_points(MagicSquare.from_cards(cells), cells)
+            self.committed = _Shown().grow(MagicSquare.from_cards([(i, c) for i, c in square.placed()
+                                                                   if i not in hidden]))
             self.committed_mask = mask
         return self.committed
 
 
-def _cells_and_points(square: MagicSquare, cells: list[tuple[int, int]]) -> tuple[tuple, int]:
-    return tuple((*CELL_XY[i], CARD_NAMES[c]) for i, c in cells), potion_points(square.grid())
+_DRUID_ROW = ORIGIN // SIDE  # the druid's row and column on the 9 x 9 board (it sits at the origin)
 
 
-# Memos of the parts of a square's potion points: a placed card changes one row and one
-# column, so most lines (and the druid's best value) are met again at the next placement.
+class _Shown:
+    """A square as a view shows it: ``cells``, (x, y, card name) of every card by cell index,
+    and ``points``, its potion points (``score_grid(square.grid(), None).potions``).
+
+    The points are summed over the rows and columns of the 9 x 9 board (the cells outside
+    the 5 x 5 window are empty, and an empty cell ends a stretch, so a board line scores as
+    its part in the window): each line's points are kept, and a placed card changes only its
+    row and its column; the druid (at the origin) takes the value that scores best in its
+    row and column, and only those depend on it."""
+
+    __slots__ = ("mask", "cells", "index", "row_points", "column_points", "druid_points", "points")
+
+    def __init__(self) -> None:
+        self.mask = 0
+        self.cells: tuple = ()
+        self.index: list[int] = []   # the cell indices of ``cells``
+        self.row_points = [0] * SIDE
+        self.column_points = [0] * SIDE
+        self.druid_points = 0
+        self.points = 0
+
+    def grow(self, square: MagicSquare) -> "_Shown":
+        """Brought up to ``square``, which holds the cards seen so far and maybe more."""
+        occupied = square.occupied
+        new = occupied & ~self.mask
+        if not new:
+            return self
+        board = square.cells
+        cells, index = list(self.cells), self.index
+        rows, columns = set(), set()
+        for i in cells_of(new):
+            if i == ORIGIN:
+                continue
+            k = bisect(index, i)
+            index.insert(k, i)
+            cells.insert(k, (*CELL_XY[i], CARD_NAMES[board[i]]))
+            rows.add(i // SIDE)
+            columns.add(i % SIDE)
+        self.cells = tuple(cells)
+        first = not self.mask
+        self.mask = occupied
+        for r in rows:
+            if r != _DRUID_ROW:
+                self.row_points[r] = _line_points(tuple(board[r * SIDE:r * SIDE + SIDE]))
+        for c in columns:
+            if c != _DRUID_ROW:
+                self.column_points[c] = _line_points(tuple(board[c::SIDE]))
+        if first or _DRUID_ROW in rows or _DRUID_ROW in columns:
+            self.druid_points = _druid_points(board)
+        self.points = sum(self.row_points) + sum(self.column_points) + self.druid_points
+        return self
+
+
+# Memos of the parts of a square's potion points (lines and druid values repeat between
+# squares and games).
 _LINE_POINTS: dict[tuple[int, ...], int] = {}
-_DRUID: dict[tuple, int] = {}
+_DRUID_POINTS: dict[tuple, int] = {}
 _MEMO_SIZE = 200_000
 
 
-def potion_points(grid: list[int]) -> int:
-    """``score_grid(grid, None).potions`` (the best druid, then every row and column), from
-    memos of the druid's value by its row and column and of each line's points."""
-    try:
-        pos = grid.index(DRUID)
-    except ValueError:
-        cells = grid
-    else:
-        r, c = divmod(pos, BOX)
-        row, column = tuple(grid[r * BOX:r * BOX + BOX]), tuple(grid[c::BOX])
-        key = (row, c, column, r)
-        druid = _DRUID.get(key)
-        if druid is None:
-            if len(_DRUID) > _MEMO_SIZE:
-                _DRUID.clear()
-            druid = _DRUID[key] = druid_lines(row, c, column, r)[0]
-        cells = grid[:]
-        cells[pos] = druid
-    total = 0
-    memo = _LINE_POINTS
-    for line in [tuple(cells[k * BOX:k * BOX + BOX]) for k in range(BOX)] + [tuple(cells[k::BOX]) for k in range(BOX)]:
-        points = memo.get(line)
-        if points is None:
-            if len(memo) > _MEMO_SIZE:
-                memo.clear()
-            points = memo[line] = POINTS[line_strength(line)]
-        total += points
-    return total
+def _line_points(line: tuple[int, ...]) -> int:
+    points = _LINE_POINTS.get(line)
+    if points is None:
+        if len(_LINE_POINTS) > _MEMO_SIZE:
+            _LINE_POINTS.clear()
+        points = _LINE_POINTS[line] = POINTS[line_strength(line)]
+    return points
+
+
+def _druid_points(board: list[int]) -> int:
+    """The points of the druid's row and column with the druid's best value."""
+    r = _DRUID_ROW
+    row, column = tuple(board[r * SIDE:r * SIDE + SIDE]), tuple(board[r::SIDE])
+    key = (row, column)
+    points = _DRUID_POINTS.get(key)
+    if points is None:
+        druid = druid_lines(row, r, column, r)[0]
+        row_d, column_d = list(row), list(column)
+        row_d[r] = column_d[r] = druid
+        points = POINTS[line_strength(row_d)] + POINTS[line_strength(column_d)]
+        if len(_DRUID_POINTS) > _MEMO_SIZE:
+            _DRUID_POINTS.clear()
+        _DRUID_POINTS[key] = points
+    return points
 
 
 def _seen_squares(state: AlarunState) -> list[_SeenSquare]:
