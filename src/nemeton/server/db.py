@@ -155,7 +155,8 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
-# The PostgreSQL channel on which every committed change of a room is announced.
+# The PostgreSQL channel on which every committed change of a room is announced (by the
+# trigger of migration 0005).
 CHANNEL = "nemeton_rooms"
 MIGRATION_LOCK = 0x6E656D65746F6E  # the advisory lock held while migrating ("nemeton")
 
@@ -217,15 +218,12 @@ class Store:
     @staticmethod
     def _move_on(c: Any, room_id: str, version: int, **values: Any) -> None:
         """The optimistic check: one change moves the room from ``version`` to the next. On
-        PostgreSQL the change is also announced to every server process sharing the database
-        (``NOTIFY``, delivered when the transaction commits, never before)."""
+        PostgreSQL a trigger (migration 0005) announces it to every server process sharing the
+        database (``NOTIFY``, delivered when the transaction commits, never before)."""
         moved = c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
                           .values(version=rooms.c.version + 1, updated_at=_now(), **values))
         if moved.rowcount != 1:
             raise StaleVersion(f"room {room_id} is no longer at version {version}")
-        if c.dialect.name == "postgresql":
-            c.execute(text("SELECT pg_notify(:channel, :payload)"),
-                      {"channel": CHANNEL, "payload": f"{room_id} {version + 1}"})
 
     def versions(self, room_ids: Iterable[str]) -> dict[str, int]:
         """The stored version of each of these rooms (how other processes' changes are seen
