@@ -48,6 +48,7 @@ class EdoraState(State):
         "owner", "value", "used", "standing_at", "rune_at", "pit_closed", "ring_colours",
         "colour_ends", "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks",
         "draft_hand", "gems_left", "potion_owner", "final",
+        "_sanctuaries_json",  # the views' cache of the sanctuaries' JSON (state_json.py), made on first use
     )
 
     # ----- construction ----------------------------------------------------------------------
