@@ -11,6 +11,7 @@ the focal side in every position) and sequential stopping: it stops once the any
     python benchmarks/strength.py run [--out DIR] [--passes 20,60,200] [--jobs 2] [--only random|heuristic]
     python benchmarks/strength.py table [--out DIR] [--scale 0.1]
     python benchmarks/strength.py calibration
+    python benchmarks/strength.py compact [--out DIR]
 
 ``calibrate`` plays one game per configuration with ``ismcts:seconds=1`` against the
 heuristic and records the iterations per second over all of its decisions; the budget of a
@@ -143,7 +144,8 @@ def play_pass(pairing: dict, games: int, out: str) -> dict:
     """Play one pairing up to ``games`` games (or until decided) in this process."""
     config = TournamentConfig.build(pairing["game"], pairing["players"], [pairing["focal"], pairing["others"]],
                                     SEED, pairing["options"], lineup="focal")
-    t = run_tournament(config, games, workers=1, out=Path(out) / pairing["name"], until_decided=pairing["line"])
+    t = run_tournament(config, games, workers=1, out=Path(out) / pairing["name"], until_decided=pairing["line"],
+                       records=False)  # they replay from the seeds: the budgets are iteration counts
     return {"pairing": pairing["name"], "games": len(t.outcomes), "played": t.played,
             "seconds": round(t.seconds, 1), "decision": t.decision.to_json()}
 
@@ -213,6 +215,20 @@ def table(args) -> None:
               f"| {m.mean:+.1f} [{m.low:+.1f}, {m.high:+.1f}] |")
 
 
+def compact(args) -> None:
+    """Drop the records from the stored games (they replay from the seeds: every budget is an
+    iteration count, so a game is the same on any machine), to keep the results small."""
+    from nemeton.arena.tournament import write_atomically
+    dropped = 0
+    for path in sorted(Path(args.out).glob("*/games/*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("record") is not None:
+            data["record"] = None
+            write_atomically(path, json.dumps(data))
+            dropped += 1
+    print(f"{dropped} records dropped", file=sys.stderr)
+
+
 def calibration(args) -> None:
     """The calibration as a markdown table."""
     data = json.loads(Path(args.budgets).read_text(encoding="utf-8"))
@@ -227,7 +243,7 @@ def calibration(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("section", choices=["calibrate", "run", "table", "calibration"])
+    parser.add_argument("section", choices=["calibrate", "run", "table", "calibration", "compact"])
     parser.add_argument("--budgets", default=str(BUDGETS), help="the calibrated iteration budgets (JSON)")
     parser.add_argument("--out", default=str(OUT), help="one tournament directory per pairing under it")
     parser.add_argument("--seconds", type=float, default=1.0, help="calibrate: the time budget to match")
@@ -237,7 +253,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="budget multiplier (e.g. 0.1 for a quick table)")
     args = parser.parse_args()
     try:
-        {"calibrate": calibrate, "run": run, "table": table, "calibration": calibration}[args.section](args)
+        {"calibrate": calibrate, "run": run, "table": table, "calibration": calibration,
+         "compact": compact}[args.section](args)
     except TournamentError as exc:
         parser.error(str(exc))
 
