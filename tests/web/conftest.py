@@ -225,8 +225,14 @@ def record_frames(page):
 
 
 def screenshot(page, name):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    """A screenshot of the page: into docs/screenshots/ when NEMETON_SCREENSHOTS=1 (to refresh
+    the README's pictures), else into a temporary folder (a test run leaves the docs alone)."""
+    if os.environ.get("NEMETON_SCREENSHOTS") == "1":
+        folder = SCREENSHOTS
+    else:
+        folder = Path(os.environ.get("TMPDIR", "/tmp")) / "nemeton-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))
 
 
 def check_no_leak(page, server, room, seat=0):
