@@ -21,14 +21,15 @@ def recv_state(ws):
             return message
 
 
-def race(bases, room, tokens, seat, actions):
+def race(bases, room, tokens, seat, actions, version):
+    """Both processes are sent an action for the same turn (the version it was chosen on)."""
     barrier = threading.Barrier(len(bases))
     answers = [None] * len(bases)
 
     def submit(i):
         barrier.wait()
         answers[i] = httpx.post(f"{bases[i]}/api/rooms/{room}/actions",
-                                json={"token": tokens[seat], "action": actions[i]}, timeout=10)
+                                json={"token": tokens[seat], "action": actions[i], "version": version}, timeout=10)
 
     threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(bases))]
     for t in threads:
@@ -54,8 +55,9 @@ def test_two_processes_racing_for_one_turn_apply_it_once(tmp_path, backend, requ
             seat = next(s for s, t in tokens.items()
                         if httpx.get(f"{bases[0]}/api/rooms/{room}/view", params={"token": t}).json()["legal_actions"])
             legal = httpx.get(f"{bases[0]}/api/rooms/{room}/view", params={"token": tokens[seat]}).json()["legal_actions"]
-            moves = httpx.get(f"{bases[0]}/api/rooms/{room}/view").json()["moves"]
-            answers = race(bases, room, tokens, seat, [legal[0], legal[-1]])
+            public = httpx.get(f"{bases[0]}/api/rooms/{room}/view").json()
+            moves = public["moves"]
+            answers = race(bases, room, tokens, seat, [legal[0], legal[-1]], public["version"])
             codes = sorted(a.status_code for a in answers)
             # the loser is refused: stale (409) if it validated first, or illegal (400) if its
             # process had already heard of the winner's move (NOTIFY, or the SQLite poll)
