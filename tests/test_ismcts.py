@@ -257,3 +257,59 @@ def test_a_time_budget_stops_early_only_with_a_clear_margin_over_the_expected_re
 def test_a_spec_that_could_hang_or_crash_a_process_is_refused(text):
     with pytest.raises(AgentSpecError, match="ismcts: "):
         make_agent(text, get_game("alarun"), 0, 1)
+
+
+# ----- ties at the root, root-parallel search ---------------------------------------------------
+
+def _tied_children(agent, count):
+    from nemeton.agents.ismcts import Node
+    root = Node(None, None, agent.seat)
+    for i in range(count):
+        child = root.children[i] = Node(root, i, agent.seat)
+        child.visits, child.reward = 5, 2.5
+    return list(root.children.values())
+
+
+def test_equally_visited_root_actions_are_chosen_at_random_not_by_legal_order():
+    agent = make_agent("ismcts:iterations=10", get_game("alarun"), 0, seed=4)
+    children = _tied_children(agent, 3)
+    assert {agent._most_visited(children).action for _ in range(60)} == {0, 1, 2}
+    children[2].reward = 2.6  # equal visits: the better total reward wins, without randomness
+    assert {agent._most_visited(children).action for _ in range(20)} == {2}
+    children[0].visits = 6  # the most visited wins whatever its reward
+    assert agent._most_visited(children).action == 0
+
+
+def test_workers_must_be_between_one_and_the_machines_cores():
+    from nemeton.agents.ismcts import MAX_WORKERS
+    for bad in ("0", str(MAX_WORKERS + 1), "two"):
+        with pytest.raises(AgentSpecError, match="workers"):
+            make_agent(f"ismcts:iterations=10:workers={bad}", get_game("alarun"), 0, seed=1)
+
+
+@pytest.mark.skipif(__import__("os").cpu_count() < 2, reason="needs two cores")
+def test_parallel_search_merges_both_processes_and_is_reproducible_for_a_seed():
+    spec, state, seat = _decision_with_choices("alarun", 2)
+    view, legal = state.view(seat), state.legal_actions(seat)
+    first = make_agent("ismcts:iterations=60:workers=2", spec, seat, seed=8)
+    again = make_agent("ismcts:iterations=60:workers=2", spec, seat, seed=8)
+    try:
+        assert str(first) == "ismcts:iterations=60:workers=2"
+        moves = [first.act(view, legal) for _ in range(3)]
+        assert moves == [again.act(view, legal) for _ in range(3)]
+        root = first.search(view)
+        assert first.last_iterations == 60 and sum(n.visits for n in root.children.values()) == 60
+        helpers = first._helpers
+        first.close()
+        assert helpers.closed and first._helpers is None
+        assert first.act(view, legal) in legal  # a closed agent starts new helpers when asked again
+    finally:
+        first.close()
+        again.close()
+
+
+@pytest.mark.skipif(__import__("os").cpu_count() < 2, reason="needs two cores")
+def test_parallel_search_still_beats_random_in_short_games():
+    from nemeton.arena.pairing import head_to_head
+    result = head_to_head("alarun", 2, "ismcts:iterations=40:workers=2", "random", 2, seed=3, workers=1)
+    assert result.share.mean == 1.0, result.to_json()

@@ -6,7 +6,8 @@ descends one shared tree whose edges are actions, restricted to the actions lega
 sample, selects by UCT using *availability* counts (how often a child could have been
 chosen) in place of the parent's visits, expands one untried action, plays out and backs up
 each seat's return (a team's share for both partners). The move played is the root's most
-visited action. Search stops early once the rest of the budget could no longer change which
+visited action (equal visits: the best total reward; an exact tie of both: at random, never
+by legal-action order). Search stops early once the rest of the budget could no longer change which
 action is the most visited: with ``iterations=N`` each decision is the one all N iterations
 would make (later decisions of a game may differ, as the random stream has moved on less);
 with ``seconds=S`` the iterations left are estimated from the rate so far, with a margin.
@@ -33,6 +34,13 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
     ``bias / (visits + 1)`` in selection, so search starts from the heuristic's line and
     leaves it only when the statistics say so.
 
+``workers=W`` (default 1, at most the machine's cores)
+    Root-parallel search: W - 1 helper processes (kept alive across decisions, stopped by
+    ``close()`` or when the agent is garbage collected) and this one search the same view
+    with their own random streams, each for its share of ``iterations`` or until the same
+    deadline, and the root children's visits and rewards are summed
+    (:mod:`nemeton.agents.parallel`). ``iterations=N`` decisions stay reproducible for a seed.
+
 Defaults: in a game with a registered :class:`GameHeuristic`, random rollouts cut off at
 the end of the round (``cutoff=round``: many cheap iterations scored by the evaluation),
 refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic rollouts and
@@ -47,6 +55,7 @@ rollouts no better than 16 times as many random ones.
 from __future__ import annotations
 
 import math
+import os
 import time
 from typing import Any, Mapping, Sequence
 
@@ -82,6 +91,7 @@ class Node:
 
 MAX_ITERATIONS = 10_000_000
 MIN_SECONDS, MAX_SECONDS = 0.001, 3600.0
+MAX_WORKERS = max(1, os.cpu_count() or 1)  # more processes than cores would only slow each down
 
 
 class ISMCTSAgent(Agent):
@@ -90,7 +100,8 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
     params = {"iterations": int, "seconds": float, "c": float,
               "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
-              "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float, "rounds": int}
+              "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float, "rounds": int,
+              "workers": int}
     # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
     # per game) and where it has none (plain random rollouts to the end of the game).
     defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0,
@@ -100,7 +111,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
                  epsilon: float | None = None, prior: str | None = None, bias: float | None = None,
-                 rounds: int | None = None):
+                 rounds: int | None = None, workers: int = 1):
         super().__init__(game, seat, rng)
         try:
             heuristic = get_heuristic(game.name)
@@ -133,6 +144,8 @@ class ISMCTSAgent(Agent):
             raise AgentSpecError("ismcts: bias must be from 0 to 1000")
         if not 1 <= rounds <= 1000:
             raise AgentSpecError("ismcts: rounds must be from 1 to 1000")
+        if not 1 <= workers <= MAX_WORKERS:
+            raise AgentSpecError(f"ismcts: workers must be from 1 to {MAX_WORKERS} (this machine's cores)")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -142,6 +155,8 @@ class ISMCTSAgent(Agent):
         self.prior = prior
         self.bias = bias
         self.rounds = rounds
+        self.workers = workers
+        self._helpers = None  # the helper processes of a parallel search (started at the first decision)
         self.heuristic = heuristic
         self.last_iterations = 0
         self.last_settled = False
@@ -151,6 +166,8 @@ class ISMCTSAgent(Agent):
                            ("prior", prior), ("bias", bias), ("rounds", rounds)):
             if value != d[key] and not (key == "bias" and prior == "none") and not (key == "rounds" and cutoff != "round"):
                 parts.append(f"{key}={value}")
+        if workers != 1:
+            parts.append(f"workers={workers}")
         self._label = ":".join(["ismcts", *parts])
 
     @classmethod
@@ -168,25 +185,38 @@ class ISMCTSAgent(Agent):
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations, "seconds": self.seconds, "c": self.c, "rollout": self.rollout,
                 "cutoff": self.cutoff, "rounds": self.rounds, "epsilon": self.epsilon, "prior": self.prior,
-                "bias": self.bias}
+                "bias": self.bias, "workers": self.workers}
 
     # ------------------------------------------------------------------------------------
     def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         root = self.search(view)
-        best = max((root.children[a] for a in legal if a in root.children),
-                   key=lambda n: (n.visits, n.reward))
-        return best.action
+        return self._most_visited([root.children[a] for a in legal if a in root.children]).action
+
+    def _most_visited(self, children: list[Node]) -> Node:
+        """The most visited child; among equally visited ones the best total reward (the best
+        mean), and an exact tie of both at random (not the first in legal-action order). The
+        random stream is drawn from only on a tie, so untied decisions replay as before."""
+        top = max((n.visits, n.reward) for n in children)
+        best = [n for n in children if (n.visits, n.reward) == top]
+        return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def search(self, view: Mapping[str, Any]) -> Node:
-        """Build the search tree for ``view``; returns its root."""
+        """Build the search tree for ``view`` (with ``workers`` > 1, the merged root of every
+        process's tree); returns its root."""
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        if self.workers == 1:
+            return self.search_alone(view, self.iterations, deadline)
+        return self._search_in_parallel(view, deadline)
+
+    def search_alone(self, view: Mapping[str, Any], limit: int | None, deadline: float | None) -> Node:
+        """Search ``view`` in this process for ``limit`` iterations or until ``deadline``
+        (``time.perf_counter()``; the clock is shared by the processes of one machine)."""
         sample = self.game.sampler(view)
         rng = self.rng
         root = Node(None, None, self.seat)
         started = time.perf_counter()
-        deadline = started + self.seconds if self.seconds is not None else None
-        limit = self.iterations
         done = 0
         settled = False
         while True:
@@ -204,6 +234,59 @@ class ISMCTSAgent(Agent):
         self.last_settled = settled
         self.last_root = root
         return root
+
+    # ----- root-parallel search (nemeton.agents.parallel) -------------------------------
+    def _search_in_parallel(self, view: Mapping[str, Any], deadline: float | None) -> Node:
+        """``workers - 1`` helper processes and this one search the same view, each with its
+        own random stream (the helpers' seeds drawn from ours) and its share of an iteration
+        budget, or all until the same deadline; the root children's visits and rewards are
+        summed."""
+        from .parallel import HelperPool
+        helpers = self.workers - 1
+        if self._helpers is None or self._helpers.closed:
+            self._helpers = HelperPool(self, helpers)
+        if self.iterations is None:
+            shares: list[int | None] = [None] * self.workers
+        else:
+            shares = [self.iterations // self.workers + (i < self.iterations % self.workers)
+                      for i in range(self.workers)]
+            shares = [max(1, n) for n in shares]
+        seeds = [self.rng.getrandbits(63) for _ in range(helpers)]
+        futures = self._helpers.submit(self.game.name, self.seat, self._helper_settings(), seeds, view,
+                                       shares[1:], deadline)
+        root = self.search_alone(view, shares[0], deadline)
+        iterations, settled = self.last_iterations, self.last_settled
+        for future in futures:
+            done, their_settled, stats = future.result()
+            iterations += done
+            settled = settled and their_settled
+            for action, visits, reward in stats:
+                child = root.children.get(action)
+                if child is None:
+                    child = root.children[action] = Node(root, action, self.seat)
+                    child.visits = 0
+                child.visits += visits
+                child.reward += reward
+        root.visits = sum(n.visits for n in root.children.values())
+        self.last_iterations = iterations
+        self.last_settled = settled
+        return root
+
+    def _helper_settings(self) -> dict[str, Any]:
+        """The parameters a helper's own (single-process) search agent is built with."""
+        return {"c": self.c, "rollout": self.rollout, "cutoff": self.cutoff, "epsilon": self.epsilon,
+                "prior": self.prior, "bias": self.bias, "rounds": self.rounds}
+
+    def close(self) -> None:
+        """Stop the helper processes of a parallel search (if any were started)."""
+        if self._helpers is not None:
+            self._helpers.close()
+            self._helpers = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_helpers"] = None  # processes do not travel; a copy starts its own
+        return state
 
     @staticmethod
     def _settled(root: Node, done: int, limit: int | None, started: float, deadline: float | None) -> bool:
