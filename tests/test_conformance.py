@@ -265,6 +265,29 @@ def test_views_share_the_envelope_and_are_fresh_data(name, cfg):
 
 
 @pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_shared_views_equal_fresh_views_at_every_step_and_share_nothing_with_them(name, cfg):
+    """``shared_view`` (read-only, unchanged parts handed out again) is the view, key for
+    key, for every viewer at every step, through clones and JSON round trips; changing a
+    fresh view changes no later shared view."""
+    spec, state = _make(name, cfg, 21)
+
+    def check(st, seat, legal, action, step):
+        for viewer in [None, *range(st.num_players)]:
+            view = st.view(viewer)
+            assert st.shared_view(viewer) == view, f"step {step}, viewer {viewer}"
+            _scramble(view)
+            assert st.shared_view(viewer) == st.view(viewer), "a fresh view shares data with the shared one"
+        if step % 40 == 17:
+            twin = st.clone() if step % 80 == 17 else type(st).from_json(_roundtrip(st.to_json()))
+            for viewer in [None, *range(st.num_players)]:
+                assert twin.shared_view(viewer) == st.view(viewer)
+
+    _playthrough(state, random.Random(21), check)
+    for viewer in [None, *range(state.num_players)]:
+        assert state.shared_view(viewer) == state.view(viewer)
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
 def test_seats_are_checked_everywhere(name, cfg):
     from nemeton.engine import InvalidSeatError
     spec, state = _make(name, cfg, 13)

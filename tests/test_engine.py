@@ -129,11 +129,22 @@ def _facing_bet(kuhn, card_of_seat1):
     raise AssertionError
 
 
-@pytest.mark.parametrize("card,expected", [(0, toygame.CHECK), (2, toygame.BET)])
-def test_ismcts_folds_the_jack_and_calls_with_the_king(kuhn, card, expected):
-    state = _facing_bet(kuhn, card)
+def test_ismcts_calls_with_the_king(kuhn):
+    state = _facing_bet(kuhn, 2)
     agent = make_agent("ismcts:iterations=300", kuhn, 1, seed=5)
-    assert agent.act(state.view(1), state.legal_actions(1)) == expected
+    assert agent.act(state.view(1), state.legal_actions(1)) == toygame.BET
+
+
+def test_ismcts_sees_that_the_jack_loses_whether_it_folds_or_calls(kuhn):
+    """Returns are shares of the win, so with the jack facing a bet folding and calling
+    both lose: the search finds both worth nothing (which it plays is a tie, broken at
+    random)."""
+    state = _facing_bet(kuhn, 0)
+    agent = make_agent("ismcts:iterations=300", kuhn, 1, seed=5)
+    agent.act(state.view(1), state.legal_actions(1))
+    children = agent.last_root.children
+    assert set(children) == {toygame.CHECK, toygame.BET}
+    assert all(child.visits > 0 and child.reward == 0.0 for child in children.values())
 
 
 def test_ismcts_decision_does_not_depend_on_the_hidden_card(kuhn):

@@ -112,6 +112,65 @@ def test_observations_differ_where_the_views_differ():
 
 
 @pytest.mark.parametrize("game,cfg", all_configs())
+def test_memo_observations_from_shared_views_equal_fresh_ones_through_whole_games(game, cfg):
+    """The fast path (``shared_view`` with one memo per observer, as the PettingZoo env
+    takes it) gives at every step, for every seat and the spectator, the tensor made from a
+    fresh view; through a clone taken mid-game, a second game on the same memos, and memos
+    handed from one seat to another (the memo starts again)."""
+    spec, options = _options(game, cfg)
+    encoding = spec.encoding(options)
+    n = options.players
+    viewers = [None, *range(n)]
+    memos = {v: encoding.new_memo() for v in viewers}
+    checked = 0
+    for seed in (3, 4):
+        state = spec.new_state(options, seed)
+        state.record_events(False)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            for viewer in viewers:
+                fresh = encoding.encode(state.view(viewer))
+                fast = encoding.encode(state.shared_view(viewer), memo=memos[viewer])
+                assert np.array_equal(fresh, fast), f"step {step}, viewer {viewer}"
+                checked += 1
+            seat = state.current_player
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+            step += 1
+            if step == 25:
+                state = state.clone()
+        memos = {v: memos[viewers[(i + 1) % len(viewers)]] for i, v in enumerate(viewers)}   # swapped round
+    assert checked > 50
+
+
+def test_a_memo_is_for_the_encoding_that_made_it():
+    spec = get_game("amarok")
+    three, four = spec.encoding(spec.options(3)), spec.encoding(spec.options(4))
+    state = spec.make(players=4, seed=1)
+    with pytest.raises(ValueError, match="another encoding"):
+        four.encode(state.shared_view(0), memo=three.new_memo())
+
+
+def test_a_memo_reads_again_only_the_parts_that_changed():
+    """The memo's point: with shared views, the parts of the table that did not change are
+    the same objects, and the encoder does not read them again (Edora: the sanctuaries and
+    every board but the mover's, while one seat moves its druid)."""
+    spec = get_game("edora")
+    state = spec.make(players=3, seed=2)
+    encoding = spec.encoding(state.options)
+    memo = encoding.new_memo()
+    first = state.shared_view(0)
+    encoding.encode(first, memo=memo)
+    kept = dict(memo.parts)
+    again = state.shared_view(0)
+    assert again is not first and again["sanctuaries"] is first["sanctuaries"]
+    assert all(a is b for a, b in zip(again["boards"], first["boards"]))
+    encoding.encode(again, memo=memo)
+    assert all(memo.parts[k] is kept[k] for k in kept if k != "head"), "unchanged parts were read again"
+    assert memo.parts["head"] is not kept["head"], "the table's state is read at every step"
+
+
+@pytest.mark.parametrize("game,cfg", all_configs())
 def test_game_facts_bound_the_returns_and_the_length(game, cfg):
     spec, options = _options(game, cfg)
     facts = spec.facts(options)

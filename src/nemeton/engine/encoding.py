@@ -21,6 +21,7 @@ an encoding (``GameSpec.encoding``), so the rest of Nemeton runs without NumPy.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -193,39 +194,161 @@ class GameFacts:
         return dict(self.__dict__)
 
 
+Part = tuple  # (ones, indices, values): what a game's encoder makes of one part of a view
+
+
+class Parts:
+    """What a game's encoder writes, part by part: the encoder calls
+    ``parts.add(key, source, build, *args)`` for every part of the view, where ``build(*args)``
+    returns the part's ``(ones, indices, values)`` (the indices whose value is 1, then other
+    indices with their values) and ``source`` is the view object(s) the part is read from.
+
+    Parts must write disjoint indices: each index of the observation belongs to one part key
+    (its slice, or its entries of a slice), whatever the view; and an encoder adds every one
+    of its keys at every call (a part with nothing to write builds empty lists). This writer
+    builds every part and writes them at once into a cleared array (the fresh path, no memo)."""
+
+    __slots__ = ("ones", "index", "values", "cache")
+
+    def __init__(self) -> None:
+        self.ones: list[int] = []
+        self.index: list[int] = []
+        self.values: list[float] = []
+        # the encoder's own store for what it made of the pieces of a part (keyed by the
+        # pieces' identity, like the parts): kept by a memo, new at every fresh encoding
+        self.cache: dict[Any, Any] = {}
+
+    def add(self, key: Any, source: Any, build: Callable[..., Part], *args: Any) -> None:
+        ones, index, values = build(*args)
+        self.ones += ones
+        self.index += index
+        self.values += values
+
+    def write(self, out: np.ndarray) -> np.ndarray:
+        out.fill(0.0)
+        _write(out, self.ones, self.index, self.values)
+        return out
+
+
+def _write(out: np.ndarray, ones: list[int], index: list[int], values: list[float]) -> None:
+    """Two vectorised writes through ``np.fromiter`` (a third faster than NumPy's fancy
+    indexing with a Python list)."""
+    if ones:
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    if index:
+        out[np.fromiter(index, np.intp, len(index))] = np.fromiter(values, np.float32, len(values))
+
+
+def _same(kept: Any, source: Any) -> bool:
+    """Whether a part's source is the one it was built from: the same object, or a tuple of
+    the same objects (compared by identity, never by value)."""
+    if kept is source:
+        return True
+    return (type(kept) is tuple and type(source) is tuple and len(kept) == len(source)
+            and all(map(operator.is_, kept, source)))
+
+
+class ObservationMemo(Parts):
+    """One observer's observation kept up to date part by part (:meth:`GameEncoding.encode`
+    with ``memo=``): a part whose source is the same object(s) as at the previous call is
+    neither read nor written again; a part whose source changed has its old indices cleared
+    and its new ones written. With :meth:`State.shared_view
+    <nemeton.engine.state.State.shared_view>` (unchanged parts handed out as the same
+    objects) most of a view is skipped at each step. A part with ``source`` None is built at
+    every call. Sources are held here, so no other object can take their identity."""
+
+    __slots__ = ("array", "parts", "seat", "clear")
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.array = np.zeros(size, dtype=np.float32)
+        self.parts: dict[Any, tuple[Any, list[int]]] = {}
+        self.seat: Any = ()   # the observer the array is for (() = none yet)
+        self.clear: list[int] = []
+
+    def add(self, key: Any, source: Any, build: Callable[..., Part], *args: Any) -> None:
+        kept = self.parts.get(key)
+        if kept is not None:
+            was = kept[0]
+            if was is source and source is not None or type(source) is tuple and _same(was, source):
+                return
+            self.clear += kept[1]
+        ones, index, values = build(*args)
+        self.ones += ones
+        self.index += index
+        self.values += values
+        self.parts[key] = (source, [*ones, *index])
+
+    def update(self, out: np.ndarray | None) -> np.ndarray:
+        array = self.array
+        if self.clear:
+            array[np.fromiter(self.clear, np.intp, len(self.clear))] = 0.0
+        ones, index = self.ones, self.index
+        if ones or index:   # one write for both (no index is in both: each is one part's)
+            values = [1.0] * len(ones)
+            values += self.values
+            ones += index
+            array[np.fromiter(ones, np.intp, len(ones))] = np.fromiter(values, np.float32, len(values))
+        self.clear, self.ones, self.index, self.values = [], [], [], []
+        if out is None:
+            return array.copy()
+        out[:] = array
+        return out
+
+    def reset(self, seat: Any) -> None:
+        self.array.fill(0.0)
+        self.parts.clear()
+        self.cache.clear()
+        self.seat = seat
+
+
 class GameEncoding:
     """One game's integers and tensors for one set of options (built once per options by the
     game's ``encoding_for``).
 
-    A game's encoder reads a view and returns three lists: the indices whose value is 1, and
-    other indices with their values (each index at most once); this class writes them into
-    a cleared float32 array in two vectorised writes (through ``np.fromiter``, a third faster
-    than NumPy's fancy indexing with a Python list)."""
+    A game's encoder, ``encode(view, parts)``, reads a view and hands each part of it to
+    ``parts.add`` (:class:`Parts`): the fresh path builds them all into a cleared array; an
+    :class:`ObservationMemo` rebuilds only the parts whose source changed."""
 
     def __init__(self, options: Any, actions: ActionSpace, layout: ObservationLayout, facts: GameFacts,
-                 encode: Callable[[Mapping[str, Any]], tuple[list[int], list[int], list[float]]]):
+                 encode: Callable[[Mapping[str, Any], Parts], None]):
         self.options = options
         self.actions = actions
         self.layout = layout
         self.facts = facts
         self._encode = encode
 
+    def new_memo(self) -> ObservationMemo:
+        """A memo for :meth:`encode`: one per observer, kept across its observations (of one
+        game or of several: what it keeps is checked by identity at every use)."""
+        return ObservationMemo(self.layout.size)
+
     @property
     def observation_size(self) -> int:
         return self.layout.size
 
-    def encode(self, view: Mapping[str, Any], out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, view: Mapping[str, Any], out: np.ndarray | None = None,
+               memo: ObservationMemo | None = None) -> np.ndarray:
         """The observation of ``view``'s seat (float32, :attr:`observation_size` long), written
-        into ``out`` when given (it is cleared first) and returned."""
-        if out is None:
-            out = np.zeros(self.layout.size, dtype=np.float32)
-        else:
-            out.fill(0.0)
-        ones, index, values = self._encode(view)
-        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        if index:
-            out[np.fromiter(index, np.intp, len(index))] = np.fromiter(values, np.float32, len(values))
-        return out
+        into ``out`` when given and returned (a new array otherwise).
+
+        ``memo`` (from :meth:`new_memo`, one per observer, kept between calls) keeps the
+        observation and what each part of the view gave, keyed by the part's identity: with
+        the state's :meth:`~nemeton.engine.state.State.shared_view`, whose unchanged parts
+        are the same objects from one step to the next, only the parts that changed are read
+        again. The observation is the same with or without it (the memo must then only see
+        views that are never changed in place, as shared views are not)."""
+        if memo is None:
+            parts = Parts()
+            self._encode(view, parts)
+            return parts.write(np.zeros(self.layout.size, dtype=np.float32) if out is None else out)
+        if memo.array.shape[0] != self.layout.size:
+            raise ValueError("this memo was made by another encoding (new_memo of this one)")
+        seat = view["seat"]
+        if memo.seat != seat:
+            memo.reset(seat)
+        self._encode(view, memo)
+        return memo.update(out)
 
 
 def relative_seats(seat: int | None, players: int) -> list[int]:

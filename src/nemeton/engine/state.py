@@ -237,6 +237,30 @@ class State(ABC):
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The game's own part of the view of a checked seat (fresh data: nothing shared)."""
 
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """The same view as :meth:`view` (equal, key for key), for readers that only read it
+        and read it again after each step, the RL encoders above all: a part of the table
+        that did not change since this state's previous shared view may be handed out again
+        as the very same object, so a reader that keeps what it made of each part (keyed by
+        the part's identity) redoes only what changed.
+
+        Read-only: never change it or anything in it (that would change later views of this
+        state); take :meth:`view` to keep or edit. The dict itself is new at every call. It
+        holds nothing :meth:`view` does not: games build the parts with the same code and
+        reuse a part only while the state values it is made from are equal to those it was
+        made from (the tests compare it with :meth:`view` at every step of whole games)."""
+        seat = self.check_seat(seat, spectator=True)
+        envelope = {"game": self.game_name, "seat": seat, "players": self.options.players,
+                    "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
+                    "scores": self.visible_scores(seat)}
+        return {**self._shared_view(seat), **envelope}
+
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        """The game's part of :meth:`shared_view` for a checked seat: games whose views are
+        costly override it to reuse unchanged parts (read-only, equal to ``_view(seat)``);
+        by default a fresh ``_view``."""
+        return self._view(seat)
+
     def visible_scores(self, seat: int | None) -> list[float | None]:
         """What ``seat`` may see of the scores: the final scores once the game is over, None
         for each seat before (games whose scores are public during play override it)."""

@@ -76,6 +76,7 @@ class NemetonEnv(gymnasium.Env):
         self.max_steps = max_steps
         self.info_view = info_view
         self.encoding = spec.encoding(self.game_options)
+        self._memo = None  # the learner's observation memo (made at the first observation)
         low, high = self.encoding.layout.bounds()
         self.observation_space = spaces.Box(low=low, high=high, shape=(self.encoding.observation_size,),
                                             dtype=np.float32)
@@ -135,14 +136,17 @@ class NemetonEnv(gymnasium.Env):
 
     # ----- helpers --------------------------------------------------------------------------
     def _observe(self) -> np.ndarray:
-        self._view = self.state.view(self.seat)
-        self._last_obs = self.encoding.encode(self._view)
+        # the shared view and the learner's memo: only the parts of the table that changed
+        # since its last observation are read again (the tensor is the one view() gives)
+        if self._memo is None:
+            self._memo = self.encoding.new_memo()
+        self._last_obs = self.encoding.encode(self.state.shared_view(self.seat), memo=self._memo)
         return self._last_obs
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
         if self.info_view:
-            info["view"] = self._view
+            info["view"] = self.state.view(self.seat)
         return info
 
 

@@ -111,6 +111,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(count) for a in self.possible_agents}
         self._rng = random.Random()
         self._actions = self.encoding.actions
+        self._memos = [self.encoding.new_memo() for _ in range(n)]
         self.state = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -139,13 +140,15 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        view = self.state.view(seat)
         if self.info_view and agent in self.infos:
-            self.infos[agent]["view"] = view
+            self.infos[agent]["view"] = self.state.view(seat)
         mask = np.zeros(len(self._actions), dtype=np.int8)
         ids = self._legal_ids(seat)
         mask[np.fromiter(ids, np.intp, len(ids))] = 1
-        return {"observation": self.encoding.encode(view), "action_mask": mask}
+        # the shared view: the encoder reads again only the parts that changed since this
+        # seat's last observation (its memo); the tensor is the same as from view(seat)
+        observation = self.encoding.encode(self.state.shared_view(seat), memo=self._memos[seat])
+        return {"observation": observation, "action_mask": mask}
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view (the dict form of its observation)."""

@@ -128,9 +128,51 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
     round_at, face_down_at = off["round"] - 1, off["face_down"]
     extra_at, taken_at, deck_at = off["extra_actions_left"], off["actions_taken"], off["deck_size"]
 
-    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
+    def encode_square(rows: list, cells: list) -> tuple[list[int], tuple, tuple]:
+        ones: list[int] = []
+        for x, y, name in cells:
+            ones += rows[y][x][name]
+        return ones, (), ()
+
+    square_keys = [("square", k) for k in range(n)]
+
+    def encode_cards(at: dict, cards: list | None) -> tuple[tuple, list[int], list[float]]:
+        counts: dict[int, float] = {}
+        get = counts.get
+        for name in cards or ():
+            i = at[name]
+            counts[i] = get(i, 0.0) + 0.5
+        return (), list(counts), list(counts.values())
+
+    def encode_known(t: "_SeatTables", known: list) -> tuple[tuple, list[int], list[float]]:
+        counts: dict[int, float] = {}
+        get = counts.get
+        for k, s in enumerate(t.order):
+            if known[s]:
+                at = t.known_hands[k]
+                for name in known[s]:
+                    i = at[name]
+                    counts[i] = get(i, 0.0) + 0.5
+        return (), list(counts), list(counts.values())
+
+    # The view is read in parts (engine.encoding.Parts): each square apart (with a memo, a
+    # square that is the same object as at the observer's previous observation is not read
+    # again: State.shared_view hands unchanged squares out so), the rest of the table at once.
+    def encode(view: Mapping[str, Any], parts) -> None:
         seat = view["seat"]
         t = tables[0 if seat is None else seat]
+        parts.add("table", None, encode_table, t, view)
+        for key in ("hand", "centre", "discard"):
+            cards = view.get(key)
+            parts.add(key, cards, encode_cards, card_at[key], cards)
+        known = view["known_hands"]
+        parts.add("known_hands", known, encode_known, t, known)
+        squares = view["squares"]
+        for k, s in enumerate(t.order):
+            cells = squares[s]
+            parts.add(square_keys[k], cells, encode_square, cell_cards[k], cells)
+
+    def encode_table(t: "_SeatTables", view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         order = t.order
         ones = druid[:]
         ones += map(t.acting.__getitem__, view["acting"])
@@ -147,19 +189,6 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         counts: dict[int, float] = {extra_at: view["extra_actions_left"] / (n - 1),
                                     taken_at: min(1.0, taken / cap_scale),
                                     deck_at: view["deck_size"] / DECK}
-        get = counts.get
-        for key in ("hand", "centre", "discard"):
-            at = card_at[key]
-            for name in view.get(key) or ():
-                i = at[name]
-                counts[i] = get(i, 0.0) + 0.5
-        known = view["known_hands"]
-        for k, s in enumerate(order):
-            if known[s]:
-                at = t.known_hands[k]
-                for name in known[s]:
-                    i = at[name]
-                    counts[i] = get(i, 0.0) + 0.5
         hand_sizes, placed, points = view["hand_sizes"], view["placed_this_round"], view["potion_points"]
         for k, s in enumerate(order):
             counts[t.hand_sizes[k]] = hand_sizes[s] / HAND_SIZE
@@ -167,11 +196,6 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
             counts[t.points[k]] = points[s] / SCALE_POINTS
         for x, y in view.get("my_placements") or ():
             ones.append(placement_at[y + REACH][x + REACH])
-        squares = view["squares"]
-        for k, s in enumerate(order):
-            rows = cell_cards[k]
-            for x, y, name in squares[s]:
-                ones += rows[y][x][name]
         colour = view.get("secret_colour")
         if colour is not None:
             ones.append(colour_at[colour])

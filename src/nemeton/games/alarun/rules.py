@@ -82,7 +82,8 @@ class AlarunState(State):
     __slots__ = ("n", "cap", "phase", "round_no", "turn", "start_player", "first_passer", "extra_left",
                  "actions_taken", "deck", "centre", "face_down", "discard", "hands", "known", "secret",
                  "squares", "pending", "to_place", "_final",
-                 "_seen")  # the views' cache of each square's cards and points (view.py), made on first use
+                 "_seen",    # the views' cache of each square's cards and points (view.py), made on first use
+                 "_shared")  # the shared views' card lists (view.py), made on first use
 
     # ----- setup ------------------------------------------------------------------------
     def __init__(self, options: AlarunOptions, seed: int | None, rng: random.Random | None = None):
@@ -400,6 +401,9 @@ class AlarunState(State):
     # ----- information ------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
         return _view_builder()(self, seat)
+
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        return _view_builder()(self, seat, True)
 
     def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
         return sentence_for(entry, viewer)

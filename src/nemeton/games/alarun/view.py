@@ -40,9 +40,11 @@ def _names(cards) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
-def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
+def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> dict[str, Any]:
     """Alarún's own part of ``seat``'s view (the engine adds the envelope: ``game``, ``seat``,
-    ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only."""
+    ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only, or, with
+    ``shared`` (for :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`), each
+    square's list the same object for as long as the square shows the same cards."""
     n = state.n
     phase = state.phase
     seen = _seen_squares(state)
@@ -50,7 +52,7 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
     potion_points = []
     for s in range(n):
         shown = seen[s].shown(state.squares[s], state.pending[s], phase == PLACEMENT and s != seat)
-        visible_squares.append(list(map(list, shown.cells)))
+        visible_squares.append(shown.shared() if shared else list(map(list, shown.cells)))
         potion_points.append(shown.points)
     view: dict[str, Any] = {
         "rounds": ROUNDS,
@@ -61,17 +63,17 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
         "actions_taken": state.actions_taken,
         "action_cap": state.options.action_cap,
         "deck_size": len(state.deck),
-        "centre": _names(state.centre),
+        "centre": _shared_names(state, "centre", state.centre) if shared else _names(state.centre),
         "face_down": len(state.face_down),
-        "discard": _names(state.discard),
+        "discard": _shared_names(state, "discard", state.discard) if shared else _names(state.discard),
         "hand_sizes": [len(h) for h in state.hands],
-        "known_hands": [_names(k) for k in state.known],
+        "known_hands": _shared_known(state) if shared else [_names(k) for k in state.known],
         "placed_this_round": [len(p) for p in state.pending],
         "squares": visible_squares,
         "potion_points": potion_points,
     }
     if seat is not None:
-        view["hand"] = _names(state.hands[seat])
+        view["hand"] = _shared_names(state, seat, state.hands[seat]) if shared else _names(state.hands[seat])
         view["my_placements"] = [list(CELL_XY[i]) for i in state.pending[seat]]
         view["secret_colour"] = COLOURS[state.secret[seat]]
     if phase == OVER:
@@ -79,6 +81,33 @@ def build_view(state: AlarunState, seat: int | None) -> dict[str, Any]:
         view["breakdowns"] = [b.to_json() for b in state.breakdowns()]
         view["winners"] = state.winners()
     return view
+
+
+def _shared_names(state: AlarunState, key: Any, cards: list[int]) -> list[str]:
+    """The names of ``cards`` for shared views: the same list while the cards are equal to
+    those it was made from (kept in the state under ``key``; a clone starts afresh)."""
+    kept = getattr(state, "_shared", None)
+    if kept is None:
+        kept = state._shared = {}
+    was = kept.get(key)
+    if was is not None and was[0] == cards:
+        return was[1]
+    names = _names(cards)
+    kept[key] = (cards[:], names)
+    return names
+
+
+def _shared_known(state: AlarunState) -> list[list[str]]:
+    """``known_hands`` for shared views: the same list while every seat's known cards are."""
+    kept = getattr(state, "_shared", None)
+    if kept is None:
+        kept = state._shared = {}
+    was = kept.get("known")
+    if was is not None and was[0] == state.known:
+        return was[1]
+    names = [_names(k) for k in state.known]
+    kept["known"] = ([k[:] for k in state.known], names)
+    return names
 
 
 class _SeenSquare:
@@ -123,16 +152,25 @@ class _Shown:
     row and its column; the druid (at the origin) takes the value that scores best in its
     row and column, and only those depend on it."""
 
-    __slots__ = ("mask", "cells", "index", "row_points", "column_points", "druid_points", "points")
+    __slots__ = ("mask", "cells", "index", "row_points", "column_points", "druid_points", "points", "_json")
 
     def __init__(self) -> None:
         self.mask = 0
         self.cells: tuple = ()
+        self._json: tuple = ((), [])  # (the cells it was made from, their JSON list) for shared views
         self.index: list[int] = []   # the cell indices of ``cells``
         self.row_points = [0] * SIDE
         self.column_points = [0] * SIDE
         self.druid_points = 0
         self.points = 0
+
+    def shared(self) -> list[list]:
+        """``cells`` as the view's JSON list, made once per change of the cells (read-only)."""
+        made_from, json = self._json
+        if made_from is not self.cells:
+            json = list(map(list, self.cells))
+            self._json = (self.cells, json)
+        return json
 
     def grow(self, square: MagicSquare) -> "_Shown":
         """Brought up to ``square``, which holds the cards seen so far and maybe more."""

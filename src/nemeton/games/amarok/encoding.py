@@ -105,7 +105,12 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
     objective_at = {name: off["objective"] + i for name, i in _OBJECTIVES.items()}
     round_at, deck_size_at, teams_at = off["round"], off["deck_size"], off["teams"]
 
-    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
+    # One part (engine.encoding.Parts): the observation is small and most of it changes at
+    # every step.
+    def encode(view: Mapping[str, Any], parts) -> None:
+        parts.add("table", None, encode_table, view)
+
+    def encode_table(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         t = tables[0 if seat is None else seat]
         ones = list(map(t.acting.__getitem__, view["acting"]))

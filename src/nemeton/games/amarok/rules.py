@@ -449,6 +449,9 @@ class AmarokState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return _view_builder()(self, seat)
 
+    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+        return _view_builder()(self, seat, True)
+
     # ----- copies and serialisation -------------------------------------------------------
     def clone(self) -> "AmarokState":
         twin = AmarokState.__new__(AmarokState)

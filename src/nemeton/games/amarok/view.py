@@ -27,7 +27,10 @@ from .rules import (EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, as
                     last_round_copy, options_from_json)
 
 
-def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
+def build_view(state: AmarokState, seat: int | None, shared: bool = False) -> dict[str, Any]:
+    """Amarok's part of ``seat``'s view: fresh data, or with ``shared`` (for
+    :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`, read-only) the deck's
+    card list, the options and the last round handed out as the game's own objects, not copies."""
     ids, n = state.cards.ids, state.n
     hands = []
     hand, owner_sees = state.hand, state.owner_sees
@@ -48,8 +51,9 @@ def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     front, front_count, card_id = state.front, state.front_count, ids.__getitem__
     return {  # the engine's envelope (seat, acting, round, terminal, scores = round wins) comes first
         "phase": phase,
-        "options": _options_json(state.options),
-        "cards": list(map(dict.copy, state.cards.cards_json)),
+        "options": _OPTIONS_JSON.get(state.options) or _options_json(state.options) if shared
+                   else _options_json(state.options),
+        "cards": state.cards.cards_json if shared else list(map(dict.copy, state.cards.cards_json)),
         "rounds_to_win": state.target,
         "objective": OBJECTIVE_NAMES[state.objective],
         "objective_holder": state.holder,
@@ -62,7 +66,7 @@ def build_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
         # cards clawed to the bottom, from the highest to the very bottom card
         "deck_bottom": list(map(card_id, reversed(state.deck[:known]))),
         "last": state.last_json(),
-        "last_round": last_round_copy(state.last_round),
+        "last_round": state.last_round if shared else last_round_copy(state.last_round),
         "winners": state.winners() if over else [],
     }
 

@@ -165,12 +165,15 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     deck = off["deck"]
     quarter = (0.25).__mul__
 
+    stones = off["stones_at"]
+
     # The encoder maps views to indices with dict lookups run by map() (C loops): in Python
     # 3.11 each list comprehension is a function call, and the calls cost more than the work.
-    def encode(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
-        seat = view["seat"]
-        me = 0 if seat is None else seat
-        t = tables[me]
+    # The view is read in parts (engine.encoding.Parts): the table's state, each seat's board
+    # in four parts, the sanctuaries and the table's components; with a memo, a part whose
+    # objects are those of the observer's previous observation is not read again
+    # (State.shared_view hands unchanged parts out so).
+    def encode_head(t: _SeatTables, view: Mapping[str, Any]):
         ones = list(map(t.acting.__getitem__, view["acting"]))
         ones += flags
         ones.append(t.start_player[view["start_player"]])
@@ -192,64 +195,11 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
             val += (a / 12, b / 12)
         idx.append(steps_end + n + 2)
         val.append(len(stack) / 10)
-        counter = max(1, view["knowledge_counter"])
-        halves: dict[int, float] = {}  # tablets counted in halves (2 copies of each)
-        boards, scores = view["boards"], view["scores"]
         idx += t.scores
-        val += map((0.01).__mul__, scores)
-        for s in range(n):
-            pl = boards[s]
-            k = t.position[s]
-            base = t.seat_base[k]
-            idx += t.scalars[k]
-            val += map(operator.mul, map(pl.__getitem__, scalar_keys), scalar_scales)
-            val.append(pl["knowledge_stack"] / counter)
-            for name, scale in (("reserve", 0.25), ("overview", 1 / 9)):
-                dice = pl[name]
-                if dice:
-                    o = base + _PLAYER_OFFSETS[name] - 1
-                    counts = [0] * 7
-                    for v in dice:
-                        counts[v] += 1
-                    for v in range(1, 7):
-                        if counts[v]:
-                            idx.append(o + v)
-                            val.append(counts[v] * scale)
-            ones += map(t.standing[k].__getitem__, pl["standing_stones"])
-            ones += map(t.runes[k].__getitem__, pl["rune_stones"])
-            ones += map(dict.__getitem__, t.amulet[k], pl["amulet"])
-            for tablet in pl["tablets"]:
-                i = t.tablets[k][tablet]
-                halves[i] = halves.get(i, 0.0) + 0.5
-            ones += map(t.potions[k].__getitem__, pl["potions"])
-            ones += map(t.herb_state[k].__getitem__, pl["herb_state"].items())
-            ones += map(dict.__getitem__, t.herbs[k], pl["herbs"])
-            if pl["figure"] is not None:
-                ones.append(t.figures[k][pl["figure"]])
-            if pl["start"] is not None:
-                ones.append(t.starts[k][pl["start"]])
-        stones = off["stones_at"]
-        for s, entry in enumerate(view["sanctuaries"]):
-            dice = entry["dice"]
-            if any(dice):
-                for feature, die in zip(t.spaces[s], dice):
-                    if die is not None:
-                        ones.append(feature[die[0]])
-                        idx.append(feature[n])
-                        val.append(die[1] / 6)
-            if entry["standing_stones"]:
-                idx.append(stones + 2 * s)
-                val.append(entry["standing_stones"] / 3)
-            if entry["rune_stones"]:
-                idx.append(stones + 2 * s + 1)
-                val.append(entry["rune_stones"] / 3)
-        ones += map(list.__getitem__, t.pits, view["fire_pits"].values())
-        ones += map(dict.__getitem__, t.ring, view["dolmen_ring"])
-        ones += map(t.dolmen_owner.__getitem__, view["dolmen_owner"].items())
-        ones += map(dict.__getitem__, t.oracle_stones, view["oracle_stones"])
-        ones += map(dict.__getitem__, t.oracle_slots, view["oracle_slots"])
+        val += map((0.01).__mul__, view["scores"])
         idx += (deck, deck + 1)
         val += (view["deck_size"] / 30, view["draft_hand_size"] / 3)
+        halves: dict[int, float] = {}
         for key, tablets in (("deck_known", [t_ for _, t_ in view["deck_known"]]),
                              ("draft_hand", view["draft_hand"] or ())):
             o = off[key]
@@ -258,11 +208,149 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
                 halves[i] = halves.get(i, 0.0) + 0.5
         idx += halves
         val += halves.values()
-        gems = view["gems_left"]
-        idx += map(t.gems_left.__getitem__, gems)
-        val += map(quarter, gems.values())
-        ones += map(t.potions_left.__getitem__, view["potions_left"])
+        # each board's knowledge-stack position / the knowledge counter (the counter is the table's)
+        counter = max(1, view["knowledge_counter"])
+        idx += map(t.kstack.__getitem__, range(n))
+        val += (pl["knowledge_stack"] / counter for pl in view["boards"])
         return ones, idx, val
+
+    def encode_scalars(t: _SeatTables, k: int, pl: Mapping[str, Any]):
+        idx = t.scalars[k][:len(_SCALARS)]
+        val = list(map(operator.mul, map(pl.__getitem__, scalar_keys), scalar_scales))
+        ones = []
+        if pl["figure"] is not None:
+            ones.append(t.figures[k][pl["figure"]])
+        if pl["start"] is not None:
+            ones.append(t.starts[k][pl["start"]])
+        return ones, idx, val
+
+    def encode_dice(t: _SeatTables, k: int, reserve: list, overview: list):
+        base = t.seat_base[k]
+        idx: list[int] = []
+        val: list[float] = []
+        for name, dice, scale in (("reserve", reserve, 0.25), ("overview", overview, 1 / 9)):
+            if dice:
+                o = base + _PLAYER_OFFSETS[name] - 1
+                counts = [0] * 7
+                for v in dice:
+                    counts[v] += 1
+                for v in range(1, 7):
+                    if counts[v]:
+                        idx.append(o + v)
+                        val.append(counts[v] * scale)
+        return (), idx, val
+
+    def encode_items(t: _SeatTables, k: int, pl: Mapping[str, Any]):
+        ones = list(map(t.standing[k].__getitem__, pl["standing_stones"]))
+        ones += map(t.runes[k].__getitem__, pl["rune_stones"])
+        ones += map(dict.__getitem__, t.amulet[k], pl["amulet"])
+        ones += map(t.potions[k].__getitem__, pl["potions"])
+        halves: dict[int, float] = {}  # tablets counted in halves (2 copies of each)
+        for tablet in pl["tablets"]:
+            i = t.tablets[k][tablet]
+            halves[i] = halves.get(i, 0.0) + 0.5
+        return ones, list(halves), list(halves.values())
+
+    def encode_herbs(t: _SeatTables, k: int, herb_state: dict, herbs: list):
+        ones = list(map(t.herb_state[k].__getitem__, herb_state.items()))
+        ones += map(dict.__getitem__, t.herbs[k], herbs)
+        return ones, (), ()
+
+    def encode_sanctuaries(t: _SeatTables, sanctuaries: list, cache: dict):
+        """Every sanctuary's dice and stones; what a sanctuary gave is kept in ``cache`` by
+        its dict's identity (shared views keep the sanctuaries that did not change)."""
+        ones: list[int] = []
+        idx: list[int] = []
+        val: list[float] = []
+        kept = cache.get("sanctuaries")
+        if kept is None:
+            kept = cache["sanctuaries"] = [(None, None)] * len(sanctuaries)
+        for s, entry in enumerate(sanctuaries):
+            was, part = kept[s]
+            if was is not entry:
+                part = None
+                dice = entry["dice"]
+                o: list[int] = []
+                i: list[int] = []
+                v: list[float] = []
+                if any(dice):
+                    for feature, die in zip(t.spaces[s], dice):
+                        if die is not None:
+                            o.append(feature[die[0]])
+                            i.append(feature[n])
+                            v.append(die[1] / 6)
+                if entry["standing_stones"]:
+                    i.append(stones + 2 * s)
+                    v.append(entry["standing_stones"] / 3)
+                if entry["rune_stones"]:
+                    i.append(stones + 2 * s + 1)
+                    v.append(entry["rune_stones"] / 3)
+                if o or i:
+                    part = (o, i, v)
+                kept[s] = (entry, part)
+            if part is not None:
+                ones += part[0]
+                idx += part[1]
+                val += part[2]
+        return ones, idx, val
+
+    def encode_table(t: _SeatTables, view: Mapping[str, Any]):
+        ones = list(map(list.__getitem__, t.pits, view["fire_pits"].values()))
+        ones += map(dict.__getitem__, t.ring, view["dolmen_ring"])
+        ones += map(t.dolmen_owner.__getitem__, view["dolmen_owner"].items())
+        ones += map(dict.__getitem__, t.oracle_stones, view["oracle_stones"])
+        ones += map(dict.__getitem__, t.oracle_slots, view["oracle_slots"])
+        ones += map(t.potions_left.__getitem__, view["potions_left"])
+        gems = view["gems_left"]
+        idx = list(map(t.gems_left.__getitem__, gems))
+        val = list(map(quarter, gems.values()))
+        return ones, idx, val
+
+    _ITEMS = ("standing_stones", "rune_stones", "amulet", "potions", "tablets")
+    _TABLE = ("fire_pits", "dolmen_ring", "dolmen_owner", "oracle_stones", "oracle_slots", "potions_left", "gems_left")
+    board_keys = [("board", s) for s in range(n)]
+    piece_keys = [(("dice", s), ("items", s), ("herbs", s)) for s in range(n)]
+
+    def encode_board(t: _SeatTables, s: int, pl: Mapping[str, Any], cache: dict):
+        """Seat ``s``'s board: its scalars, then its dice, its items and its herbs, each of
+        these three kept in ``cache`` while the board's lists are the same objects (shared
+        views keep the lists that did not change)."""
+        k = t.position[s]
+        ones, idx, val = encode_scalars(t, k, pl)
+        dice_key, items_key, herbs_key = piece_keys[s]
+        reserve, overview = pl["reserve"], pl["overview"]
+        kept = cache.get(dice_key)
+        if kept is None or kept[0] is not reserve or kept[1] is not overview:
+            kept = cache[dice_key] = (reserve, overview, encode_dice(t, k, reserve, overview))
+        part = kept[2]
+        idx += part[1]
+        val += part[2]
+        items = tuple(map(pl.__getitem__, _ITEMS))
+        kept = cache.get(items_key)
+        if kept is None or not all(map(operator.is_, kept[0], items)):
+            kept = cache[items_key] = (items, encode_items(t, k, pl))
+        part = kept[1]
+        ones += part[0]
+        idx += part[1]
+        val += part[2]
+        herb_state, herbs = pl["herb_state"], pl["herbs"]
+        kept = cache.get(herbs_key)
+        if kept is None or kept[0] is not herb_state or kept[1] is not herbs:
+            kept = cache[herbs_key] = (herb_state, herbs, encode_herbs(t, k, herb_state, herbs))
+        ones += kept[2][0]
+        return ones, idx, val
+
+    def encode(view: Mapping[str, Any], parts) -> None:
+        seat = view["seat"]
+        t = tables[0 if seat is None else seat]
+        add = parts.add
+        cache = parts.cache
+        add("head", None, encode_head, t, view)
+        for s, pl in enumerate(view["boards"]):
+            add(board_keys[s], pl, encode_board, t, s, pl, cache)
+        sanctuaries = view["sanctuaries"]
+        add("sanctuaries", sanctuaries, encode_sanctuaries, t, sanctuaries, cache)
+        add("table", tuple(map(view.__getitem__, _TABLE)), encode_table, t, view)
 
     return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
 
@@ -287,6 +375,7 @@ class _SeatTables:
         po = _PLAYER_OFFSETS
         base = self.seat_base
         self.scalars = [list(range(b, b + len(_SCALARS) + 1)) for b in base]
+        self.kstack = [self.scalars[rel[s]][len(_SCALARS)] for s in range(n)]   # by absolute seat
         self.standing = [{r: b + po["standing_stones"] + i for r, i in _REWARD.items()} for b in base]
         self.runes = [{u: b + po["rune_stones"] + i for u, i in _RUNE.items()} for b in base]
         self.amulet = [[{**{r: b + po["amulet"] + 7 * j + i for r, i in _REWARD.items()},

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import marshal
 import random
-from itertools import chain, repeat
+from itertools import chain, compress, count, repeat
+from operator import ne
 from typing import Any, Mapping
 
 from ...engine.errors import RecordError
@@ -42,27 +43,7 @@ def public_json(st) -> dict[str, Any]:
     potions_left = []
     for k, owner in enumerate(st.potion_owner):
         (potions_left if owner < 0 else potions[owner]).append(POTIONS[k])
-    reserve, overview, herb_at, herb_state, amulet = st.reserve, st.overview, st.herb_at, st.herb_state, st.amulet
-    boards = []
-    for p in range(n):
-        h = HERBS_PER_PLAYER * p
-        boards.append({
-            "provisions": st.provisions[p], "mistletoe": st.mistletoe[p], "prestige": st.prestige[p],
-            "knowledge": st.knowledge[p], "knowledge_stack": st.knowledge_stack[p], "sickle": st.sickle[p],
-            "figure": names_or_none[st.figure[p]], "start": names_or_none[st.start_at[p]],
-            "reserve": list(chain.from_iterable(map(repeat, _DIE_VALUES, reserve[7 * p + 1:7 * p + 7]))),
-            "overview": list(chain.from_iterable(map(repeat, _DIE_VALUES, overview[7 * p + 1:7 * p + 7]))),
-            "placed": st.placed[p],
-            "standing_stones": list(standing_names[st.standing[p] & 63]),
-            "rune_stones": list(rune_units[st.runes[p] & 63]),
-            "herbs": list(map(_HERB_OR_NONE.__getitem__, herb_at[h:h + HERBS_PER_PLAYER])),
-            "herb_state": dict(zip(HERBS, map(HERB_STATES.__getitem__, herb_state[h:h + HERBS_PER_PLAYER]))),
-            "pairs_released": st.pairs_released[p], "arranged": st.arranged[p],
-            "amulet": list(map(_REWARD_OR_NONE.__getitem__, amulet[6 * p:6 * p + 6])),
-            "tablets": list(map(TABLETS.__getitem__, st.tablets[p])),
-            "potions": potions[p],
-            "dolmens": st.dolmens[p], "beige_dolmens": st.beige_dolmens[p],
-        })
+    boards = [_board_json(st, p, names_or_none, standing_names, rune_units, potions[p]) for p in range(n)]
     return {
         "options": options_json(st.options),
         "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
@@ -84,6 +65,41 @@ def public_json(st) -> dict[str, Any]:
     }
 
 
+def _board_json(st, p: int, names_or_none, standing_names, rune_units, potions: list[str]) -> dict[str, Any]:
+    """Player ``p``'s board in the public data."""
+    h = HERBS_PER_PLAYER * p
+    reserve, overview = st.reserve, st.overview
+    return {
+        "provisions": st.provisions[p], "mistletoe": st.mistletoe[p], "prestige": st.prestige[p],
+        "knowledge": st.knowledge[p], "knowledge_stack": st.knowledge_stack[p], "sickle": st.sickle[p],
+        "figure": names_or_none[st.figure[p]], "start": names_or_none[st.start_at[p]],
+        "reserve": list(chain.from_iterable(map(repeat, _DIE_VALUES, reserve[7 * p + 1:7 * p + 7]))),
+        "overview": list(chain.from_iterable(map(repeat, _DIE_VALUES, overview[7 * p + 1:7 * p + 7]))),
+        "placed": st.placed[p],
+        "standing_stones": list(standing_names[st.standing[p] & 63]),
+        "rune_stones": list(rune_units[st.runes[p] & 63]),
+        "herbs": list(map(_HERB_OR_NONE.__getitem__, st.herb_at[h:h + HERBS_PER_PLAYER])),
+        "herb_state": dict(zip(HERBS, map(HERB_STATES.__getitem__, st.herb_state[h:h + HERBS_PER_PLAYER]))),
+        "pairs_released": st.pairs_released[p], "arranged": st.arranged[p],
+        "amulet": list(map(_REWARD_OR_NONE.__getitem__, st.amulet[6 * p:6 * p + 6])),
+        "tablets": list(map(TABLETS.__getitem__, st.tablets[p])),
+        "potions": potions,
+        "dolmens": st.dolmens[p], "beige_dolmens": st.beige_dolmens[p],
+    }
+
+
+def _board_inputs(st, p: int) -> tuple:
+    """Every state value :func:`_board_json` reads for player ``p`` (the potions apart), as
+    a fresh tuple: a board is made again only when this changes (:func:`shared_view`)."""
+    h = HERBS_PER_PLAYER * p
+    return (st.provisions[p], st.mistletoe[p], st.prestige[p], st.knowledge[p], st.knowledge_stack[p],
+            st.sickle[p], st.figure[p], st.start_at[p], st.placed[p], st.standing[p] & 63, st.runes[p] & 63,
+            st.pairs_released[p], st.arranged[p], st.dolmens[p], st.beige_dolmens[p],
+            st.reserve[7 * p + 1:7 * p + 7], st.overview[7 * p + 1:7 * p + 7],
+            st.herb_at[h:h + HERBS_PER_PLAYER], st.herb_state[h:h + HERBS_PER_PLAYER],
+            st.amulet[6 * p:6 * p + 6], st.tablets[p][:])
+
+
 def _sanctuaries(st) -> list[dict[str, Any]]:
     """The sanctuaries' part of the public data: the dice on their spaces and the stones
     placed there. Most steps change none of it, so the state keeps the last one made (as
@@ -93,14 +109,41 @@ def _sanctuaries(st) -> list[dict[str, Any]]:
     kept = getattr(st, "_sanctuaries_json", None)
     if kept is not None and kept[0] == owner and kept[1] == value and kept[2] == standing_at and kept[3] == rune_at:
         return marshal.loads(kept[4])
-    n = st.n
-    sanctuaries = []
-    for s, name in enumerate(st.board.names):
-        k = s * SPACE_STRIDE
-        sanctuaries.append({"id": name,
-                            "dice": [None if o < 0 else [o, v] for o, v in zip(owner[k:k + n], value[k:k + n])],
-                            "standing_stones": standing_at[s], "rune_stones": rune_at[s]})
+    sanctuaries = _build_sanctuaries(st)
     st._sanctuaries_json = (owner[:], value[:], standing_at[:], rune_at[:], marshal.dumps(sanctuaries))
+    return sanctuaries
+
+
+def _build_sanctuaries(st) -> list[dict[str, Any]]:
+    return [_sanctuary(st, s) for s in range(st.board.size)]
+
+
+def _sanctuary(st, s: int) -> dict[str, Any]:
+    k = s * SPACE_STRIDE
+    n = st.n
+    return {"id": st.board.names[s],
+            "dice": [None if o < 0 else [o, v] for o, v in zip(st.owner[k:k + n], st.value[k:k + n])],
+            "standing_stones": st.standing_at[s], "rune_stones": st.rune_at[s]}
+
+
+def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
+    """The sanctuaries for :func:`shared_view`: the list made again when a die or stone
+    changed, with the sanctuaries that did not change kept as the same dicts."""
+    owner, value, standing_at, rune_at = st.owner, st.value, st.standing_at, st.rune_at
+    kept = parts.get("sanctuaries")
+    if kept is not None and kept[0] == owner and kept[1] == value and kept[2] == standing_at and kept[3] == rune_at:
+        return kept[4]
+    if kept is None:
+        sanctuaries = _build_sanctuaries(st)
+    else:
+        changed = {i // SPACE_STRIDE for i in compress(count(), map(ne, owner, kept[0]))}
+        changed.update(i // SPACE_STRIDE for i in compress(count(), map(ne, value, kept[1])))
+        changed.update(compress(count(), map(ne, standing_at, kept[2])))
+        changed.update(compress(count(), map(ne, rune_at, kept[3])))
+        sanctuaries = kept[4][:]
+        for s in changed:
+            sanctuaries[s] = _sanctuary(st, s)
+    parts["sanctuaries"] = (owner[:], value[:], standing_at[:], rune_at[:], sanctuaries)
     return sanctuaries
 
 
@@ -166,17 +209,136 @@ def state_view(st, seat: int | None) -> dict[str, Any]:
     """The game's part of ``seat``'s view: the table, minus the deck order, other seats' V1
     draft hands and, while V3 arranging lasts, other seats' face-down herb layouts."""
     data = public_json(st)
-    if any(a < HERBS_PER_PLAYER for a in st.arranged):       # V3: layouts stay face down until everybody is done
+    if _arranging(st):       # V3: layouts stay face down until everybody is done
         for p, board in enumerate(data["boards"]):
             if p != seat:
                 board["herbs"] = [None] * HERBS_PER_PLAYER
-    data["deck_known"] = ([[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
-                          if seat is not None and seat in st.deck_marks else [])
-    top = st.stack[-1] if st.stack else None
-    data["draft_hand"] = ([TABLETS[t] for t in st.draft_hand]
-                          if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat
-                          else None)
+    data["deck_known"] = _deck_known(st, seat)
+    data["draft_hand"] = _draft_hand(st, seat)
     return data
+
+
+def _arranging(st) -> bool:
+    return any(a < HERBS_PER_PLAYER for a in st.arranged)
+
+
+def _deck_known(st, seat: int | None) -> list[list]:
+    """The tablets ``seat`` put under the deck (V1), with their positions."""
+    if seat is None or seat not in st.deck_marks:
+        return []
+    return [[k, TABLETS[t]] for k, t in enumerate(st.deck) if st.deck_marks[k] == seat]
+
+
+def _draft_hand(st, seat: int | None) -> list[str] | None:
+    """The V1 draft hand, to the seat drafting it only."""
+    top = st.stack[-1] if st.stack else None
+    if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat:
+        return [TABLETS[t] for t in st.draft_hand]
+    return None
+
+
+def shared_view(st, seat: int | None) -> dict[str, Any]:
+    """:func:`state_view` for :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`:
+    equal to it, read-only, each board, the sanctuaries and the table's other lists made
+    again only when the state values they are made from differ from those they were last
+    made from (kept in the state, a clone starts afresh), else handed out as the same objects."""
+    parts = getattr(st, "_view_parts", None)
+    if parts is None:
+        parts = st._view_parts = {}
+    n = st.n
+    t = _view_tables(st.board)
+    owners = st.potion_owner
+    kept = parts.get("potions")
+    if kept is None or kept[0] != owners:
+        potions: list[list[str]] = [[] for _ in range(n)]
+        left: list[str] = []
+        for k, owner in enumerate(owners):
+            (left if owner < 0 else potions[owner]).append(POTIONS[k])
+        kept = parts["potions"] = (owners[:], potions, left)
+    potions, potions_left = kept[1], kept[2]
+    hiding = _arranging(st)
+    boards = []
+    for p in range(n):
+        hidden = hiding and p != seat
+        inputs = _board_inputs(st, p)
+        key = (p, hidden)
+        kept = parts.get(key)
+        if kept is None:
+            board = _board_json(st, p, t["names_or_none"], t["standing_names"], t["rune_units"], potions[p])
+            if hidden:
+                board["herbs"] = [None] * HERBS_PER_PLAYER
+            kept = parts[key] = (inputs, potions[p], board)
+        elif kept[0] != inputs or kept[1] is not potions[p]:
+            kept = parts[key] = (inputs, potions[p], _patch_board(kept[2], kept[0], inputs, potions[p], t, hidden))
+        boards.append(kept[2])
+    inputs = (st.pit_closed, st.ring_colours, st.dolmen_owner, st.oracle_stones, st.oracle_slots, st.deck_marks,
+              st.gems_left)
+    kept = parts.get("table")
+    if kept is None or kept[0] != inputs:
+        table = {  # the components that change seldom, made again together
+            "fire_pits": dict(zip(st.board.pit_names, st.pit_closed)),
+            "dolmen_ring": list(st.ring_colours),
+            "dolmen_owner": dict(zip(sorted(set(st.ring_colours)), st.dolmen_owner)),
+            "oracle_stones": list(map(REWARDS.__getitem__, st.oracle_stones)),
+            "oracle_slots": list(map(_TABLET_OR_NONE.__getitem__, st.oracle_slots)),
+            "deck_marks": list(st.deck_marks),
+            "gems_left": dict(zip(REWARDS, st.gems_left)),
+        }
+        kept = parts["table"] = (tuple(map(list.copy, inputs)), table)
+    table = kept[1]
+    return {
+        "options": _options_shared(st.options),
+        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
+        "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
+        "links": st.links, "closures": st.closures,
+        "stack": list(map(list, st.stack)),
+        "boards": boards,
+        "sanctuaries": _shared_sanctuaries(st, parts),
+        **table,
+        "deck_size": len(st.deck),
+        "draft_hand_size": len(st.draft_hand),
+        "potions_left": potions_left,
+        "final": _copy_final(st.final),
+        "deck_known": _deck_known(st, seat),
+        "draft_hand": _draft_hand(st, seat),
+    }
+
+
+def _patch_board(old: dict[str, Any], was: tuple, inputs: tuple, potions: list[str], t: dict,
+                 hidden: bool) -> dict[str, Any]:
+    """A new board dict for :func:`shared_view`: ``old`` (made from the inputs ``was``) with
+    every value whose inputs changed made again from ``inputs`` (:func:`_board_inputs`'
+    order), the unchanged lists and dicts kept as the same objects (a hidden herb layout
+    stays hidden: ``hidden`` is part of the board's key)."""
+    names = t["names_or_none"]
+    board = dict(old)
+    board.update(provisions=inputs[0], mistletoe=inputs[1], prestige=inputs[2], knowledge=inputs[3],
+                 knowledge_stack=inputs[4], sickle=inputs[5], figure=names[inputs[6]], start=names[inputs[7]],
+                 placed=inputs[8], pairs_released=inputs[11], arranged=inputs[12], dolmens=inputs[13],
+                 beige_dolmens=inputs[14], potions=potions)
+    if inputs[9] != was[9]:
+        board["standing_stones"] = list(t["standing_names"][inputs[9]])
+    if inputs[10] != was[10]:
+        board["rune_stones"] = list(t["rune_units"][inputs[10]])
+    if inputs[15] != was[15]:
+        board["reserve"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, inputs[15])))
+    if inputs[16] != was[16]:
+        board["overview"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, inputs[16])))
+    if inputs[17] != was[17] and not hidden:
+        board["herbs"] = list(map(_HERB_OR_NONE.__getitem__, inputs[17]))
+    if inputs[18] != was[18]:
+        board["herb_state"] = dict(zip(HERBS, map(HERB_STATES.__getitem__, inputs[18])))
+    if inputs[19] != was[19]:
+        board["amulet"] = list(map(_REWARD_OR_NONE.__getitem__, inputs[19]))
+    if inputs[20] != was[20]:
+        board["tablets"] = list(map(TABLETS.__getitem__, inputs[20]))
+    return board
+
+
+def _options_shared(options) -> dict[str, Any]:
+    """The options' JSON, the same dict for every shared view (read-only)."""
+    data = _OPTIONS_JSON.get(options)
+    return data if data is not None else options_json(options)
 
 
 # ----- reading back -----------------------------------------------------------------------------
