@@ -10,6 +10,9 @@ the focal side in every position) and sequential stopping: it stops once the any
     python benchmarks/strength.py calibrate [--seconds 1] [--budgets FILE]
     python benchmarks/strength.py run [--out DIR] [--passes 20,60,200] [--jobs 2] [--only random|heuristic]
     python benchmarks/strength.py table [--out DIR] [--scale 0.1]
+
+    (each also takes --configs alarun-2p,amarok-4p-teams,... to play or show only those, and
+    --extra ':rollout=heuristic' appended to every ISMCTS spec, budgets included)
     python benchmarks/strength.py calibration
     python benchmarks/strength.py compact [--out DIR]
 
@@ -60,12 +63,12 @@ def config_name(game: str, players: int, options: dict) -> str:
 
 # ----- calibration ------------------------------------------------------------------------
 
-def calibrate_one(game: str, players: int, options: dict, seconds: float, seed: int = 0) -> dict:
+def calibrate_one(game: str, players: int, options: dict, seconds: float, seed: int = 0, extra: str = "") -> dict:
     """Iterations per second of ``ismcts:seconds=S`` over every decision of one game against
     the heuristic (ISMCTS in seat 0)."""
     spec = get_game(game)
     state = spec.make(seed=seed, **{**spec.bot_defaults, **options, "players": players})
-    focal = make_agent(f"ismcts:seconds={seconds}", spec, 0, 1)
+    focal = make_agent(f"ismcts:seconds={seconds}{extra}", spec, 0, 1)
     agents = [focal] + [make_agent("heuristic", spec, s, s + 1) for s in range(1, players)]
     iterations, spent = [], []
     search = focal.search
@@ -89,13 +92,15 @@ def calibrate_one(game: str, players: int, options: dict, seconds: float, seed: 
 def calibrate(args) -> None:
     rows = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(calibrate_one, g, p, o, args.seconds) for g, p, o in CONFIGS]
+        chosen = set(args.configs.split(",")) if args.configs else None
+        futures = [pool.submit(calibrate_one, g, p, o, args.seconds, 0, args.extra) for g, p, o in CONFIGS
+                   if not chosen or config_name(g, p, o) in chosen]
         for future in futures:
             row = future.result()
             print(json.dumps(row), flush=True)
             rows.append(row)
     data = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "seconds": args.seconds,
-            "method": f"one game per configuration, ismcts:seconds={args.seconds} (per-game defaults) in seat 0 "
+            "method": f"one game per configuration, ismcts:seconds={args.seconds}{args.extra} (per-game defaults) in seat 0 "
                       f"against the heuristic, {args.jobs} games at a time; iterations per second over all its "
                       "decisions; budget = that rate times the seconds, two significant digits",
             "configs": rows}
@@ -122,15 +127,23 @@ def budgets(path: str) -> dict[str, int]:
 
 # ----- the pairings -----------------------------------------------------------------------
 
-def pairings(budget_of: dict[str, int], only: str | None, scale: float = 1.0) -> list[dict]:
+def pairings(budget_of: dict[str, int], only: str | None, scale: float = 1.0, configs: str | None = None,
+             extra: str = "") -> list[dict]:
+    chosen = set(configs.split(",")) if configs else None
+    known = {config_name(*c) for c in CONFIGS}
+    if chosen and chosen - known:
+        raise TournamentError(f"unknown configuration(s) {', '.join(sorted(chosen - known))}; "
+                              f"known: {', '.join(sorted(known))}")
     out = []
     for others in OPPONENTS:
         if only and others != only:
             continue
         for game, players, options in CONFIGS:
             name = config_name(game, players, options)
+            if chosen and name not in chosen:
+                continue
             iterations = max(1, round(budget_of[name] * scale))
-            focal = f"ismcts:iterations={iterations}"
+            focal = f"ismcts:iterations={iterations}{extra}"
             config = TournamentConfig.build(game, players, [focal, others], SEED, options, lineup="focal")
             units = len(config.schedule().units)
             line = 0.65 if units == 2 else 1 / units
@@ -152,7 +165,7 @@ def play_pass(pairing: dict, games: int, out: str) -> dict:
 
 def run(args) -> None:
     budget_of = budgets(args.budgets)
-    todo = pairings(budget_of, args.only, args.scale)
+    todo = pairings(budget_of, args.only, args.scale, args.configs, args.extra)
     passes = [int(x) for x in args.passes.split(",")]
     print(f"# {machine()}; {len(todo)} pairings; passes {passes}", file=sys.stderr, flush=True)
     decided: set[str] = set()
@@ -198,7 +211,7 @@ def summarise(directory: Path, line: float) -> dict:
 def table(args) -> None:
     budget_of = budgets(args.budgets)
     rows = []
-    for p in pairings(budget_of, None, args.scale):
+    for p in pairings(budget_of, None, args.scale, args.configs, args.extra):
         directory = Path(args.out) / p["name"]
         if (directory / "tournament.json").exists():
             rows.append(summarise(directory, p["line"]))
@@ -251,6 +264,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="pairings played at once (one process each)")
     parser.add_argument("--only", choices=OPPONENTS, help="run: only the pairings against this opponent")
     parser.add_argument("--scale", type=float, default=1.0, help="budget multiplier (e.g. 0.1 for a quick table)")
+    parser.add_argument("--configs", help="only these configurations, e.g. alarun-2p,edora-2p,amarok-4p-teams")
+    parser.add_argument("--extra", default="", help="appended to every ISMCTS spec, e.g. ':rollout=heuristic'")
     args = parser.parse_args()
     try:
         {"calibrate": calibrate, "run": run, "table": table, "calibration": calibration,

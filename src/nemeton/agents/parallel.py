@@ -43,6 +43,17 @@ def _helper_search(game: str, seat: int, settings: tuple, seed: int, view: Mappi
     return agent.last_iterations, agent.last_settled, [(a, n.visits, n.reward) for a, n in root.children.items()]
 
 
+def _die_with_parent() -> None:
+    """A helper ends when the deciding process ends, even when that one is killed without
+    shutting its pool down (Linux; elsewhere the pool's own shutdown is relied on)."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _context():
     # fork starts a helper in milliseconds and shares the already imported game modules (and
     # any game registered at run time); elsewhere the platform's default (spawn) is used
@@ -56,7 +67,7 @@ class HelperPool:
 
     def __init__(self, owner: object, helpers: int):
         self.helpers = helpers
-        self._pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_context())
+        self._pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_context(), initializer=_die_with_parent)
         self._finalizer = weakref.finalize(owner, self._pool.shutdown, wait=False, cancel_futures=True)
 
     def submit(self, game: str, seat: int, settings: Mapping[str, Any], seeds: list[int],
