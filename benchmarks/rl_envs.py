@@ -53,6 +53,15 @@ def theirs() -> list[tuple[str, object]]:
     return out
 
 
+def legal_ids(mask: np.ndarray) -> np.ndarray:
+    """The ids a mask allows. PettingZoo's masks are int8 0/1: read as booleans (the same
+    bytes), ``nonzero`` is about ten times faster than on int8 (1 against 14 microseconds
+    for Alarún's 6,453 actions), a cost of the random player, not of the environment."""
+    if mask.dtype.itemsize == 1:
+        return mask.view(np.bool_).nonzero()[0]
+    return np.flatnonzero(mask)
+
+
 class Runner:
     """One environment, played in slices; counts steps, decisions and CPU seconds."""
 
@@ -81,7 +90,7 @@ class Runner:
                 if term or trunc:
                     env.step(None)
                 else:
-                    env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+                    env.step(rng.choice(legal_ids(obs["action_mask"])))
                     decisions += 1
                 steps += 1
             if time.process_time() - start >= seconds:
