@@ -151,6 +151,20 @@ def test_a_memo_is_for_the_encoding_that_made_it():
         four.encode(state.shared_view(0), memo=three.new_memo())
 
 
+def test_a_view_the_encoder_cannot_read_leaves_the_memo_as_new():
+    spec = get_game("edora")
+    state = spec.make(players=2, seed=4)
+    encoding = spec.encoding(state.options)
+    memo = encoding.new_memo()
+    encoding.encode(state.shared_view(0), memo=memo)
+    broken = dict(state.shared_view(0))
+    del broken["sanctuaries"]
+    with pytest.raises(KeyError):
+        encoding.encode(broken, memo=memo)
+    assert not memo.parts and not memo.array.any()
+    assert np.array_equal(encoding.encode(state.shared_view(0), memo=memo), encoding.encode(state.view(0)))
+
+
 def test_a_memo_reads_again_only_the_parts_that_changed():
     """The memo's point: with shared views, the parts of the table that did not change are
     the same objects, and the encoder does not read them again (Edora: the sanctuaries and

@@ -257,7 +257,7 @@ class ObservationMemo(Parts):
     objects) most of a view is skipped at each step. A part with ``source`` None is built at
     every call. Sources are held here, so no other object can take their identity."""
 
-    __slots__ = ("array", "parts", "seat", "clear")
+    __slots__ = ("array", "parts", "seat", "clear", "skipped")
 
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -265,12 +265,14 @@ class ObservationMemo(Parts):
         self.parts: dict[Any, tuple[Any, list[int]]] = {}
         self.seat: Any = ()   # the observer the array is for (() = none yet)
         self.clear: list[int] = []
+        self.skipped = False  # whether a part was kept at this call (else the array is cleared whole)
 
     def add(self, key: Any, source: Any, build: Callable[..., Part], *args: Any) -> None:
         kept = self.parts.get(key)
         if kept is not None:
             was = kept[0]
             if was is source and source is not None or type(source) is tuple and _same(was, source):
+                self.skipped = True
                 return
             self.clear += kept[1]
         ones, index, values = build(*args)
@@ -281,8 +283,11 @@ class ObservationMemo(Parts):
 
     def update(self, out: np.ndarray | None) -> np.ndarray:
         array = self.array
-        if self.clear:
+        if not self.skipped:    # every part was made again: clearing it all is cheaper
+            array.fill(0.0)
+        elif self.clear:
             array[np.fromiter(self.clear, np.intp, len(self.clear))] = 0.0
+        self.skipped = False
         ones, index = self.ones, self.index
         if ones or index:   # one write for both (no index is in both: each is one part's)
             values = [1.0] * len(ones)
@@ -299,6 +304,8 @@ class ObservationMemo(Parts):
         self.array.fill(0.0)
         self.parts.clear()
         self.cache.clear()
+        self.clear, self.ones, self.index, self.values = [], [], [], []
+        self.skipped = False
         self.seat = seat
 
 
@@ -347,7 +354,11 @@ class GameEncoding:
         seat = view["seat"]
         if memo.seat != seat:
             memo.reset(seat)
-        self._encode(view, memo)
+        try:
+            self._encode(view, memo)
+        except BaseException:
+            memo.reset(())   # a view the encoder could not read leaves the memo as new
+            raise
         return memo.update(out)
 
 

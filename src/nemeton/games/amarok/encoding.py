@@ -105,12 +105,41 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
     objective_at = {name: off["objective"] + i for name, i in _OBJECTIVES.items()}
     round_at, deck_size_at, teams_at = off["round"], off["deck_size"], off["teams"]
 
-    # One part (engine.encoding.Parts): the observation is small and most of it changes at
-    # every step.
+    # One part (engine.encoding.Parts): most of the observation changes at every step; what
+    # each seat's hand row and front row gave is kept in the parts' cache by the rows'
+    # identity (shared views keep the rows that did not change).
     def encode(view: Mapping[str, Any], parts) -> None:
-        parts.add("table", None, encode_table, view)
+        parts.add("table", None, encode_table, view, parts.cache)
 
-    def encode_table(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
+    def encode_hand(base: int, row: list) -> list[int]:
+        ones = []
+        for slot in row:
+            if slot is not None:
+                ones.append(base)
+                if slot["facing"] == "owner":
+                    ones.append(base + 1)
+                card = slot["card"]
+                ones.append(base + 2 if card is None else base + 3 + index[card])
+            base += hand_f
+        return ones
+
+    def encode_front(base: int, summary: int, row: list) -> tuple[list[int], list[int], list[float]]:
+        if not row:
+            return [], [summary], [0.0]
+        ones = []
+        vals: dict[int, float] = {}
+        total = 0
+        for card in row:
+            c, value, feature = card_facts[card]
+            ones.append(base + c)
+            base += size
+            total += value
+            if feature is not None:
+                vals[summary + feature] = vals.get(summary + feature, 0.0) + 1.0
+        vals[summary] = total / value_scale
+        return ones, list(vals), list(vals.values())
+
+    def encode_table(view: Mapping[str, Any], cache: dict) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         t = tables[0 if seat is None else seat]
         ones = list(map(t.acting.__getitem__, view["acting"]))
@@ -119,40 +148,37 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
         ones.append(t.objective_holder[view["objective_holder"]])
         if teams_flag:
             ones.append(teams_at)
-        vals: dict[int, float] = {round_at: min(1.0, view["round"] / ROUND_SCALE)}
+        idx = [round_at, deck_size_at]
+        val = [min(1.0, view["round"] / ROUND_SCALE), view["deck_size"] / size]
         scores, target = view["scores"], view["rounds_to_win"]
         hands, fronts = view["hands"], view["fronts"]
-        append = ones.append
+        kept_hands = cache.get("hands")
+        if kept_hands is None or cache.get("tables") is not t:
+            kept_hands = cache["hands"] = [(None, None)] * n
+            kept_fronts = cache["fronts"] = [(None, None)] * n
+            cache["tables"] = t
+        else:
+            kept_fronts = cache["fronts"]
         for k, s in enumerate(t.order):
-            vals[t.round_wins[k]] = scores[s] / target
-            base = t.hands[k]
-            for slot in hands[s]:
-                if slot is not None:
-                    append(base)
-                    if slot["facing"] == "owner":
-                        append(base + 1)
-                    card = slot["card"]
-                    append(base + 2 if card is None else base + 3 + index[card])
-                base += hand_f
+            idx.append(t.round_wins[k])
+            val.append(scores[s] / target)
+            row = hands[s]
+            was, part = kept_hands[k]
+            if was is not row:
+                part = encode_hand(t.hands[k], row)
+                kept_hands[k] = (row, part)
+            ones += part
             row = fronts[s]
-            if row:
-                base = t.fronts[k]
-                summary = t.summary[k]
-                total = 0
-                for card in row:
-                    c, value, feature = card_facts[card]
-                    append(base + c)
-                    base += size
-                    total += value
-                    if feature is not None:
-                        vals[summary + feature] = vals.get(summary + feature, 0.0) + 1.0
-                vals[summary] = total / value_scale
-            else:
-                vals[t.summary[k]] = 0.0
+            was, part = kept_fronts[k]
+            if was is not row:
+                part = encode_front(t.fronts[k], t.summary[k], row)
+                kept_fronts[k] = (row, part)
+            ones += part[0]
+            idx += part[1]
+            val += part[2]
         ones += map(river_at.__getitem__, view["river"])
         ones += map(bottom_at.__getitem__, view["deck_bottom"])
-        vals[deck_size_at] = view["deck_size"] / size
-        return ones, list(vals), list(vals.values())
+        return ones, idx, val
 
     return GameEncoding(options, ActionSpace(all_actions(options)), layout, facts, encode)
 

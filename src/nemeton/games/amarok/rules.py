@@ -57,7 +57,8 @@ class AmarokState(State):
     game_name = "amarok"
     __slots__ = ("cards", "acts", "n", "teams", "target", "levels", "objective", "holder",
                  "round_no", "hand", "owner_sees", "front", "front_count", "river", "deck",
-                 "known_bottom", "turn", "claw_pending", "last", "last_round")
+                 "known_bottom", "turn", "claw_pending", "last", "last_round",
+                 "_shared")  # the shared views' hand rows (view.py), made on first use
 
     # ----- construction ---------------------------------------------------------------------
     @classmethod

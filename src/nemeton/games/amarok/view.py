@@ -32,19 +32,11 @@ def build_view(state: AmarokState, seat: int | None, shared: bool = False) -> di
     :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`, read-only) the deck's
     card list, the options and the last round handed out as the game's own objects, not copies."""
     ids, n = state.cards.ids, state.n
-    hands = []
     hand, owner_sees = state.hand, state.owner_sees
-    for p in range(n):
-        row = []
-        for k in (2 * p, 2 * p + 1):
-            c = hand[k]
-            if c == EMPTY:
-                row.append(None)
-                continue
-            faces_owner = owner_sees[k]
-            row.append({"card": ids[c] if sees(seat, p, faces_owner) else None,
-                        "facing": "owner" if faces_owner else "others"})
-        hands.append(row)
+    if shared:
+        hands = _shared_rows(state, seat)
+    else:
+        hands = [_hand_row(ids, hand, owner_sees, seat, p) for p in range(n)]
     known = state.known_bottom
     over = state.turn == TERMINAL
     phase = "over" if over else ("claw" if state.claw_pending else "take")
@@ -60,7 +52,8 @@ def build_view(state: AmarokState, seat: int | None, shared: bool = False) -> di
         "teams": [[t, t + n // 2] for t in range(n // 2)] if state.teams else None,
         "hands": hands,
         "hand_sizes": [2 - row.count(None) for row in hands],
-        "fronts": [list(map(card_id, front[2 * p:2 * p + front_count[p]])) for p in range(n)],
+        "fronts": (_shared_fronts(state) if shared else
+                   [list(map(card_id, front[2 * p:2 * p + front_count[p]])) for p in range(n)]),
         "river": list(map(card_id, state.river)),
         "deck_size": len(state.deck),
         # cards clawed to the bottom, from the highest to the very bottom card
@@ -69,6 +62,57 @@ def build_view(state: AmarokState, seat: int | None, shared: bool = False) -> di
         "last_round": state.last_round if shared else last_round_copy(state.last_round),
         "winners": state.winners() if over else [],
     }
+
+
+def _hand_row(ids, hand: list[int], owner_sees: list[bool], seat: int | None, p: int) -> list:
+    """Seat ``p``'s two hand slots as ``seat`` sees them."""
+    row: list = []
+    for k in (2 * p, 2 * p + 1):
+        c = hand[k]
+        if c == EMPTY:
+            row.append(None)
+            continue
+        faces_owner = owner_sees[k]
+        row.append({"card": ids[c] if sees(seat, p, faces_owner) else None,
+                    "facing": "owner" if faces_owner else "others"})
+    return row
+
+
+def _shared_rows(state: AmarokState, seat: int | None) -> list[list]:
+    """The hands for shared views: each seat's row the same list while its slots hold the
+    same cards held the same way (kept in the state per viewer; a clone starts afresh)."""
+    kept = getattr(state, "_shared", None)
+    if kept is None:
+        kept = state._shared = {}
+    hand, owner_sees, ids = state.hand, state.owner_sees, state.cards.ids
+    rows = []
+    for p in range(state.n):
+        k = 2 * p
+        inputs = (hand[k], hand[k + 1], owner_sees[k], owner_sees[k + 1])
+        key = (p, seat)
+        was = kept.get(key)
+        if was is None or was[0] != inputs:
+            was = kept[key] = (inputs, _hand_row(ids, hand, owner_sees, seat, p))
+        rows.append(was[1])
+    return rows
+
+
+def _shared_fronts(state: AmarokState) -> list[list]:
+    """The cards in front for shared views: each seat's row the same list while it holds the
+    same cards (kept in the state; a clone starts afresh)."""
+    kept = getattr(state, "_shared", None)
+    if kept is None:
+        kept = state._shared = {}
+    front, front_count, card_id = state.front, state.front_count, state.cards.ids.__getitem__
+    rows = []
+    for p in range(state.n):
+        cards = front[2 * p:2 * p + front_count[p]]
+        key = ("front", p)
+        was = kept.get(key)
+        if was is None or was[0] != cards:
+            was = kept[key] = (cards, list(map(card_id, cards)))
+        rows.append(was[1])
+    return rows
 
 
 _OPTIONS_JSON: dict[AmarokOptions, dict[str, Any]] = {}
