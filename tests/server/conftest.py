@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from nemeton.engine import GameRecord, get_game  # noqa: E402
 from nemeton.server.app import create_app  # noqa: E402
+from leakcheck import hidden_from, keys, leaves  # noqa: E402, F401 (tests import them from here)
 
 
 @pytest.fixture
@@ -99,25 +100,6 @@ class Mirror:
         if not state.is_terminal():
             assert str(self.seed) not in json.dumps(snapshot)
         return state
-
-
-def leaves(data, path=()):
-    """Every (path, value) leaf of JSON data."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from leaves(value, path + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from leaves(value, path + (i,))
-    else:
-        yield path, json.dumps(data)
-
-
-def hidden_from(state, seat, other):
-    """What seat ``other``'s view holds that neither the spectator's nor ``seat``'s does."""
-    known = set(leaves(json.loads(json.dumps(state.view(None))))) | set(
-        leaves(json.loads(json.dumps(state.view(seat)))))
-    return set(leaves(json.loads(json.dumps(state.view(other))))) - known
 
 
 # ----- PostgreSQL ------------------------------------------------------------------------

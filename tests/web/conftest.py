@@ -23,6 +23,7 @@ import pytest
 
 from nemeton.engine import GameRecord
 from nemeton.server.db import Store, open_engine
+from leakcheck import hidden_from, keys, leaves  # noqa: E402, F401 (tests import them from here)
 
 CHROMIUM = os.environ.get("NEMETON_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 # As the machine's probe found: without these, chromium tries to reach Google's hosts at start.
@@ -183,35 +184,6 @@ def true_state(server, room):
     spec = get_game(row.game)
     opts = spec.options(**row.options)
     return GameRecord(row.game, row.options, row.seed, [(s, spec.action_from_json(a, opts)) for s, a in actions]).replay()
-
-
-def leaves(data, path=()):
-    """Every (path, value) leaf of JSON data."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from leaves(value, path + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from leaves(value, path + (i,))
-    else:
-        yield path, json.dumps(data)
-
-
-def keys(data):
-    """Every dict key in JSON data (a view may name things by its keys, e.g. herbs)."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield key
-            yield from keys(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from keys(value)
-
-
-def hidden_from(state, seat, other):
-    """What seat ``other``'s view holds that neither the spectator's nor ``seat``'s does."""
-    known = set(leaves(json.loads(json.dumps(state.view(None))))) | set(leaves(json.loads(json.dumps(state.view(seat)))))
-    return set(leaves(json.loads(json.dumps(state.view(other))))) - known
 
 
 def record_frames(page):
