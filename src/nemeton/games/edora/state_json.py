@@ -52,7 +52,16 @@ def public_json(st) -> dict[str, Any]:
         "stack": list(map(list, st.stack)),
         "boards": boards,
         "sanctuaries": _sanctuaries(st),
-        "fire_pits": dict(zip(b.pit_names, st.pit_closed)),
+        **_table_json(st),
+        "potions_left": potions_left,
+        "final": _copy_final(st.final),
+    }
+
+
+def _table_json(st) -> dict[str, Any]:
+    """The table's components that change seldom: fire pits, dolmens, oracle, deck, gems."""
+    return {
+        "fire_pits": dict(zip(st.board.pit_names, st.pit_closed)),
         "dolmen_ring": list(st.ring_colours),
         "dolmen_owner": dict(zip(sorted(set(st.ring_colours)), st.dolmen_owner)),
         "oracle_stones": list(map(REWARDS.__getitem__, st.oracle_stones)),
@@ -60,8 +69,6 @@ def public_json(st) -> dict[str, Any]:
         "deck_size": len(st.deck), "deck_marks": list(st.deck_marks),
         "draft_hand_size": len(st.draft_hand),
         "gems_left": dict(zip(REWARDS, st.gems_left)),
-        "potions_left": potions_left,
-        "final": _copy_final(st.final),
     }
 
 
@@ -272,18 +279,10 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
             kept = parts[key] = (inputs, potions[p], _patch_board(kept[2], kept[0], inputs, potions[p], t, hidden))
         boards.append(kept[2])
     inputs = (st.pit_closed, st.ring_colours, st.dolmen_owner, st.oracle_stones, st.oracle_slots, st.deck_marks,
-              st.gems_left)
+              st.gems_left, [len(st.deck), len(st.draft_hand)])
     kept = parts.get("table")
     if kept is None or kept[0] != inputs:
-        table = {  # the components that change seldom, made again together
-            "fire_pits": dict(zip(st.board.pit_names, st.pit_closed)),
-            "dolmen_ring": list(st.ring_colours),
-            "dolmen_owner": dict(zip(sorted(set(st.ring_colours)), st.dolmen_owner)),
-            "oracle_stones": list(map(REWARDS.__getitem__, st.oracle_stones)),
-            "oracle_slots": list(map(_TABLET_OR_NONE.__getitem__, st.oracle_slots)),
-            "deck_marks": list(st.deck_marks),
-            "gems_left": dict(zip(REWARDS, st.gems_left)),
-        }
+        table = _table_json(st)   # the components that change seldom, made again together
         kept = parts["table"] = (tuple(map(list.copy, inputs)), table)
     table = kept[1]
     return {
@@ -295,8 +294,6 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
         "boards": boards,
         "sanctuaries": _shared_sanctuaries(st, parts),
         **table,
-        "deck_size": len(st.deck),
-        "draft_hand_size": len(st.draft_hand),
         "potions_left": potions_left,
         "final": _copy_final(st.final),
         "deck_known": _deck_known(st, seat),
