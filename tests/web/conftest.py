@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from nemeton.engine import GameRecord
+from nemeton.engine import GameRecord, get_game
 from nemeton.server.db import Store, open_engine
 from leakcheck import hidden_from, keys, leaves  # noqa: E402, F401 (tests import them from here)
 
@@ -176,14 +176,51 @@ def play_by_clicks(page, until=None, seed=0, timeout=120.0, max_clicks=5000):
             pass
 
 
-def true_state(server, room):
-    """The room's true state (every hidden card, the seed), replayed from the database."""
+def state_at(server, room, moves=None):
+    """The room's true state (every hidden card, the seed) after its first ``moves`` actions
+    (all of them with None), replayed from the database."""
     row = server.store.load_room(room)
-    actions = [(s, a) for s, a in row.actions]
-    from nemeton.engine import get_game
     spec = get_game(row.game)
-    opts = spec.options(**row.options)
-    return GameRecord(row.game, row.options, row.seed, [(s, spec.action_from_json(a, opts)) for s, a in actions]).replay()
+    options = spec.options(**row.options)
+    actions = [(s, spec.action_from_json(a, options)) for s, a in row.actions[:moves]]
+    return GameRecord(row.game, row.options, row.seed, actions).replay()
+
+
+def true_state(server, room):
+    """The room's true state now."""
+    return state_at(server, room)
+
+
+def canonical(action):
+    """An action's JSON as comparable text."""
+    return json.dumps(action, sort_keys=True)
+
+
+def play_checking_the_phone_fits(phone, own_area, checks, seed=4):
+    """Plays seat 0 on a 360 x 740 phone by clicks, ``checks`` times checking that the page
+    does not scroll sideways and that ``own_area`` (the seat's own hand or board) stays in
+    sight and takes at most a third of the height (also after scrolling the table to the top);
+    then that no text on the table is below 14 px."""
+    def fits(p):
+        if p.locator("#score").is_visible():
+            return True
+        width = p.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"the page scrolls sideways: {width} px"
+        own = p.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                                     return { top: r.top, bottom: r.bottom, height: r.height }; }""", own_area)
+        assert 0 <= own["top"] and own["bottom"] <= 740 + 1 and own["height"] <= 740 / 3, own
+        fits.checked += 1
+        if fits.checked % 4 == 0:  # the table scrolled to the top: the own area is still in sight
+            p.evaluate("window.scrollTo(0, 0)")
+        return fits.checked >= checks
+
+    fits.checked = 0
+    play_by_clicks(phone, until=fits, seed=seed, timeout=60)
+    small = phone.eval_on_selector_all("#board *", """els => els.filter(e => e.childNodes.length && [...e.childNodes]
+        .some(n => n.nodeType === 3 && n.textContent.trim()) && (e.offsetParent !== null || e instanceof SVGElement))
+        .map(e => parseFloat(getComputedStyle(e).fontSize)).filter(px => px < 14)""")
+    assert small == [], "text below 14 px on the table"
+    return fits.checked
 
 
 def record_frames(page):

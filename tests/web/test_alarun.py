@@ -11,10 +11,9 @@ from collections import Counter
 
 import httpx
 
-from conftest import (check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot,
-                      snapshot)
+from conftest import (check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
+                      record_frames, screenshot, snapshot, state_at)
 
-from nemeton.engine import GameRecord, get_game
 from nemeton.games.alarun.cards import CARD_NAMES
 
 # One evaluation reads the page's last snapshot and what its table draws, so both are of the
@@ -52,19 +51,6 @@ READ_TABLE = """() => {
     backsWithCard: document.querySelectorAll(".card.back[data-card]").length,
   };
 }"""
-
-
-def state_at(server, room, moves):
-    """The room's true state after its first ``moves`` actions (replayed from the database)."""
-    row = server.store.load_room(room)
-    spec = get_game(row.game)
-    options = spec.options(**row.options)
-    actions = [(s, spec.action_from_json(a, options)) for s, a in row.actions[:moves]]
-    return GameRecord(row.game, row.options, row.seed, actions).replay()
-
-
-def canonical(action):
-    return json.dumps(action, sort_keys=True)
 
 
 def with_druid(cells):
@@ -344,25 +330,7 @@ def test_on_a_phone_the_table_fits_the_width_and_your_hand_stays_in_sight(server
     open_seat(phone, server, room, tokens[0])
     phone.wait_for_selector("#board .legal")
 
-    def fits(p):
-        if p.locator("#score").is_visible():
-            return True
-        width = p.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"the page scrolls sideways: {width} px"
-        own = p.evaluate("""() => { const r = document.querySelector("#board .al-hand-box").getBoundingClientRect();
-                                     return { top: r.top, bottom: r.bottom, height: r.height }; }""")
-        assert 0 <= own["top"] and own["bottom"] <= 740 + 1 and own["height"] <= 740 / 3, own
-        fits.checked += 1
-        if fits.checked % 4 == 0:  # the table scrolled to the top: the hand is still in sight
-            p.evaluate("window.scrollTo(0, 0)")
-        return fits.checked >= 30
-
-    fits.checked = 0
-    play_by_clicks(phone, until=fits, seed=4, timeout=60)
-    small = phone.eval_on_selector_all("#board *", """els => els.filter(e => e.childNodes.length && [...e.childNodes]
-        .some(n => n.nodeType === 3 && n.textContent.trim()) && e.offsetParent !== null)
-        .map(e => parseFloat(getComputedStyle(e).fontSize)).filter(px => px < 14)""")
-    assert small == [], "text below 14 px on the table"
+    play_checking_the_phone_fits(phone, "#board .al-hand-box", 30)
 
 
 def test_the_spectator_sees_every_square_no_hand_and_nothing_to_click(server, page):

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import (check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot,
-                      snapshot)
+from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot,
+                      snapshot, state_at)
 
-from nemeton.engine import GameRecord, get_game
 
 # One evaluation reads the page's last snapshot and what its table draws, so both are of the
 # same moment (the page redraws synchronously when a state arrives).
@@ -34,19 +33,6 @@ READ_TABLE = """() => {
     backsWithCard: board.querySelectorAll(".card.back[data-card]").length,
   };
 }"""
-
-
-def state_at(server, room, moves):
-    """The room's true state after its first ``moves`` actions (replayed from the database)."""
-    row = server.store.load_room(room)
-    spec = get_game(row.game)
-    options = spec.options(**row.options)
-    actions = [(s, spec.action_from_json(a, options)) for s, a in row.actions[:moves]]
-    return GameRecord(row.game, row.options, row.seed, actions).replay()
-
-
-def canonical(action):
-    return json.dumps(action, sort_keys=True)
 
 
 def expected_slot(slot):

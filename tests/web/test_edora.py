@@ -14,9 +14,9 @@ from pathlib import Path
 
 import httpx
 import yaml
-from conftest import check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot, snapshot
+from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
+                      record_frames, screenshot, snapshot, state_at)
 
-from nemeton.engine import GameRecord, get_game
 from nemeton.games.edora import components, steps
 
 RENDERER = Path(__file__).resolve().parents[2] / "src" / "nemeton" / "web" / "js" / "games" / "edora.js"
@@ -74,19 +74,6 @@ READ_TABLE = """() => {
     backsWithCard: document.querySelectorAll(".card.back[data-card]").length,
   };
 }"""
-
-
-def state_at(server, room, moves):
-    """The room's true state after its first ``moves`` actions (replayed from the database)."""
-    row = server.store.load_room(room)
-    spec = get_game(row.game)
-    options = spec.options(**row.options)
-    actions = [(s, spec.action_from_json(a, options)) for s, a in row.actions[:moves]]
-    return GameRecord(row.game, row.options, row.seed, actions).replay()
-
-
-def canonical(action):
-    return json.dumps(action, sort_keys=True)
 
 
 def expected_facets(legal):
@@ -345,25 +332,7 @@ def test_on_a_phone_the_page_fits_the_width_and_your_board_stays_in_sight(server
     open_seat(phone, server, room, tokens[0])
     phone.wait_for_selector("#board .legal")
 
-    def fits(p):
-        if p.locator("#score").is_visible():
-            return True
-        width = p.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"the page scrolls sideways: {width} px"
-        own = p.evaluate("""() => { const r = document.querySelector("#board .ed-own-area").getBoundingClientRect();
-                                     return { top: r.top, bottom: r.bottom, height: r.height }; }""")
-        assert 0 <= own["top"] and own["bottom"] <= 740 + 1 and own["height"] <= 740 / 3, own
-        fits.checked += 1
-        if fits.checked % 4 == 0:  # the table scrolled to the top: the board is still in sight
-            p.evaluate("window.scrollTo(0, 0)")
-        return fits.checked >= 25
-
-    fits.checked = 0
-    play_by_clicks(phone, until=fits, seed=4, timeout=60)
-    small = phone.eval_on_selector_all("#board *", """els => els.filter(e => e.childNodes.length && [...e.childNodes]
-        .some(n => n.nodeType === 3 && n.textContent.trim()) && (e.offsetParent !== null || e instanceof SVGElement))
-        .map(e => parseFloat(getComputedStyle(e).fontSize)).filter(px => px < 14)""")
-    assert small == [], "text below 14 px on the table"
+    play_checking_the_phone_fits(phone, "#board .ed-own-area", 25)
 
 
 def test_the_replay_draws_the_table_at_every_step_as_seat_0_saw_it_with_nothing_to_click(server, page):
