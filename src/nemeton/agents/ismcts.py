@@ -206,7 +206,7 @@ class ISMCTSAgent(Agent):
         """Build the search tree for ``view`` (with ``workers`` > 1, the merged root of every
         process's tree); returns its root."""
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        if self.workers == 1:
+        if self.workers == 1 or (self.iterations is not None and self.iterations < self.workers):
             return self.search_alone(view, self.iterations, deadline)
         return self._search_in_parallel(view, deadline)
 
@@ -250,7 +250,6 @@ class ISMCTSAgent(Agent):
         else:
             shares = [self.iterations // self.workers + (i < self.iterations % self.workers)
                       for i in range(self.workers)]
-            shares = [max(1, n) for n in shares]
         seeds = [self.rng.getrandbits(63) for _ in range(helpers)]
         futures = self._helpers.submit(self.game.name, self.seat, self._helper_settings(), seeds, view,
                                        shares[1:], deadline)
