@@ -313,3 +313,17 @@ def test_parallel_search_still_beats_random_in_short_games():
     from nemeton.arena.pairing import head_to_head
     result = head_to_head("alarun", 2, "ismcts:iterations=40:workers=2", "random", 2, seed=3, workers=1)
     assert result.share.mean == 1.0, result.to_json()
+
+
+def test_amarok_in_teams_searches_with_heuristic_rollouts_unless_the_spec_says_otherwise():
+    spec = get_game("amarok")
+    for teams, expected in ((True, "heuristic"), (False, "random")):
+        state = spec.make(seed=2, **{**spec.bot_defaults, "players": 4, "teams": teams})
+        seat = state.current_player
+        agent = make_agent("ismcts:iterations=5", spec, seat, seed=1)
+        agent.search(state.view(seat))
+        assert agent.rollout == expected
+    explicit = make_agent("ismcts:iterations=5:rollout=random", spec, seat, seed=1)
+    teams_state = spec.make(seed=2, **{**spec.bot_defaults, "players": 4, "teams": True})
+    explicit.search(teams_state.view(teams_state.current_player))
+    assert explicit.rollout == "random"

@@ -46,7 +46,8 @@ the end of the round (``cutoff=round``: many cheap iterations scored by the eval
 refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic rollouts and
 the heuristic prior, slightly ahead in short measurements at an equal time budget; Edora:
 heuristic rollouts and the heuristic prior with ``bias=10``, clearly ahead of the unbiased
-search there); without a heuristic, random rollouts to the end of
+search there), and per game options by its optional ``search_settings_for(options)``, read at
+the first decision (Amarok in teams: heuristic rollouts, docs/ai.md); without a heuristic, random rollouts to the end of
 the game. In Amarok the heuristic prior measured weaker (fewer iterations) and heuristic
 rollouts no better than 16 times as many random ones.
 ``str(agent)`` names the parameters that differ from the game's defaults.
@@ -118,6 +119,10 @@ class ISMCTSAgent(Agent):
         except AgentSpecError:
             heuristic = None
         d = self.resolved_defaults(heuristic)
+        given = {"c": c, "rollout": rollout, "cutoff": cutoff, "epsilon": epsilon, "prior": prior, "bias": bias,
+                 "rounds": rounds}
+        self._given = {k for k, v in given.items() if v is not None}  # the rest may be refined per options
+        self._refined = False
         c = d["c"] if c is None else c
         rollout = d["rollout"] if rollout is None else rollout
         cutoff = d["cutoff"] if cutoff is None else cutoff
@@ -206,6 +211,8 @@ class ISMCTSAgent(Agent):
         """Build the search tree for ``view`` (with ``workers`` > 1, the merged root of every
         process's tree); returns its root."""
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        if not self._refined:
+            self._refine_for(view)
         if self.workers == 1 or (self.iterations is not None and self.iterations < self.workers):
             return self.search_alone(view, self.iterations, deadline)
         return self._search_in_parallel(view, deadline)
@@ -234,6 +241,18 @@ class ISMCTSAgent(Agent):
         self.last_settled = settled
         self.last_root = root
         return root
+
+    def _refine_for(self, view: Mapping[str, Any]) -> None:
+        """Settings that suit the game's options (a heuristic's optional
+        ``search_settings_for(options)``, e.g. Amarok in teams), for the parameters the spec
+        left unset; read once, at the first decision (an agent plays one game)."""
+        self._refined = True
+        refine = getattr(self.heuristic, "search_settings_for", None)
+        if refine is None:
+            return
+        for key, value in refine(view.get("options", {})).items():
+            if key in self.defaults and key not in self._given:
+                setattr(self, key, value)
 
     # ----- root-parallel search (nemeton.agents.parallel) -------------------------------
     def _search_in_parallel(self, view: Mapping[str, Any], deadline: float | None) -> Node:
