@@ -315,7 +315,7 @@ def test_parallel_search_still_beats_random_in_short_games():
     assert result.share.mean == 1.0, result.to_json()
 
 
-def test_amarok_in_teams_searches_with_heuristic_rollouts_unless_the_spec_says_otherwise():
+def test_amarok_in_teams_of_four_searches_with_heuristic_rollouts_unless_the_spec_says_otherwise():
     spec = get_game("amarok")
     for teams, expected in ((True, "heuristic"), (False, "random")):
         state = spec.make(seed=2, **{**spec.bot_defaults, "players": 4, "teams": teams})
@@ -323,6 +323,10 @@ def test_amarok_in_teams_searches_with_heuristic_rollouts_unless_the_spec_says_o
         agent = make_agent("ismcts:iterations=5", spec, seat, seed=1)
         agent.search(state.view(seat))
         assert agent.rollout == expected
+    six = spec.make(seed=2, **{**spec.bot_defaults, "players": 6, "teams": True})
+    agent = make_agent("ismcts:iterations=5", spec, six.current_player, seed=1)
+    agent.search(six.view(six.current_player))
+    assert agent.rollout == "random"  # with 6 players they cost too much (docs/ai.md)
     explicit = make_agent("ismcts:iterations=5:rollout=random", spec, seat, seed=1)
     teams_state = spec.make(seed=2, **{**spec.bot_defaults, "players": 4, "teams": True})
     explicit.search(teams_state.view(teams_state.current_player))

@@ -47,7 +47,7 @@ refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic ro
 the heuristic prior, slightly ahead in short measurements at an equal time budget; Edora:
 heuristic rollouts and the heuristic prior with ``bias=10``, clearly ahead of the unbiased
 search there), and per game options by its optional ``search_settings_for(options)``, read at
-the first decision (Amarok in teams: heuristic rollouts, docs/ai.md); without a heuristic, random rollouts to the end of
+the first decision (Amarok 4 players in teams: heuristic rollouts, docs/ai.md); without a heuristic, random rollouts to the end of
 the game. In Amarok the heuristic prior measured weaker (fewer iterations) and heuristic
 rollouts no better than 16 times as many random ones.
 ``str(agent)`` names the parameters that differ from the game's defaults.

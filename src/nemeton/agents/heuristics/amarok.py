@@ -329,13 +329,15 @@ class AmarokHeuristic(GameHeuristic):
         return choose(knowledge_from_state(state, seat), legal, rng)
 
     def search_settings_for(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        """In teams, search plays its rollouts with this policy: a seat's card is a quarter of
-        its team's total, so random partners and opponents drown the signal (random playouts'
-        action values correlate 0.24 with realistic ones, 0.47 without teams) and heuristic
-        rollouts won +14.1% [+3.9%, +24.3%] against this heuristic at an equal time budget
-        (160 games on the same deals, docs/ai.md). Without teams they tell actions apart no
-        better than random ones (benchmarks/rollout_signal.py) at 5.4 times the cost."""
-        return {"rollout": "heuristic"} if options.get("teams") else {}
+        """In teams of 4 players, search plays its rollouts with this policy: a seat's card is
+        a quarter of its team's total, so random partners and opponents drown the signal
+        (random playouts' action values correlate 0.24 with realistic ones, 0.47 without
+        teams), and heuristic rollouts won +14.1% [+3.9%, +24.3%] against this heuristic at an
+        equal time budget (160 games on the same deals, docs/ai.md). Not with 6 players, where
+        they cost 14.7 times as much as random ones and lost -13.3% [-26.2%, -0.4%] (60
+        games), nor without teams, where they tell actions apart no better than random ones
+        (benchmarks/rollout_signal.py) at 5.4 times the cost."""
+        return {"rollout": "heuristic"} if options.get("teams") and options.get("players") == 4 else {}
 
     def evaluate(self, state: State) -> list[float]:
         assert isinstance(state, AmarokState)
