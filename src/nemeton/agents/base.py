@@ -82,6 +82,13 @@ class GameHeuristic(ABC):
         where an agent spec leaves a parameter unset. Default: none."""
         return {}
 
+    def search_settings_for(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Refinements of :meth:`search_settings` for one game's options (its view's
+        ``options``), read by the search at its first decision and applied where the spec
+        leaves a parameter unset (Amarok with 4 players in teams: heuristic rollouts,
+        docs/ai.md). Default: none."""
+        return {}
+
 
 _HEURISTICS: dict[str, GameHeuristic] = {}
 # A game's heuristic lives in ``nemeton.agents.heuristics.<game name>``; importing it registers it.
