@@ -197,6 +197,10 @@ def test_a_swap_is_a_centre_card_then_a_hand_card_and_a_second_click_cancels(ser
     open_seat(page, server, room, tokens[0])
     page.wait_for_selector("#board .al-centre-cards .legal")
     snap = snapshot(page)
+    offered = page.eval_on_selector_all("#board .al-centre-cards .legal", "es => es.map(e => e.dataset.card)")
+    takes = {a["take"] for a in snap["legal_actions"] if a["type"] == "swap"}
+    # every centre card that can be taken is offered, each copy of it (two copies are two cards)
+    assert sorted(offered) == sorted(c for c in snap["view"]["centre"] if c in takes)
     centre = page.locator("#board .al-centre-cards .card").nth(1)
     take = centre.get_attribute("data-card")
     centre.click()
@@ -206,7 +210,7 @@ def test_a_swap_is_a_centre_card_then_a_hand_card_and_a_second_click_cancels(ser
     assert page.locator("#board .al-centre-cards .legal").count() == 0
     centre.click()  # cancels: every first click is offered again
     assert page.locator("#board .selected").count() == 0
-    assert page.locator("#board .al-centre-cards .legal").count() == len(set(snap["view"]["centre"]))
+    assert page.locator("#board .al-centre-cards .legal").count() == len(offered)
     centre.click()
     give = sorted(gives)[0]
     page.locator(f'#board .al-hand .legal[data-card="{give}"]').first.click()
