@@ -44,15 +44,20 @@ def public_json(st) -> dict[str, Any]:
     for k, owner in enumerate(st.potion_owner):
         (potions_left if owner < 0 else potions[owner]).append(POTIONS[k])
     boards = [_board_json(st, p, names_or_none, standing_names, rune_units, potions[p]) for p in range(n)]
+    return _assemble(st, options_json(st.options), boards, _sanctuaries(st), _table_json(st), potions_left)
+
+
+def _assemble(st, options: dict, boards: list, sanctuaries: list, table: dict, potions_left: list) -> dict[str, Any]:
+    """The public data from its parts (fresh or shared), the table's state read from ``st``."""
     return {
-        "options": options_json(st.options),
+        "options": options,
         "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
         "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
         "links": st.links, "closures": st.closures,
         "stack": list(map(list, st.stack)),
         "boards": boards,
-        "sanctuaries": _sanctuaries(st),
-        **_table_json(st),
+        "sanctuaries": sanctuaries,
+        **table,
         "potions_left": potions_left,
         "final": _copy_final(st.final),
     }
@@ -284,21 +289,10 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
     if kept is None or kept[0] != inputs:
         table = _table_json(st)   # the components that change seldom, made again together
         kept = parts["table"] = (tuple(map(list.copy, inputs)), table)
-    table = kept[1]
-    return {
-        "options": _options_shared(st.options),
-        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
-        "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
-        "links": st.links, "closures": st.closures,
-        "stack": list(map(list, st.stack)),
-        "boards": boards,
-        "sanctuaries": _shared_sanctuaries(st, parts),
-        **table,
-        "potions_left": potions_left,
-        "final": _copy_final(st.final),
-        "deck_known": _deck_known(st, seat),
-        "draft_hand": _draft_hand(st, seat),
-    }
+    data = _assemble(st, _options_shared(st.options), boards, _shared_sanctuaries(st, parts), kept[1], potions_left)
+    data["deck_known"] = _deck_known(st, seat)
+    data["draft_hand"] = _draft_hand(st, seat)
+    return data
 
 
 def _patch_board(old: dict[str, Any], was: tuple, inputs: tuple, potions: list[str], t: dict,
