@@ -223,11 +223,7 @@ class State(ABC):
         ``round``, ``terminal``, ``scores`` (what this viewer may see of each seat's score,
         None where hidden); the game's own data follows."""
         seat = self.check_seat(seat, spectator=True)
-        view: dict[str, Any] = {
-            "game": self.game_name, "seat": seat, "players": self.options.players,
-            "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
-            "scores": self.visible_scores(seat),
-        }
+        view = self._envelope(seat)
         for key, value in self._view(seat).items():
             if key not in view:
                 view[key] = value
@@ -250,10 +246,13 @@ class State(ABC):
         reuse a part only while the state values it is made from are equal to those it was
         made from (the tests compare it with :meth:`view` at every step of whole games)."""
         seat = self.check_seat(seat, spectator=True)
-        envelope = {"game": self.game_name, "seat": seat, "players": self.options.players,
-                    "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
-                    "scores": self.visible_scores(seat)}
-        return {**self._shared_view(seat), **envelope}
+        return {**self._shared_view(seat), **self._envelope(seat)}
+
+    def _envelope(self, seat: int | None) -> dict[str, Any]:
+        """The engine's part of a checked seat's view, named alike in every game."""
+        return {"game": self.game_name, "seat": seat, "players": self.options.players,
+                "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
+                "scores": self.visible_scores(seat)}
 
     def _shared_view(self, seat: int | None) -> dict[str, Any]:
         """The game's part of :meth:`shared_view` for a checked seat: games whose views are
