@@ -34,6 +34,15 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
     ``bias / (visits + 1)`` in selection, so search starts from the heuristic's line and
     leaves it only when the statistics say so.
 
+``evaluation=heuristic|fitted`` (default heuristic)
+    What scores a state at a cut-off: the heuristic's ``evaluate``, or a model fitted to
+    self-play games (:mod:`nemeton.agents.fitted`; games without a fitted model refuse it).
+``widen=K`` (default 0: off)
+    Progressive widening: a node visited v times keeps at most ``max(1, ceil(K * sqrt(v)))``
+    children, so a wide decision (Edora's turns) is searched deeper among the actions tried
+    first (the heuristic's choice first with ``prior=heuristic``) before new ones are added.
+    An iteration whose sample allows none of a node's children still adds one.
+
 ``workers=W`` (default 1, at most the machine's cores)
     Root-parallel search: W - 1 helper processes (kept alive across decisions, stopped by
     ``close()`` or when the agent is garbage collected) and this one search the same view
@@ -102,17 +111,18 @@ class ISMCTSAgent(Agent):
     params = {"iterations": int, "seconds": float, "c": float,
               "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
               "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float, "rounds": int,
-              "workers": int}
+              "evaluation": _choice("heuristic", "fitted"), "widen": float, "workers": int}
     # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
     # per game) and where it has none (plain random rollouts to the end of the game).
     defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0,
-                "rounds": 1}
+                "rounds": 1, "evaluation": "heuristic", "widen": 0.0}
     defaults_without_heuristic = {**defaults, "cutoff": "none"}
 
     def __init__(self, game, seat, rng, iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
                  epsilon: float | None = None, prior: str | None = None, bias: float | None = None,
-                 rounds: int | None = None, workers: int = 1):
+                 rounds: int | None = None, evaluation: str | None = None, widen: float | None = None,
+                 workers: int = 1):
         super().__init__(game, seat, rng)
         try:
             heuristic = get_heuristic(game.name)
@@ -120,7 +130,7 @@ class ISMCTSAgent(Agent):
             heuristic = None
         d = self.resolved_defaults(heuristic)
         given = {"c": c, "rollout": rollout, "cutoff": cutoff, "epsilon": epsilon, "prior": prior, "bias": bias,
-                 "rounds": rounds}
+                 "rounds": rounds, "evaluation": evaluation, "widen": widen}
         self._given = {k for k, v in given.items() if v is not None}  # the rest may be refined per options
         self._refined = False
         c = d["c"] if c is None else c
@@ -130,6 +140,8 @@ class ISMCTSAgent(Agent):
         prior = d["prior"] if prior is None else prior
         bias = d["bias"] if bias is None else bias
         rounds = d["rounds"] if rounds is None else rounds
+        evaluation = d["evaluation"] if evaluation is None else evaluation
+        widen = d["widen"] if widen is None else widen
         if heuristic is None and (rollout == "heuristic" or cutoff != "none" or prior == "heuristic"):
             get_heuristic(game.name)  # raises: no heuristic is written for this game
         if iterations is not None and seconds is not None:
@@ -149,6 +161,8 @@ class ISMCTSAgent(Agent):
             raise AgentSpecError("ismcts: bias must be from 0 to 1000")
         if not 1 <= rounds <= 1000:
             raise AgentSpecError("ismcts: rounds must be from 1 to 1000")
+        if not 0.0 <= widen <= 1000.0:
+            raise AgentSpecError("ismcts: widen must be from 0 (off) to 1000")
         if not 1 <= workers <= MAX_WORKERS:
             raise AgentSpecError(f"ismcts: workers must be from 1 to {MAX_WORKERS} (this machine's cores)")
         self.iterations = iterations
@@ -160,6 +174,9 @@ class ISMCTSAgent(Agent):
         self.prior = prior
         self.bias = bias
         self.rounds = rounds
+        self.widen = widen
+        self.evaluation = evaluation
+        self._evaluate = self._evaluator(evaluation, heuristic)
         self.workers = workers
         self._helpers = None  # the helper processes of a parallel search (started at the first decision)
         self.heuristic = heuristic
@@ -168,12 +185,24 @@ class ISMCTSAgent(Agent):
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
-                           ("prior", prior), ("bias", bias), ("rounds", rounds)):
+                           ("prior", prior), ("bias", bias), ("rounds", rounds), ("evaluation", evaluation),
+                           ("widen", widen)):
             if value != d[key] and not (key == "bias" and prior == "none") and not (key == "rounds" and cutoff != "round"):
                 parts.append(f"{key}={value}")
         if workers != 1:
             parts.append(f"workers={workers}")
         self._label = ":".join(["ismcts", *parts])
+
+    def _evaluator(self, evaluation: str, heuristic):
+        """What scores a state at a cut-off (``evaluation=``): the heuristic's, or the game's
+        fitted model (AgentSpecError where the game has none)."""
+        if evaluation == "fitted":
+            try:
+                from .fitted import fitted_evaluation
+            except ImportError:
+                raise AgentSpecError("ismcts: evaluation=fitted needs nemeton.agents.fitted") from None
+            return fitted_evaluation(self.game)
+        return None if heuristic is None else heuristic.evaluate
 
     @classmethod
     def resolved_defaults(cls, heuristic) -> dict[str, Any]:
@@ -190,7 +219,7 @@ class ISMCTSAgent(Agent):
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations, "seconds": self.seconds, "c": self.c, "rollout": self.rollout,
                 "cutoff": self.cutoff, "rounds": self.rounds, "epsilon": self.epsilon, "prior": self.prior,
-                "bias": self.bias, "workers": self.workers}
+                "bias": self.bias, "evaluation": self.evaluation, "widen": self.widen, "workers": self.workers}
 
     # ------------------------------------------------------------------------------------
     def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -253,6 +282,8 @@ class ISMCTSAgent(Agent):
         for key, value in refine(view.get("options", {})).items():
             if key in self.defaults and key not in self._given:
                 setattr(self, key, value)
+        if "evaluation" not in self._given:
+            self._evaluate = self._evaluator(self.evaluation, self.heuristic)
 
     # ----- root-parallel search (nemeton.agents.parallel) -------------------------------
     def _search_in_parallel(self, view: Mapping[str, Any], deadline: float | None) -> Node:
@@ -293,7 +324,8 @@ class ISMCTSAgent(Agent):
     def _helper_settings(self) -> dict[str, Any]:
         """The parameters a helper's own (single-process) search agent is built with."""
         return {"c": self.c, "rollout": self.rollout, "cutoff": self.cutoff, "epsilon": self.epsilon,
-                "prior": self.prior, "bias": self.bias, "rounds": self.rounds}
+                "prior": self.prior, "bias": self.bias, "rounds": self.rounds, "evaluation": self.evaluation,
+                "widen": self.widen}
 
     def close(self) -> None:
         """Stop the helper processes of a parallel search (if any were started)."""
@@ -344,6 +376,7 @@ class ISMCTSAgent(Agent):
     def _iterate(self, root: Node, state: State) -> None:
         c = self.c
         bias = self.bias if self.prior == "heuristic" else 0.0
+        widen = self.widen
         log = math.log
         sqrt = math.sqrt
         node = root
@@ -354,12 +387,24 @@ class ISMCTSAgent(Agent):
             legal = state._legal_actions(player)
             children = node.children
             untried = []
-            for a in legal:
-                child = children.get(a)
-                if child is None:
-                    untried.append(a)
-                else:
-                    child.avail += 1
+            if widen:
+                tried = []
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                        tried.append(a)
+                if untried and tried and len(children) >= widen * sqrt(node.visits + 1):
+                    legal, untried = tried, []   # progressive widening: no new child yet
+            else:
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
             if untried:
                 action = self._expand_choice(node, state, player, untried, not children)
                 child = Node(node, action, player)
@@ -383,7 +428,7 @@ class ISMCTSAgent(Agent):
             node = best
             player = state.current_player
         if expanded and self.cutoff == "leaf" and not state.is_terminal():
-            values = self.heuristic.evaluate(state)
+            values = self._evaluate(state)
         else:
             values = self._playout(state, start_round)
         while node is not root:
@@ -396,6 +441,7 @@ class ISMCTSAgent(Agent):
         stop_round = start_round + self.rounds
         rng = self.rng
         heuristic = self.heuristic
+        evaluate = self._evaluate
         cut = self.cutoff != "none"
         if self.rollout == "heuristic":
             choose = heuristic.choose_in_state
@@ -404,7 +450,7 @@ class ISMCTSAgent(Agent):
             choice = rng.choice
             while not state.is_terminal():
                 if cut and state.round >= stop_round:
-                    return heuristic.evaluate(state)
+                    return evaluate(state)
                 p = state.current_player
                 legal = state._legal_actions(p)
                 if epsilon and rand() < epsilon:
@@ -415,7 +461,7 @@ class ISMCTSAgent(Agent):
             choice = rng.choice
             while not state.is_terminal():
                 if cut and state.round >= stop_round:
-                    return heuristic.evaluate(state)
+                    return evaluate(state)
                 p = state.current_player
                 state.apply_unchecked(choice(state._legal_actions(p)), p)
         return state.returns()
