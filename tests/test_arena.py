@@ -113,7 +113,12 @@ def test_stored_pairing_games_replay_identically(game, players, index):
     from nemeton.arena.pairing import pairing_jobs, play_job
     row = stored_game(game, players, "ismcts:iterations=200", "random", index)
     p = row["pairing"]
-    job = pairing_jobs(game, players, p["focal"], p["others"], index + 1, p["seed"], p["options"])[index]
+    # the search's settings as they were stored, spelt out, so a later change of a game's
+    # defaults does not change what is replayed (parameters added since: their old behaviour)
+    settings = {"evaluation": "heuristic", "widen": 0.0, **p["settings"][0]}
+    focal = ":".join([p["focal"]] + [f"{k}={v}" for k, v in settings.items()
+                                      if v is not None and k not in ("iterations", "seconds", "workers")])
+    job = pairing_jobs(game, players, focal, p["others"], index + 1, p["seed"], p["options"])[index]
     assert job.game_seed == row["game_seed"]  # game i is seeded as it was
     played = play_job(job).to_json()
     for key in ("focal_seat", "focal_return", "margin", "steps", "focal_decisions"):
