@@ -73,6 +73,25 @@ def test_an_illegal_action_raises_and_changes_nothing():
     assert e.state.to_json() == before
 
 
+@pytest.mark.parametrize("action", [-1, 2561, 2**70, 1.0, "3", np.int64(-1), np.int64(2561)])
+def test_the_wrapped_environment_refuses_actions_out_of_the_space_as_pettingzoo_does(action):
+    e = env("edora", players=2)
+    e.reset(seed=1)
+    before = e.unwrapped.state.to_json()
+    with pytest.raises(AssertionError, match="not in action space"):
+        e.step(action)
+    assert e.unwrapped.state.to_json() == before
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int32])
+def test_the_wrapped_environment_takes_legal_ids_as_python_or_numpy_integers(kind):
+    e = env("edora", players=2)
+    e.reset(seed=1)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    e.step(kind(legal))
+    assert e.unwrapped.steps == 1
+
+
 def test_the_observation_is_the_agents_view_encoded_and_the_mask_its_legal_actions():
     e = raw_env("amarok", players=3, info_view=True)
     e.reset(seed=2)
