@@ -56,9 +56,10 @@ _HOT = ("agent_selection", "agents", "rewards", "terminations", "truncations", "
 
 class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's bounds check, reading the attributes of :data:`_HOT` directly, with the
-    check of a plain ``int`` done here: ``Discrete.contains`` makes NumPy integer limits at
-    every call, a sixteenth of a step (the same answer: an int is in ``Discrete(n)`` exactly
-    when ``0 <= action < n``); anything else is checked by the space itself, as PettingZoo does."""
+    check of an integer (Python's or NumPy's) done here: ``Discrete.contains`` makes NumPy
+    integer limits at every call, a sixteenth of a step (the same answer: an integer is in
+    ``Discrete(n)`` exactly when ``0 <= action < n``); anything else is checked by the space
+    itself, as PettingZoo does."""
 
     def __init__(self, env: AECEnv):
         super().__init__(env)
@@ -67,7 +68,7 @@ class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
     def step(self, action: Any) -> None:
         raw = self._raw
         agent = raw.agent_selection
-        if type(action) is int:
+        if type(action) is int or isinstance(action, np.integer):
             assert 0 <= action < raw.action_count, "action is not in action space"
         else:
             assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) or (
