@@ -6,8 +6,9 @@ the template's mutable parts, shuffles the unseen cards once and deals them by p
 uniform shuffle makes every fixed set of positions a uniform draw): first the unseen part of
 each other hand, then the face-down cards, the rest is the stack. With hidden placements
 (placement phase) each other seat's end-of-action hand is shuffled and its first cards go on
-random open cells one by one, as the determinizer does. The other secret colours are drawn
-without replacement from the colours the seat does not hold.
+a set of cells drawn uniformly from the sets a legal order of placement reaches
+(:func:`.view.hidden_layouts`, listed once per view), as the determinizer does. The other
+secret colours are drawn without replacement from the colours the seat does not hold.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Callable, Mapping
 from ...engine import State
 from .cards import COLOURS, HAND_SIZE
 from .rules import OVER, PLACEMENT, AlarunState
-from .view import read_view
+from .view import hidden_layouts, read_view
 
 
 def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], AlarunState]:
@@ -36,6 +37,9 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
     own_hand, own_pending = r.own_hand, r.own_pending
     pool = r.pool
     hidden_placed = r.hidden_placed
+    # The sets of cells each other seat's hidden placements may fill (placement phase).
+    layouts = [hidden_layouts(squares[s], hidden_placed[s]) if phase == PLACEMENT and s != seat
+               and hidden_placed[s] else () for s in range(n)]
 
     # Where each other seat's unseen hand cards come from in the shuffled pool (read_view
     # checked that the pool holds exactly these, the face-down cards and the stack).
@@ -87,12 +91,12 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
                 end_hand = known[s] + cards[a:b]
                 rng.shuffle(end_hand)
                 k = hidden_placed[s]
-                square = sqs[s]
-                cells = pending[s]
-                for card in end_hand[:k]:
-                    cell = rng.choice(square.open_cells())
-                    square.place(card, cell)
-                    cells.append(cell)
+                if k:
+                    square = sqs[s]
+                    cells = rng.choice(layouts[s])
+                    for card, cell in zip(end_hand, cells):
+                        square.place(card, cell)
+                    pending[s] = list(cells)
                 hand = end_hand[k:]
                 hand.sort()
                 hands[s] = hand

@@ -455,10 +455,52 @@ def unseen_pool(view: Mapping[str, Any]) -> list[int]:
     return read_view(view).pool
 
 
+_LAYOUTS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def hidden_layouts(square: MagicSquare, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of ``k`` cells a seat may have filled this round on ``square`` (the square as
+    the round began): the sets some legal order of placement reaches, each once, written as
+    one such order. A hidden placement is drawn uniformly over these sets (the cards on them
+    are a uniform draw from the hand in random order), not cell by cell: drawing each card's
+    cell among the open ones would favour the sets that many orders reach (from the druid
+    alone, two cells both touching it come twice as often as two in a line).
+
+    The open cells after a set of placements depend only on the set, so the search grows
+    each set once. Memoised on the occupied cells (public, and repeated by every sample of
+    a view and by the views of one round)."""
+    key = (square.occupied, k)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        layouts: dict[int, tuple[int, ...]] = {}
+        seen: set[int] = set()
+
+        def grow(sq: MagicSquare, order: tuple[int, ...], mask: int) -> None:
+            if len(order) == k:
+                layouts[mask] = order
+                return
+            for cell in sq.open_cells():
+                bigger = mask | 1 << cell
+                if bigger in seen:
+                    continue
+                seen.add(bigger)
+                twin = sq.copy()
+                twin.place(0, cell)  # any card: only which cells are filled matters here
+                grow(twin, order + (cell,), bigger)
+
+        grow(square, (), 0)
+        found = tuple(layouts.values())
+        if len(_LAYOUTS) > 50_000:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = found
+    return found
+
+
 def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     """A full state consistent with ``view``: the stack order, the face-down cards, the unseen
     hand cards, the other secret colours and the other seats' hidden placements of this round
-    (random legal cells) are sampled from ``rng``."""
+    (uniform over the sets of cells a legal order reaches: :func:`hidden_layouts`) are
+    sampled from ``rng``."""
     r = read_view(view)
     n, seat, phase = r.n, r.seat, r.phase
     state = AlarunState.__new__(AlarunState)
@@ -491,15 +533,13 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
             pending.append(r.own_pending[:])
         elif phase == PLACEMENT:
             # The hand at the end of the action phase: the known cards plus unseen ones; the
-            # seat has placed some of them (hidden) on random legal cells.
+            # seat has placed some of them (hidden), on a set of cells drawn uniformly.
             end_hand = state.known[s] + [pool.pop() for _ in range(HAND_SIZE - len(state.known[s]))]
             rng.shuffle(end_hand)
             k = r.hidden_placed[s]
-            cells = []
-            for card in end_hand[:k]:
-                cell = rng.choice(square.open_cells())
+            cells = list(rng.choice(hidden_layouts(square, k))) if k else []
+            for card, cell in zip(end_hand[:k], cells):
                 square.place(card, cell)
-                cells.append(cell)
             hands.append(sorted(end_hand[k:]))
             pending.append(cells)
         else:
