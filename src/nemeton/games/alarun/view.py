@@ -490,7 +490,7 @@ def hidden_layouts(square: MagicSquare, k: int) -> tuple[tuple[int, ...], ...]:
 
         grow(square, (), 0)
         found = tuple(layouts.values())
-        if len(_LAYOUTS) > 50_000:
+        if len(_LAYOUTS) > 500:  # an entry may hold a few hundred sets
             _LAYOUTS.clear()
         _LAYOUTS[key] = found
     return found
