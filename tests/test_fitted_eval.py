@@ -82,13 +82,21 @@ def test_a_game_without_a_fitted_model_is_refused():
         make_agent("ismcts:iterations=10:evaluation=fitted", get_game("amarok"), 0, seed=1)
 
 
-def test_a_player_count_without_a_fitted_model_is_refused_at_its_first_state():
-    missing = [n for n in (2, 3, 4) if n not in WEIGHTS["alarun"]]
-    if not missing:
-        pytest.skip("every Alarún player count has a fitted model")
-    state = nemeton.make("alarun", players=missing[0], seed=1)
-    with pytest.raises(AgentSpecError, match=f"with {missing[0]} players"):
-        fitted_evaluation("alarun")(state)
+def test_a_player_count_without_a_fitted_model_is_refused_at_its_first_state(monkeypatch):
+    from nemeton.agents import fitted_weights
+    monkeypatch.setattr(fitted_weights, "WEIGHTS", {"alarun": {2: WEIGHTS["alarun"][2]}})
+    evaluate = fitted_evaluation("alarun")
+    assert sum(evaluate(nemeton.make("alarun", players=2, seed=1))) == pytest.approx(1.0)
+    with pytest.raises(AgentSpecError, match="no fitted evaluation for 'alarun' with 3 players"):
+        evaluate(nemeton.make("alarun", players=3, seed=1))
+
+
+def test_weights_for_other_features_are_refused(monkeypatch):
+    from nemeton.agents import fitted_weights
+    stale = {**WEIGHTS["alarun"][2], "features": ["potions", "hand"]}
+    monkeypatch.setattr(fitted_weights, "WEIGHTS", {"alarun": {2: stale}})
+    with pytest.raises(AgentSpecError, match="run benchmarks/fit_evaluation.py again"):
+        fitted_evaluation("alarun")
 
 
 def test_the_fit_script_uses_the_runtime_features_and_predicts_what_the_search_evaluates():
@@ -107,8 +115,8 @@ def test_the_fit_script_uses_the_runtime_features_and_predicts_what_the_search_e
 
 
 def test_search_with_the_fitted_evaluation_beats_random():
-    for seed, specs in ((11, ["ismcts:iterations=30:evaluation=fitted", "random"]),
-                        (12, ["random", "ismcts:iterations=30:evaluation=fitted"])):
+    for seed, specs in ((11, ["ismcts:iterations=20:evaluation=fitted", "random"]),
+                        (12, ["random", "ismcts:iterations=20:evaluation=fitted"])):
         focal = specs.index("random") ^ 1
         summary = simulate("alarun", 2, 1, seed, specs)
         assert summary.wins[focal] == 1, summary.mean_scores
