@@ -120,3 +120,13 @@ def test_search_with_the_fitted_evaluation_beats_random():
         focal = specs.index("random") ^ 1
         summary = simulate("alarun", 2, 1, seed, specs)
         assert summary.wins[focal] == 1, summary.mean_scores
+
+
+def test_alarun_search_uses_the_fitted_evaluation_by_default_and_the_heuristics_on_request():
+    plain = make_agent("ismcts:iterations=10", get_game("alarun"), 0, seed=1)
+    assert plain.evaluation == "fitted" and str(plain) == "ismcts:iterations=10"
+    asked = make_agent("ismcts:iterations=10:evaluation=heuristic", get_game("alarun"), 0, seed=1)
+    assert asked._evaluate == get_heuristic("alarun").evaluate
+    assert str(asked) == "ismcts:iterations=10:evaluation=heuristic"
+    state = nemeton.make("alarun", players=2, seed=2)
+    assert plain._evaluate(state) == fitted_evaluation("alarun")(state)
