@@ -113,9 +113,10 @@ def fitted_evaluation(game: Any) -> Callable[[State], list[float]]:
     def evaluate(state: State) -> list[float]:
         if state.is_terminal():
             return state.returns()
-        table = tables.get(state.n)
+        players = state.options.players
+        table = tables.get(players)
         if table is None:
-            raise AgentSpecError(f"ismcts: no fitted evaluation for {name!r} with {state.n} players "
+            raise AgentSpecError(f"ismcts: no fitted evaluation for {name!r} with {players} players "
                                  f"(fitted: {', '.join(map(str, sorted(tables)))}); use evaluation=heuristic")
         w = table[stage(state)]
         return shares([sum(a * b for a, b in zip(w, f)) for f in features(state)])
