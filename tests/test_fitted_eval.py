@@ -126,7 +126,7 @@ def test_alarun_search_uses_the_fitted_evaluation_by_default_and_the_heuristics_
     plain = make_agent("ismcts:iterations=10", get_game("alarun"), 0, seed=1)
     assert plain.evaluation == "fitted" and str(plain) == "ismcts:iterations=10"
     asked = make_agent("ismcts:iterations=10:evaluation=heuristic", get_game("alarun"), 0, seed=1)
-    assert asked._evaluate == get_heuristic("alarun").evaluate
+    assert asked._evaluate is None   # the heuristic's evaluate, read from agent.heuristic at each search
     assert str(asked) == "ismcts:iterations=10:evaluation=heuristic"
     state = nemeton.make("alarun", players=2, seed=2)
     assert plain._evaluate(state) == fitted_evaluation("alarun")(state)

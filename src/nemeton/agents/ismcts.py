@@ -53,9 +53,9 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
 Defaults: in a game with a registered :class:`GameHeuristic`, random rollouts cut off at
 the end of the round (``cutoff=round``: many cheap iterations scored by the evaluation),
 refined per game by the heuristic's ``search_settings()`` (Alarún: heuristic rollouts and
-the heuristic prior, slightly ahead in short measurements at an equal time budget; Edora:
-heuristic rollouts and the heuristic prior with ``bias=10``, clearly ahead of the unbiased
-search there), and per game options by its optional ``search_settings_for(options)``, read at
+the heuristic prior, slightly ahead in short measurements at an equal time budget, and the
+fitted cut-off evaluation, clearly ahead; Edora: heuristic rollouts and the heuristic prior
+with ``bias=10``, clearly ahead of the unbiased search there, and ``widen=0.5``; docs/ai.md), and per game options by its optional ``search_settings_for(options)``, read at
 the first decision (Amarok 4 players in teams: heuristic rollouts, docs/ai.md); without a heuristic, random rollouts to the end of
 the game. In Amarok the heuristic prior measured weaker (fewer iterations) and heuristic
 rollouts no better than 16 times as many random ones.
@@ -194,15 +194,16 @@ class ISMCTSAgent(Agent):
         self._label = ":".join(["ismcts", *parts])
 
     def _evaluator(self, evaluation: str, heuristic):
-        """What scores a state at a cut-off (``evaluation=``): the heuristic's, or the game's
-        fitted model (AgentSpecError where the game has none)."""
+        """What scores a state at a cut-off (``evaluation=``): the game's fitted model
+        (AgentSpecError where the game has none), or None for the heuristic's ``evaluate``
+        (read from ``self.heuristic`` at each search)."""
         if evaluation == "fitted":
             try:
                 from .fitted import fitted_evaluation
             except ImportError:
                 raise AgentSpecError("ismcts: evaluation=fitted needs nemeton.agents.fitted") from None
             return fitted_evaluation(self.game)
-        return None if heuristic is None else heuristic.evaluate
+        return None
 
     @classmethod
     def resolved_defaults(cls, heuristic) -> dict[str, Any]:
@@ -428,7 +429,7 @@ class ISMCTSAgent(Agent):
             node = best
             player = state.current_player
         if expanded and self.cutoff == "leaf" and not state.is_terminal():
-            values = self._evaluate(state)
+            values = (self._evaluate or self.heuristic.evaluate)(state)
         else:
             values = self._playout(state, start_round)
         while node is not root:
@@ -441,7 +442,7 @@ class ISMCTSAgent(Agent):
         stop_round = start_round + self.rounds
         rng = self.rng
         heuristic = self.heuristic
-        evaluate = self._evaluate
+        evaluate = self._evaluate or (heuristic.evaluate if heuristic is not None else None)
         cut = self.cutoff != "none"
         if self.rollout == "heuristic":
             choose = heuristic.choose_in_state
