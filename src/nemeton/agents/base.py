@@ -82,11 +82,16 @@ class GameHeuristic(ABC):
         where an agent spec leaves a parameter unset. Default: none."""
         return {}
 
+    # The parameters search_settings_for may set: a spec that gives one of them names it in
+    # the agent's label even where it equals search_settings (it may differ from the options').
+    refined_settings: frozenset[str] = frozenset()
+
     def search_settings_for(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         """Refinements of :meth:`search_settings` for one game's options (its view's
         ``options``), read by the search at its first decision and applied where the spec
-        leaves a parameter unset (Amarok with 4 players in teams: heuristic rollouts,
-        docs/ai.md). Default: none."""
+        leaves a parameter unset (Amarok with 4 players in teams: heuristic rollouts;
+        Edora with 2 players: progressive widening; docs/ai.md); list the parameters it may
+        set in :attr:`refined_settings`. Default: none."""
         return {}
 
 

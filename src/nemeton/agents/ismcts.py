@@ -59,7 +59,8 @@ with ``bias=10``, clearly ahead of the unbiased search there, and ``widen=0.5``;
 the first decision (Amarok 4 players in teams: heuristic rollouts, docs/ai.md); without a heuristic, random rollouts to the end of
 the game. In Amarok the heuristic prior measured weaker (fewer iterations) and heuristic
 rollouts no better than 16 times as many random ones.
-``str(agent)`` names the parameters that differ from the game's defaults.
+``str(agent)`` names the parameters that differ from the game's defaults, and those given
+that the game's options may refine (e.g. ``widen=0.0`` in Edora, where 2 players widen).
 """
 
 from __future__ import annotations
@@ -184,10 +185,12 @@ class ISMCTSAgent(Agent):
         self.last_settled = False
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
+        refined = getattr(heuristic, "refined_settings", frozenset())
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
                            ("prior", prior), ("bias", bias), ("rounds", rounds), ("evaluation", evaluation),
                            ("widen", widen)):
-            if value != d[key] and not (key == "bias" and prior == "none") and not (key == "rounds" and cutoff != "round"):
+            shown = value != d[key] or key in refined and key in self._given
+            if shown and not (key == "bias" and prior == "none") and not (key == "rounds" and cutoff != "round"):
                 parts.append(f"{key}={value}")
         if workers != 1:
             parts.append(f"workers={workers}")

@@ -328,6 +328,8 @@ class AmarokHeuristic(GameHeuristic):
         assert isinstance(state, AmarokState)
         return choose(knowledge_from_state(state, seat), legal, rng)
 
+    refined_settings = frozenset({"rollout"})
+
     def search_settings_for(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         """In teams of 4 players, search plays its rollouts with this policy: a seat's card is
         a quarter of its team's total, so random partners and opponents drown the signal
