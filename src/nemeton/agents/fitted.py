@@ -34,7 +34,7 @@ from typing import Any, Callable, Sequence
 from ..engine import State
 from ..games.alarun.rules import ACTIONS, PLACEMENT
 from .base import AgentSpecError
-from .heuristics.alarun import HEURISTIC as ALARUN_HEURISTIC, SquareReader, _bonuses
+from .heuristics.alarun import HEURISTIC as ALARUN_HEURISTIC, SquareReader, bonuses
 
 Features = Callable[[State], list[list[float]]]
 Stage = Callable[[State], int]
@@ -65,11 +65,11 @@ def alarun_features(state: State) -> list[list[float]]:
         arms = reader.arms
         openings = 0
         for cell in reader.open_cells:
-            lines = (arms.get(cell) or reader._arms(cell))[0]
+            lines = (arms.get(cell) or reader.arms_of(cell))[0]
             w0 = lines[0][3]
             w1 = lines[1][3]
             openings += w0 if w0 > w1 else w1
-        out.append([float(reader.potions()), float(_bonuses(square, secret)), hand, float(openings),
+        out.append([float(reader.potions()), float(bonuses(square, secret)), hand, float(openings),
                     1.0 if s == starter else 0.0])
     return out
 

@@ -133,7 +133,7 @@ class SquareReader:
         """Strength of the best stretch on row ``index`` (axis 0) or column ``index`` (axis 1)."""
         return self.base[axis][index + REACH]
 
-    def _arms(self, cell: int) -> tuple:
+    def arms_of(self, cell: int) -> tuple:
         """Per line through ``cell`` (row, then column): whether an empty side is open (the
         cell after it empty and allowed), and for each side with cards (up to an empty cell,
         the Centum auri or the edge): the first card's colour, the bit set of the cards from
@@ -204,7 +204,7 @@ class SquareReader:
     def gain(self, card: int, cell: int) -> float:
         """Potion points (now and, partly, to come) of ``card`` on ``cell``."""
         druid = self._druid_lines_gain(card, cell) if self.exact_druid and cell in self.druid_cells else 0
-        return _lines_gain((self.arms.get(cell) or self._arms(cell))[0], card, self.growth, self.blocking, druid)
+        return _lines_gain((self.arms.get(cell) or self.arms_of(cell))[0], card, self.growth, self.blocking, druid)
 
     def _druid_lines_gain(self, card: int, cell: int) -> int:
         """The points ``card`` on ``cell`` adds to the druid's row and column: the druid may
@@ -239,7 +239,7 @@ class SquareReader:
         best = -math.inf
         traits = _TRAITS[card]
         for cell in self.open_cells:
-            lines, shared, plain = get(cell) or self._arms(cell)
+            lines, shared, plain = get(cell) or self.arms_of(cell)
             if cell in druid_cells:
                 g = _lines_gain(lines, card, growth, blocking, self._druid_lines_gain(card, cell))
             elif traits < 0 or shared & traits:
@@ -260,7 +260,7 @@ class SquareReader:
         best = [-math.inf] * len(hand)
         traits = [_TRAITS[card] for card in hand]
         for cell in self.open_cells:
-            lines, shared, plain = get(cell) or self._arms(cell)
+            lines, shared, plain = get(cell) or self.arms_of(cell)
             exact = cell in druid_cells
             for k, card in enumerate(hand):
                 if exact:
@@ -297,7 +297,7 @@ def _with_bonuses(card: int, best_gain: float, secret: int) -> float:
     return best_gain + (COLOUR_BONUS if _COLOUR[card] == secret else 0.0)
 
 
-def _bonuses(square: MagicSquare, secret: int) -> int:
+def bonuses(square: MagicSquare, secret: int) -> int:
     """The Centum auri's points and the secret colour's bonus of the cards placed."""
     total = CENTUM_AURI_POINTS if CENTUM_AURI in square.cells else 0
     for card in square.cells:
@@ -322,7 +322,7 @@ def _plain_gain(lines: tuple, growth: float, blocking: float) -> float:
 
 
 def _lines_gain(arms: tuple, card: int, growth: float, blocking: float, druid: int) -> float:
-    """The placement gain of ``card`` on a cell along its row and column (``SquareReader._arms``);
+    """The placement gain of ``card`` on a cell along its row and column (``SquareReader.arms_of``);
     ``druid``: the points it adds to the druid's lines when those are counted apart."""
     immediate = float(druid)
     potential = 0.0
@@ -459,7 +459,7 @@ class AlarunHeuristic(GameHeuristic):
             square = state.squares[s]
             secret = state.secret[s]
             reader = SquareReader(square, self.weights, exact_druid=False)
-            estimates.append(reader.potions() + _bonuses(square, secret) + reader.hand_value(hands[s], secret))
+            estimates.append(reader.potions() + bonuses(square, secret) + reader.hand_value(hands[s], secret))
         rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)
         temperature = 3.0 + 2.5 * rounds_left
         top = max(estimates)
