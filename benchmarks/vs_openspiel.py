@@ -4,7 +4,7 @@ For each game (default: Alarún 3 players, Amarok 4 players, Edora 2 players, wi
 games' bot defaults), in one run:
 
 - ours: ``nemeton.agents.ismcts`` with full random rollouts
-  (``ismcts:seconds=S:rollout=random:cutoff=none:prior=none:c=0.7``);
+  (``ismcts:seconds=S:rollout=random:cutoff=none:prior=none:c=0.7:widen=0``);
 - OpenSpiel's: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with a random-rollout
   evaluator (one rollout to the end), the same ``c``, unlimited world samples, on our game
   through ``nemeton.interop.openspiel``: each decision builds an OpenSpiel state from a
@@ -123,7 +123,7 @@ def play(game: str, players: int, index: int, seconds: float, c: float, seed: in
     seats = []
     for s in range(players):
         if s == focal:
-            agent = make_agent(f"ismcts:seconds={seconds}:rollout=random:cutoff=none:prior=none:c={c}",
+            agent = make_agent(f"ismcts:seconds={seconds}:rollout=random:cutoff=none:prior=none:c={c}:widen=0",
                                spec, s, rng.getrandbits(63))
             seats.append(Timed(agent, lambda a: a.last_iterations))
         else:
