@@ -71,6 +71,32 @@ def test_a_directory_of_another_tournament_is_refused_and_left_unchanged(config,
     assert len(list((tmp_path / "t" / "games").glob("*.json"))) == 2
 
 
+def test_the_agents_settings_are_stored_with_the_defaults_the_options_refine(tmp_path):
+    edora = TournamentConfig.build("edora", 2, ["ismcts:iterations=3", "random"], seed=1)
+    stored = edora.to_json()["settings"]
+    assert stored[0]["widen"] == 0.5 and stored[0]["iterations"] == 3 and stored[1] == {}
+    three = TournamentConfig.build("edora", 3, ["ismcts:iterations=3", "random"], seed=1)
+    assert three.to_json()["settings"][0]["widen"] == 0.0   # widening is the 2-player default only
+
+
+def test_a_directory_played_by_agents_whose_defaults_changed_is_refused_and_left_unchanged(tmp_path):
+    config = TournamentConfig.build("amarok", 3, ["ismcts:iterations=5", "random"], seed=3)
+    run_tournament(config, 2, workers=1, out=tmp_path / "t")
+    meta_path = tmp_path / "t" / "tournament.json"
+    meta = json.loads(meta_path.read_text())
+    meta["settings"][0]["c"] = 1.4   # as if the default exploration had been 1.4 when they were played
+    meta_path.write_text(json.dumps(meta))
+    before = meta_path.read_text()
+    with pytest.raises(TournamentError, match=r"defaults have changed.*ismcts:iterations=5: c"):
+        run_tournament(config, 4, out=tmp_path / "t")
+    assert meta_path.read_text() == before
+    assert len(list((tmp_path / "t" / "games").glob("*.json"))) == 2
+    # a directory from before settings were stored resumes on its specs alone
+    del meta["settings"]
+    meta_path.write_text(json.dumps(meta))
+    assert len(run_tournament(config, 4, out=tmp_path / "t").outcomes) == 4
+
+
 def test_sequential_stopping_decides_at_the_same_block_whatever_the_workers(config):
     one = run_tournament(config, 200, workers=1, until_decided=0.65)
     two = run_tournament(config, 200, workers=2, until_decided=0.65)

@@ -56,6 +56,11 @@ class Agent(ABC):
         two runs with equal settings played the same agent)."""
         return {}
 
+    def settings_for(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`settings` as they will be in a game with ``options`` (the options' JSON
+        form), where an agent refines its defaults per options."""
+        return self.settings()
+
 
 class GameHeuristic(ABC):
     """A game's rule-of-thumb knowledge, used by the heuristic agent and by search.

@@ -225,6 +225,13 @@ class ISMCTSAgent(Agent):
                 "cutoff": self.cutoff, "rounds": self.rounds, "epsilon": self.epsilon, "prior": self.prior,
                 "bias": self.bias, "evaluation": self.evaluation, "widen": self.widen, "workers": self.workers}
 
+    def settings_for(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings in a game with ``options``: the defaults the game's heuristic refines
+        per options (``search_settings_for``) applied, as at the first decision."""
+        if not self._refined:
+            self._refine_for({"options": options})
+        return self.settings()
+
     # ------------------------------------------------------------------------------------
     def act(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

@@ -70,9 +70,17 @@ class TournamentConfig:
     def schedule(self) -> Schedule:
         return Schedule.for_game(get_game(self.game), self.options, self.seed, len(self.agents), self.lineup)
 
+    def agent_settings(self) -> list[dict[str, Any]]:
+        """Each agent's parameters with its defaults resolved for these options: stored with
+        the games, so that a directory is never resumed by an agent whose defaults changed
+        since (the same spec would then play another agent)."""
+        spec = get_game(self.game)
+        return [make_agent(text, spec, 0, 0).settings_for(self.options) for text in self.agents]
+
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "players": self.players, "agents": list(self.agents),
-                "options": dict(self.options), "seed": self.seed, "lineup": self.lineup}
+                "options": dict(self.options), "seed": self.seed, "lineup": self.lineup,
+                "settings": self.agent_settings()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "TournamentConfig":
@@ -187,10 +195,19 @@ def open_directory(out: Path, config: TournamentConfig) -> dict[int, GameOutcome
             stored = json.loads(meta.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise TournamentError(f"{meta} is not a tournament file: {exc}") from None
-        if stored != config.to_json():
-            diff = [k for k in config.to_json() if stored.get(k) != config.to_json()[k]]
+        wanted = config.to_json()
+        settings = wanted.pop("settings")
+        if {k: v for k, v in stored.items() if k != "settings"} != wanted:
+            diff = [k for k in wanted if stored.get(k) != wanted[k]]
             raise TournamentError(f"{out} holds another tournament (different {', '.join(diff)}); "
                                   "use another --out directory, or the same settings to resume it")
+        # a directory from before settings were stored is resumed on its specs alone
+        if "settings" in stored and stored["settings"] != settings:
+            changed = sorted({f"{config.agents[i]}: {k}" for i, (was, now) in enumerate(zip(stored["settings"], settings))
+                              for k in {*was, *now} if was.get(k) != now.get(k)})
+            raise TournamentError(
+                f"{out} was played by agents whose defaults have changed since ({'; '.join(changed)[:400]}): "
+                "spell the stored settings in the agent specs to resume it, or use another --out directory")
     else:
         (out / "games").mkdir(parents=True, exist_ok=True)
         write_atomically(meta, json.dumps(config.to_json(), indent=1))
