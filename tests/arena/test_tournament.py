@@ -91,6 +91,7 @@ def test_a_directory_played_by_agents_whose_defaults_changed_is_refused_and_left
         run_tournament(config, 4, out=tmp_path / "t")
     assert meta_path.read_text() == before
     assert len(list((tmp_path / "t" / "games").glob("*.json"))) == 2
+    assert len(load_tournament(tmp_path / "t").outcomes) == 2   # reading it back is allowed
     # a directory from before settings were stored resumes on its specs alone
     del meta["settings"]
     meta_path.write_text(json.dumps(meta))
@@ -122,3 +123,12 @@ def test_bad_tournaments_fail_before_any_game():
         TournamentConfig.build("amarok", 4, ["heuristic"], options={"teams": "maybe"})
     with pytest.raises(AgentSpecError):
         TournamentConfig.build("amarok", 4, ["human", "random"])
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"x"', "null"])
+def test_a_tournament_file_that_is_not_an_object_is_refused(config, tmp_path, text):
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "tournament.json").write_text(text)
+    with pytest.raises(TournamentError, match="another tournament"):
+        run_tournament(config, 1, out=tmp_path / "t")
+    assert (tmp_path / "t" / "tournament.json").read_text() == text

@@ -77,10 +77,13 @@ class TournamentConfig:
         spec = get_game(self.game)
         return [make_agent(text, spec, 0, 0).settings_for(self.options) for text in self.agents]
 
-    def to_json(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, Any]:
+        """What names the tournament (its JSON form without the agents' settings)."""
         return {"format": FORMAT, "game": self.game, "players": self.players, "agents": list(self.agents),
-                "options": dict(self.options), "seed": self.seed, "lineup": self.lineup,
-                "settings": self.agent_settings()}
+                "options": dict(self.options), "seed": self.seed, "lineup": self.lineup}
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.identity(), "settings": self.agent_settings()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "TournamentConfig":
@@ -186,25 +189,31 @@ def game_path(out: Path, index: int) -> Path:
     return out / "games" / f"{index:06d}.json"
 
 
-def open_directory(out: Path, config: TournamentConfig) -> dict[int, GameOutcome]:
+def open_directory(out: Path, config: TournamentConfig, to_play: bool = True) -> dict[int, GameOutcome]:
     """Prepare ``out`` for ``config``: a new directory gets the config; an existing one must
-    hold the same tournament. Returns the games already played there."""
+    hold the same tournament, and (``to_play``: more games will be played there) have been
+    played by agents with the same settings. Returns the games already played there."""
     meta = out / "tournament.json"
     if meta.exists():
         try:
             stored = json.loads(meta.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise TournamentError(f"{meta} is not a tournament file: {exc}") from None
-        wanted = config.to_json()
-        settings = wanted.pop("settings")
-        if {k: v for k, v in stored.items() if k != "settings"} != wanted:
+        wanted = config.identity()
+        if not isinstance(stored, dict) or {k: v for k, v in stored.items() if k != "settings"} != wanted:
+            stored = stored if isinstance(stored, dict) else {}
             diff = [k for k in wanted if stored.get(k) != wanted[k]]
             raise TournamentError(f"{out} holds another tournament (different {', '.join(diff)}); "
                                   "use another --out directory, or the same settings to resume it")
         # a directory from before settings were stored is resumed on its specs alone
-        if "settings" in stored and stored["settings"] != settings:
-            changed = sorted({f"{config.agents[i]}: {k}" for i, (was, now) in enumerate(zip(stored["settings"], settings))
-                              for k in {*was, *now} if was.get(k) != now.get(k)})
+        settings = config.agent_settings() if to_play and "settings" in stored else None
+        if settings is not None and stored["settings"] != settings:
+            was_all = stored["settings"]
+            if isinstance(was_all, list) and len(was_all) == len(settings) and all(isinstance(w, dict) for w in was_all):
+                changed = sorted({f"{config.agents[i]}: {k}" for i, (was, now) in enumerate(zip(was_all, settings))
+                                  for k in {*was, *now} if was.get(k) != now.get(k)})
+            else:
+                changed = ["the stored settings are unreadable"]
             raise TournamentError(
                 f"{out} was played by agents whose defaults have changed since ({'; '.join(changed)[:400]}): "
                 "spell the stored settings in the agent specs to resume it, or use another --out directory")
@@ -235,7 +244,7 @@ def load_tournament(out: str | os.PathLike) -> Tournament:
     if not meta.exists():
         raise TournamentError(f"{out} holds no tournament (no tournament.json)")
     config = TournamentConfig.from_json(json.loads(meta.read_text(encoding="utf-8")))
-    done = open_directory(out, config)
+    done = open_directory(out, config, to_play=False)   # read back whatever played them
     return Tournament(config, [done[i] for i in sorted(done)])
 
 
