@@ -398,24 +398,16 @@ class ISMCTSAgent(Agent):
             legal = state._legal_actions(player)
             children = node.children
             untried = []
-            if widen:
-                tried = []
-                for a in legal:
-                    child = children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
-                        tried.append(a)
-                if untried and tried and len(children) >= widen * sqrt(node.visits + 1):
-                    legal, untried = tried, []   # progressive widening: no new child yet
-            else:
-                for a in legal:
-                    child = children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if (widen and untried and len(untried) < len(legal)
+                    and len(children) >= widen * sqrt(node.visits + 1)):
+                # progressive widening: no new child yet, choose among the children legal here
+                legal, untried = [a for a in legal if a in children], []
             if untried:
                 action = self._expand_choice(node, state, player, untried, not children)
                 child = Node(node, action, player)
