@@ -114,29 +114,31 @@ class _SeenSquare:
     """What views show of one seat's square, kept between views: the whole square
     (:class:`_Shown`, grown by the cards placed since the last view), and the square without
     this round's hidden placements (what the other seats see during the placement phase),
-    rebuilt when those change. Valid for the square object held (a clone's or a
-    determinized state's squares are other objects, with their own)."""
+    grown likewise by the cards committed since (a square only gains cards, and this round's
+    placements are the newest: without them it holds the cards of the rounds before). Valid
+    for the square object held (a clone's or a determinized state's squares are other
+    objects, with their own)."""
 
-    __slots__ = ("square", "full", "committed_mask", "committed")
+    __slots__ = ("square", "full", "committed")
 
     def __init__(self, square: MagicSquare):
         self.square = square  # held, so that its id is never another square's
         self.full = _Shown()
-        self.committed_mask = -1
-        self.committed = self.full
+        self.committed = _Shown()
 
     def shown(self, square: MagicSquare, pending: list[int], hide_pending: bool) -> "_Shown":
         if not hide_pending or not pending:
-            return self.full.grow(square)
+            return self.full.grow(square.cells, square.occupied)
         mask = square.occupied
         for i in pending:
             mask &= ~(1 << i)
-        if mask != self.committed_mask:
-            hidden = set(pending)
-            self.committed = _Shown().grow(MagicSquare.from_cards([(i, c) for i, c in square.placed()
-                                                                   if i not in hidden]))
-            self.committed_mask = mask
-        return self.committed
+        committed = self.committed
+        if mask != committed.mask:
+            board = square.cells[:]
+            for i in pending:
+                board[i] = EMPTY
+            committed.grow(board, mask)
+        return committed
 
 
 _DRUID_ROW = ORIGIN // SIDE  # the druid's row and column on the 9 x 9 board (it sits at the origin)
@@ -172,13 +174,12 @@ class _Shown:
             self._json = (self.cells, json)
         return json
 
-    def grow(self, square: MagicSquare) -> "_Shown":
-        """Brought up to ``square``, which holds the cards seen so far and maybe more."""
-        occupied = square.occupied
+    def grow(self, board: list[int], occupied: int) -> "_Shown":
+        """Brought up to the 9 x 9 ``board`` (cards by cell index, EMPTY where none is
+        shown), whose ``occupied`` cells hold the cards seen so far and maybe more."""
         new = occupied & ~self.mask
         if not new:
             return self
-        board = square.cells
         cells, index = list(self.cells), self.index
         rows, columns = set(), set()
         for i in cells_of(new):
@@ -223,14 +224,10 @@ def _line_points(line: tuple[int, ...]) -> int:
 def _druid_points(board: list[int]) -> int:
     """The points of the druid's row and column with the druid's best value."""
     r = _DRUID_ROW
-    row, column = tuple(board[r * SIDE:r * SIDE + SIDE]), tuple(board[r::SIDE])
-    key = (row, column)
+    key = (tuple(board[r * SIDE:r * SIDE + SIDE]), tuple(board[r::SIDE]))
     points = _DRUID_POINTS.get(key)
     if points is None:
-        druid = druid_lines(row, r, column, r)[0]
-        row_d, column_d = list(row), list(column)
-        row_d[r] = column_d[r] = druid
-        points = POINTS[line_strength(row_d)] + POINTS[line_strength(column_d)]
+        points = druid_lines(key[0], r, key[1], r)[1]
         if len(_DRUID_POINTS) > _MEMO_SIZE:
             _DRUID_POINTS.clear()
         _DRUID_POINTS[key] = points
