@@ -58,7 +58,7 @@ class AmarokState(State):
     __slots__ = ("cards", "acts", "n", "teams", "target", "levels", "objective", "holder",
                  "round_no", "hand", "owner_sees", "front", "front_count", "river", "deck",
                  "known_bottom", "turn", "claw_pending", "last", "last_round",
-                 "_shared")  # the shared views' hand rows (view.py), made on first use
+                 "_shared")  # what the shared views were made of (view.py), made on first use
 
     # ----- construction ---------------------------------------------------------------------
     @classmethod
@@ -450,7 +450,13 @@ class AmarokState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return _view_builder()(self, seat)
 
-    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's :meth:`State.shared_view` (the same view, read-only, unchanged parts
+        handed out again), made whole by view.py: the envelope is written there, beside the
+        parts it keeps, rather than merged in (a seat that is not a plain int is checked by
+        the engine, with its errors)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            seat = self.check_seat(seat, spectator=True)
         return _view_builder()(self, seat, True)
 
     # ----- copies and serialisation -------------------------------------------------------

@@ -18,48 +18,46 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from operator import ne
 from typing import Any, Mapping
 
 from ...engine import TERMINAL, RecordError
 from .actions import tables_for
 from .cards import load_deck
-from .rules import (EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, assemble,
-                    last_round_copy, options_from_json)
+from .rules import (_ACTION_JSON, EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, _action_json,
+                    assemble, last_round_copy, options_from_json)
 
 
 def build_view(state: AmarokState, seat: int | None, shared: bool = False) -> dict[str, Any]:
-    """Amarok's part of ``seat``'s view: fresh data, or with ``shared`` (for
-    :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`, read-only) the deck's
-    card list, the options and the last round handed out as the game's own objects, not copies."""
+    """Amarok's part of ``seat``'s view: fresh data, or with ``shared`` the whole view of
+    :meth:`State.shared_view <nemeton.engine.state.State.shared_view>` (the engine's envelope
+    included; read-only), whose parts are handed out again as the same objects while the
+    state values they are made from are unchanged (:class:`_Kept`)."""
+    if shared:
+        return _shared_view(state, seat)
     ids, n = state.cards.ids, state.n
     hand, owner_sees = state.hand, state.owner_sees
-    if shared:
-        hands = _shared_rows(state, seat)
-    else:
-        hands = [_hand_row(ids, hand, owner_sees, seat, p) for p in range(n)]
+    hands = [_hand_row(ids, hand, owner_sees, seat, p) for p in range(n)]
     known = state.known_bottom
     over = state.turn == TERMINAL
-    phase = "over" if over else ("claw" if state.claw_pending else "take")
     front, front_count, card_id = state.front, state.front_count, ids.__getitem__
     return {  # the engine's envelope (seat, acting, round, terminal, scores = round wins) comes first
-        "phase": phase,
-        "options": _OPTIONS_JSON.get(state.options) or _options_json(state.options) if shared
-                   else _options_json(state.options),
-        "cards": state.cards.cards_json if shared else list(map(dict.copy, state.cards.cards_json)),
+        "phase": "over" if over else ("claw" if state.claw_pending else "take"),
+        "options": _options_json(state.options),
+        "cards": list(map(dict.copy, state.cards.cards_json)),
         "rounds_to_win": state.target,
         "objective": OBJECTIVE_NAMES[state.objective],
         "objective_holder": state.holder,
         "teams": [[t, t + n // 2] for t in range(n // 2)] if state.teams else None,
         "hands": hands,
         "hand_sizes": [2 - row.count(None) for row in hands],
-        "fronts": (_shared_fronts(state) if shared else
-                   [list(map(card_id, front[2 * p:2 * p + front_count[p]])) for p in range(n)]),
+        "fronts": [list(map(card_id, front[2 * p:2 * p + front_count[p]])) for p in range(n)],
         "river": list(map(card_id, state.river)),
         "deck_size": len(state.deck),
         # cards clawed to the bottom, from the highest to the very bottom card
         "deck_bottom": list(map(card_id, reversed(state.deck[:known]))),
         "last": state.last_json(),
-        "last_round": state.last_round if shared else last_round_copy(state.last_round),
+        "last_round": last_round_copy(state.last_round),
         "winners": state.winners() if over else [],
     }
 
@@ -78,41 +76,177 @@ def _hand_row(ids, hand: list[int], owner_sees: list[bool], seat: int | None, p:
     return row
 
 
-def _shared_rows(state: AmarokState, seat: int | None) -> list[list]:
-    """The hands for shared views: each seat's row the same list while its slots hold the
-    same cards held the same way (kept in the state per viewer; a clone starts afresh)."""
+# ----- shared views ------------------------------------------------------------------------
+class _Kept:
+    """What a state's shared views were made of, with the state values each part was made
+    from (kept in the state, made on first use; a clone starts afresh). Each part is made
+    again only when those values changed, so it never holds what ``view(seat)`` would not."""
+
+    __slots__ = ("hand", "owner_sees", "own_rows", "others_rows", "blind_rows", "hands_of",
+                 "hand_sizes", "front", "front_count", "fronts", "river", "river_ids",
+                 "bottom", "bottom_ids", "levels", "scores", "last", "last_json", "teams")
+
+    def __init__(self, state: AmarokState):
+        n = state.n
+        self.hand = self.owner_sees = self.front = self.front_count = None
+        self.own_rows: list = [None] * n      # seat p's row as seat p sees it
+        self.others_rows: list = [None] * n   # as every other seat sees it
+        self.blind_rows: list = [None] * n    # as the spectator sees it (the hands of its views)
+        self.hands_of: dict = {}              # viewer -> its list of rows, while no hand changes
+        self.hand_sizes = self.fronts = None
+        self.river = self.river_ids = self.bottom = self.bottom_ids = None
+        self.levels = self.scores = None
+        self.last = self.last_json = None
+        self.teams = [[t, t + n // 2] for t in range(n // 2)] if state.teams else None
+
+
+def _kept(state: AmarokState) -> _Kept:
     kept = getattr(state, "_shared", None)
     if kept is None:
-        kept = state._shared = {}
+        kept = state._shared = _Kept(state)
+    return kept
+
+
+# A hand row with given contents is one list for every state and viewer (read-only, like the
+# rest of a shared view), so readers that key what they made of a row by its identity (the
+# RL encoder) find it again in any seat's view, at any step, in any game. The key is the row's
+# content: per slot None or (the card id or None if hidden, whether it faces its owner).
+_HAND_ROWS: dict[tuple, list] = {}
+_FRONT_ROWS: dict[tuple, list] = {}   # the same for the cards in front (key: their ids)
+
+
+def _interned_hand_row(key: tuple) -> list:
+    row = _HAND_ROWS.get(key)
+    if row is None:
+        row = [None if slot is None else {"card": slot[0], "facing": "owner" if slot[1] else "others"}
+               for slot in key]
+        if len(_HAND_ROWS) > 100_000:   # decks are data: bound what odd decks may add
+            _HAND_ROWS.clear()
+        row = _HAND_ROWS.setdefault(key, row)
+    return row
+
+
+def _interned_front_row(key: tuple) -> list:
+    row = _FRONT_ROWS.get(key)
+    if row is None:
+        if len(_FRONT_ROWS) > 100_000:
+            _FRONT_ROWS.clear()
+        row = _FRONT_ROWS.setdefault(key, list(key))
+    return row
+
+
+def _changed_seats(now: list, was: list | None) -> list[int]:
+    """The seats whose pair of entries (``2*seat``, ``2*seat + 1``) differs (all if ``was``
+    is None), found at C speed: most steps change one entry."""
+    if was is None or len(was) != len(now):
+        return list(range(len(now) // 2))
+    diff = list(map(ne, now, was))
+    k = diff.index(True) if True in diff else -1
+    if k < 0 or diff.count(True) == 1:
+        return [] if k < 0 else [k >> 1]
+    return sorted({k >> 1 for k, d in enumerate(diff) if d})
+
+
+def _remake_hands(kept: _Kept, state: AmarokState) -> None:
+    """The rows of the seats whose hands changed (as the owner, the others and the spectator
+    see them: :func:`sees`), and the hand sizes."""
     hand, owner_sees, ids = state.hand, state.owner_sees, state.cards.ids
-    rows = []
-    for p in range(state.n):
-        k = 2 * p
-        inputs = (hand[k], hand[k + 1], owner_sees[k], owner_sees[k + 1])
-        key = (p, seat)
-        was = kept.get(key)
-        if was is None or was[0] != inputs:
-            was = kept[key] = (inputs, _hand_row(ids, hand, owner_sees, seat, p))
-        rows.append(was[1])
+    if owner_sees != kept.owner_sees:
+        seats = list(range(state.n))
+    else:
+        seats = _changed_seats(hand, kept.hand)
+    sizes = [0] * state.n if kept.hand_sizes is None else kept.hand_sizes[:]
+    own_rows, others_rows, blind_rows = kept.own_rows, kept.others_rows, kept.blind_rows
+    for p in seats:
+        i = 2 * p
+        a, b, fa, fb = hand[i], hand[i + 1], owner_sees[i], owner_sees[i + 1]
+        sizes[p] = (a != EMPTY) + (b != EMPTY)
+        ca = None if a == EMPTY else ids[a]
+        cb = None if b == EMPTY else ids[b]
+        # the owner sees the cards facing it, the others those facing them, the spectator none
+        own_rows[p] = _interned_hand_row((None if ca is None else (ca if fa else None, fa),
+                                          None if cb is None else (cb if fb else None, fb)))
+        others_rows[p] = _interned_hand_row((None if ca is None else (None if fa else ca, fa),
+                                             None if cb is None else (None if fb else cb, fb)))
+        blind_rows[p] = _interned_hand_row((None if ca is None else (None, fa),
+                                            None if cb is None else (None, fb)))
+    kept.hand, kept.owner_sees = hand[:], owner_sees[:]
+    kept.hand_sizes = sizes   # a new list: views handed out before keep theirs
+    kept.hands_of = {None: blind_rows[:]}
+
+
+def _hands_of(kept: _Kept, state: AmarokState, seat: int | None) -> list[list]:
+    if state.hand != kept.hand or state.owner_sees != kept.owner_sees:
+        _remake_hands(kept, state)
+    rows = kept.hands_of.get(seat)
+    if rows is None:
+        rows = kept.hands_of[seat] = kept.others_rows[:]
+        rows[seat] = kept.own_rows[seat]
     return rows
 
 
-def _shared_fronts(state: AmarokState) -> list[list]:
-    """The cards in front for shared views: each seat's row the same list while it holds the
-    same cards (kept in the state; a clone starts afresh)."""
-    kept = getattr(state, "_shared", None)
-    if kept is None:
-        kept = state._shared = {}
-    front, front_count, card_id = state.front, state.front_count, state.cards.ids.__getitem__
-    rows = []
-    for p in range(state.n):
-        cards = front[2 * p:2 * p + front_count[p]]
-        key = ("front", p)
-        was = kept.get(key)
-        if was is None or was[0] != cards:
-            was = kept[key] = (cards, list(map(card_id, cards)))
-        rows.append(was[1])
-    return rows
+def _fronts_of(kept: _Kept, state: AmarokState) -> list[list]:
+    front, front_count = state.front, state.front_count
+    if front != kept.front or front_count != kept.front_count:
+        card_id = state.cards.ids.__getitem__
+        if kept.front_count is None or len(front) != len(kept.front):
+            seats = range(state.n)
+        else:
+            seats = _changed_seats(front, kept.front)
+            if len(seats) != 1 or front_count != kept.front_count and (
+                    sum(map(ne, front_count, kept.front_count)) != 1 or front_count[seats[0]] == kept.front_count[seats[0]]):
+                seats = range(state.n)   # more than one seat changed: all made again
+        rows = [None] * state.n if kept.fronts is None else kept.fronts[:]
+        for p in seats:
+            rows[p] = _interned_front_row(tuple(map(card_id, front[2 * p:2 * p + front_count[p]])))
+        kept.fronts = rows   # a new list: views handed out before keep theirs
+        kept.front, kept.front_count = front[:], front_count[:]
+    return kept.fronts
+
+
+def _shared_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
+    """The whole shared view (:meth:`AmarokState.shared_view`): the engine's envelope, then
+    Amarok's part, equal key for key to ``state.view(seat)``."""
+    kept = _kept(state)
+    ids = state.cards.ids
+    river = state.river
+    if river != kept.river:
+        kept.river, kept.river_ids = river[:], list(map(ids.__getitem__, river))
+    deck, known = state.deck, state.known_bottom
+    bottom = deck[:known]
+    if bottom != kept.bottom:
+        kept.bottom, kept.bottom_ids = bottom, list(map(ids.__getitem__, reversed(bottom)))
+    levels = state.levels
+    if levels != kept.levels:
+        kept.levels, kept.scores = levels[:], [float(v) for v in levels]
+    last = state.last
+    if last is not kept.last:   # an immutable tuple, replaced at every action
+        kept.last = last
+        kept.last_json = None if last is None else {
+            "seat": last[0], "action": _ACTION_JSON.get(last[1]) or _action_json(last[1]), "card": ids[last[2]]}
+    hands = _hands_of(kept, state, seat)
+    turn = state.turn
+    over = turn == TERMINAL
+    return {
+        "game": "amarok", "seat": seat, "players": state.n, "acting": [] if over else [turn],
+        "round": state.round_no, "terminal": over, "scores": kept.scores,
+        "phase": "over" if over else ("claw" if state.claw_pending else "take"),
+        "options": _OPTIONS_JSON.get(state.options) or _options_json(state.options),
+        "cards": state.cards.cards_json,
+        "rounds_to_win": state.target,
+        "objective": OBJECTIVE_NAMES[state.objective],
+        "objective_holder": state.holder,
+        "teams": kept.teams,
+        "hands": hands,
+        "hand_sizes": kept.hand_sizes,
+        "fronts": _fronts_of(kept, state),
+        "river": kept.river_ids,
+        "deck_size": len(deck),
+        "deck_bottom": kept.bottom_ids,
+        "last": kept.last_json,
+        "last_round": state.last_round,
+        "winners": state.winners() if over else [],
+    }
 
 
 _OPTIONS_JSON: dict[AmarokOptions, dict[str, Any]] = {}
