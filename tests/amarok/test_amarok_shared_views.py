@@ -54,3 +54,18 @@ def test_parts_no_card_touched_are_handed_out_again_and_earlier_views_stay_as_th
             assert len(unchanged) >= 5 and all(after["fronts"][p] is before["fronts"][p] for p in unchanged)
             assert all(a is b for a, b in zip(after["hands"], before["hands"]) if a == b)
         assert after == state.view(seat)
+
+
+def test_a_fresh_view_edited_between_two_encodings_is_read_again():
+    """The encoder keeps what a row gives by the row's identity only for memos (fed shared
+    views, never edited); a fresh view may be edited and encoded again."""
+    state = position(4, hands=HANDS, fronts="R10 | | | ", levels=[0, 1, 2, 0])
+    encoding = SPEC.encoding(state.options)
+    view = state.view(0)
+    before = encoding.encode(view)
+    encoding.encode(view, memo=encoding.new_memo())
+    view["hands"][2][0] = None
+    view["fronts"][0].append("B0")
+    edited = encoding.encode(view)
+    assert not np.array_equal(edited, before)
+    assert np.array_equal(edited, encoding.encode(copy.deepcopy(view)))

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 
-from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout, ObservationMemo
 from .actions import tables_for
 from .cards import CLAW, HEART, SEASON, TRAP, load_deck
 from .options import AmarokOptions
@@ -23,6 +23,7 @@ _PHASES = {"take": 0, "claw": 1, "over": 2}
 _OBJECTIVES = {name: i for i, name in enumerate(OBJECTIVE_NAMES)}
 _SYMBOL_FEATURE = {HEART: 1, CLAW: 2, SEASON: 3, TRAP: 4}
 ROUND_SCALE = 10.0
+_ROWS_KEPT = 20_000   # rows whose parts an encoding keeps (shared views have a few thousand)
 
 
 def all_actions(options: AmarokOptions) -> list:
@@ -105,11 +106,15 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
     objective_at = {name: off["objective"] + i for name, i in _OBJECTIVES.items()}
     round_at, deck_size_at, teams_at = off["round"], off["deck_size"], off["teams"]
 
-    # One part (engine.encoding.Parts): most of the observation changes at every step; what
-    # each seat's hand row and front row gave is kept in the parts' cache by the rows'
-    # identity (shared views keep the rows that did not change).
+    # One part (engine.encoding.Parts): most of the observation changes between two of a
+    # seat's observations. What a hand row or a front row gives at each position is kept by
+    # the row's identity, for every observer at once: shared views hand out one list per
+    # row content (view.py), so a row is read once per position, in any seat's view of any
+    # game. The round wins are kept per observer by the identity of the scores list.
     def encode(view: Mapping[str, Any], parts) -> None:
-        parts.add("table", None, encode_table, view, parts.cache)
+        # rows are kept by identity only for memos (which must never see a view changed in
+        # place); a fresh encoding reads every row (its view may be edited between calls)
+        parts.add("table", None, encode_table, view, parts.cache, isinstance(parts, ObservationMemo))
 
     def encode_hand(base: int, row: list) -> list[int]:
         ones = []
@@ -139,7 +144,59 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
         vals[summary] = total / value_scale
         return ones, list(vals), list(vals.values())
 
-    def encode_table(view: Mapping[str, Any], cache: dict) -> tuple[list[int], list[int], list[float]]:
+    # id(row) -> [what the row gives at positions 0 .. n-1 (None until asked), the row]; the
+    # row is held, so no other object takes its id while the entry lives
+    hand_parts: dict[int, list] = {}
+    front_parts: dict[int, list] = {}
+    hand_base = tables[0].hands
+    front_base, summary_base = tables[0].fronts, tables[0].summary
+
+    def hand_part(row: list, k: int) -> list[int]:
+        kept = hand_parts.get(id(row))
+        if kept is None or kept[n] is not row:
+            if len(hand_parts) > _ROWS_KEPT:   # fresh views' rows: a bound, not a leak
+                hand_parts.clear()
+            kept = hand_parts[id(row)] = [None] * n + [row]
+        part = kept[k] = encode_hand(hand_base[k], row)
+        return part
+
+    def front_part(row: list, k: int) -> tuple[list[int], list[int], list[float]]:
+        kept = front_parts.get(id(row))
+        if kept is None or kept[n] is not row:
+            if len(front_parts) > _ROWS_KEPT:
+                front_parts.clear()
+            kept = front_parts[id(row)] = [None] * n + [row]
+        part = kept[k] = encode_front(front_base[k], summary_base[k], row)
+        return part
+
+    hand_get, front_get = hand_parts.get, front_parts.get
+
+    def add_rows(order: list[int], hands: list, fronts: list, ones: list, idx: list, val: list) -> None:
+        """Each seat's hand row and front row, read."""
+        for k, s in enumerate(order):
+            ones += encode_hand(hand_base[k], hands[s])
+            part = encode_front(front_base[k], summary_base[k], fronts[s])
+            ones += part[0]
+            idx += part[1]
+            val += part[2]
+
+    def add_kept_rows(order: list[int], hands: list, fronts: list, ones: list, idx: list, val: list) -> None:
+        """The same, each row read once per position (then kept by its identity)."""
+        for k, s in enumerate(order):
+            row = hands[s]
+            kept = hand_get(id(row))
+            part = kept[k] if kept is not None and kept[n] is row else None
+            ones += hand_part(row, k) if part is None else part
+            row = fronts[s]
+            kept = front_get(id(row))
+            part = kept[k] if kept is not None and kept[n] is row else None
+            if part is None:
+                part = front_part(row, k)
+            ones += part[0]
+            idx += part[1]
+            val += part[2]
+
+    def encode_table(view: Mapping[str, Any], cache: dict, keep_rows: bool) -> tuple[list[int], list[int], list[float]]:
         seat = view["seat"]
         t = tables[0 if seat is None else seat]
         ones = list(map(t.acting.__getitem__, view["acting"]))
@@ -148,34 +205,14 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
         ones.append(t.objective_holder[view["objective_holder"]])
         if teams_flag:
             ones.append(teams_at)
-        idx = [round_at, deck_size_at]
-        val = [min(1.0, view["round"] / ROUND_SCALE), view["deck_size"] / size]
-        scores, target = view["scores"], view["rounds_to_win"]
-        hands, fronts = view["hands"], view["fronts"]
-        kept_hands = cache.get("hands")
-        if kept_hands is None or cache.get("tables") is not t:
-            kept_hands = cache["hands"] = [(None, None)] * n
-            kept_fronts = cache["fronts"] = [(None, None)] * n
-            cache["tables"] = t
-        else:
-            kept_fronts = cache["fronts"]
-        for k, s in enumerate(t.order):
-            idx.append(t.round_wins[k])
-            val.append(scores[s] / target)
-            row = hands[s]
-            was, part = kept_hands[k]
-            if was is not row:
-                part = encode_hand(t.hands[k], row)
-                kept_hands[k] = (row, part)
-            ones += part
-            row = fronts[s]
-            was, part = kept_fronts[k]
-            if was is not row:
-                part = encode_front(t.fronts[k], t.summary[k], row)
-                kept_fronts[k] = (row, part)
-            ones += part[0]
-            idx += part[1]
-            val += part[2]
+        scores = view["scores"]
+        kept = cache.get("round_wins")
+        if kept is None or kept[0] is not scores or kept[1] is not t:
+            target = view["rounds_to_win"]
+            kept = cache["round_wins"] = (scores, t, [scores[s] / target for s in t.order])
+        idx = [round_at, deck_size_at, *t.round_wins]
+        val = [min(1.0, view["round"] / ROUND_SCALE), view["deck_size"] / size, *kept[2]]
+        (add_kept_rows if keep_rows else add_rows)(t.order, view["hands"], view["fronts"], ones, idx, val)
         ones += map(river_at.__getitem__, view["river"])
         ones += map(bottom_at.__getitem__, view["deck_bottom"])
         return ones, idx, val
