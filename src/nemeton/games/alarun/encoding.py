@@ -119,14 +119,14 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         max_game_length=None if cap is None else ROUNDS * (action_phase_most + HAND_SIZE * n),
         typical_game_length=ROUNDS * (CAP_SCALE + n + HAND_SIZE * n),
         simultaneous=True)
-    tables = [_SeatTables(off, me, n) for me in range(n)]
+    round_at, face_down_at = off["round"] - 1, off["face_down"]
+    extra_at, taken_at, deck_at = off["extra_actions_left"], off["actions_taken"], off["deck_size"]
+    tables = [_SeatTables(off, me, n, (extra_at, taken_at, deck_at)) for me in range(n)]
     card_at = {key: {name: off[key] + i for name, i in CARD_IDS.items()} for key in ("hand", "centre", "discard")}
     phase_at = {name: off["phase"] + i for name, i in _PHASE_INDEX.items()}
     placement_at = [[off["my_placements"] + (y + REACH) * SIDE + x + REACH for x in range(-REACH, REACH + 1)]
                     for y in range(-REACH, REACH + 1)]
     colour_at = {c: off["secret_colour"] + i for c, i in _COLOUR_INDEX.items()}
-    round_at, face_down_at = off["round"] - 1, off["face_down"]
-    extra_at, taken_at, deck_at = off["extra_actions_left"], off["actions_taken"], off["deck_size"]
 
     def encode_square(rows: list, cells: list) -> tuple[list[int], tuple, tuple]:
         ones: list[int] = []
@@ -155,6 +155,20 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
                     counts[i] = get(i, 0.0) + 0.5
         return (), list(counts), list(counts.values())
 
+    # Parts every observer makes alike (the centre, the discard: no seat-relative index), by
+    # key: (the view's list, the part made of it), so that the observers after the first take
+    # the part made of the same list (State.shared_view hands the same list to every seat).
+    common: dict[str, tuple[Any, tuple]] = {}
+
+    def encode_common(key: str, cards: list | None) -> tuple:
+        kept = common.get(key)
+        if kept is not None and kept[0] is cards:
+            return kept[1]
+        ones, index, values = encode_cards(card_at[key], cards)
+        part = (ones, tuple(index), tuple(values))  # (read by every observer's memo: never changed)
+        common[key] = (cards, part)
+        return part
+
     # The view is read in parts (engine.encoding.Parts): each square apart (with a memo, a
     # square that is the same object as at the observer's previous observation is not read
     # again: State.shared_view hands unchanged squares out so), the rest of the table at once.
@@ -162,9 +176,11 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         seat = view["seat"]
         t = tables[0 if seat is None else seat]
         parts.add("table", None, encode_table, t, view)
-        for key in ("hand", "centre", "discard"):
+        hand = view.get("hand")
+        parts.add("hand", hand, encode_cards, card_at["hand"], hand)
+        for key in ("centre", "discard"):
             cards = view.get(key)
-            parts.add(key, cards, encode_cards, card_at[key], cards)
+            parts.add(key, cards, encode_common, key, cards)
         known = view["known_hands"]
         parts.add("known_hands", known, encode_known, t, known)
         squares = view["squares"]
@@ -172,8 +188,7 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
             cells = squares[s]
             parts.add(square_keys[k], cells, encode_square, cell_cards[k], cells)
 
-    def encode_table(t: "_SeatTables", view: Mapping[str, Any]) -> tuple[list[int], list[int], list[float]]:
-        order = t.order
+    def encode_table(t: "_SeatTables", view: Mapping[str, Any]) -> tuple[list[int], tuple | list, list[float]]:
         ones = druid[:]
         ones += map(t.acting.__getitem__, view["acting"])
         ones.append(phase_at[view["phase"]])
@@ -186,25 +201,24 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
             ones.append(taken_at + 1)
         if view["face_down"]:
             ones.append(face_down_at)
-        counts: dict[int, float] = {extra_at: view["extra_actions_left"] / (n - 1),
-                                    taken_at: min(1.0, taken / cap_scale),
-                                    deck_at: view["deck_size"] / DECK}
-        hand_sizes, placed, points = view["hand_sizes"], view["placed_this_round"], view["potion_points"]
-        for k, s in enumerate(order):
-            counts[t.hand_sizes[k]] = hand_sizes[s] / HAND_SIZE
-            counts[t.placed[k]] = placed[s] / HAND_SIZE
-            counts[t.points[k]] = points[s] / SCALE_POINTS
         for x, y in view.get("my_placements") or ():
             ones.append(placement_at[y + REACH][x + REACH])
         colour = view.get("secret_colour")
         if colour is not None:
             ones.append(colour_at[colour])
-        if view["terminal"]:
-            scores, colours = view["scores"], view["secret_colours"]
-            for k, s in enumerate(order):
-                counts[t.scores[k]] = scores[s] / SCALE_POINTS
-                ones.append(t.secret_colours[k] + _COLOUR_INDEX[colours[s]])
-        return ones, list(counts), list(counts.values())
+        # the values at t.table_index: extra actions, actions taken, deck, then per position
+        # hand size, placed this round, potion points
+        values = [view["extra_actions_left"] / (n - 1), min(1.0, taken / cap_scale), view["deck_size"] / DECK]
+        hand_sizes, placed, points = view["hand_sizes"], view["placed_this_round"], view["potion_points"]
+        for s in t.order:
+            values += (hand_sizes[s] / HAND_SIZE, placed[s] / HAND_SIZE, points[s] / SCALE_POINTS)
+        if not view["terminal"]:
+            return ones, t.table_index, values
+        scores, colours = view["scores"], view["secret_colours"]
+        for k, s in enumerate(t.order):
+            values.append(scores[s] / SCALE_POINTS)
+            ones.append(t.secret_colours[k] + _COLOUR_INDEX[colours[s]])
+        return ones, t.table_index + t.scores, values
 
     return GameEncoding(options, _action_space(), layout, facts, encode)
 
@@ -217,7 +231,7 @@ class _SeatTables:
     position k; ``acting``, ``start_player`` and ``alarun`` are indexed by absolute seat
     (``alarun[n]``: nobody), the other lists by position."""
 
-    def __init__(self, off: dict, me: int, n: int):
+    def __init__(self, off: dict, me: int, n: int, table_index: tuple[int, ...]):
         rel = [(s - me) % n for s in range(n)]
         self.order = [(me + k) % n for k in range(n)]
         self.acting = [off["acting"] + rel[s] for s in range(n)]
@@ -228,5 +242,9 @@ class _SeatTables:
         self.hand_sizes = [off["hand_sizes"] + k for k in range(n)]
         self.placed = [off["placed_this_round"] + k for k in range(n)]
         self.points = [off["potion_points"] + k for k in range(n)]
-        self.scores = [off["scores"] + k for k in range(n)]
+        self.scores = tuple(off["scores"] + k for k in range(n))
+        # the table part's indices with values: ``table_index`` (the table's own: extra
+        # actions, actions taken, deck), then per position hand size, placed, potion points
+        self.table_index = table_index + tuple(i for k in range(n)
+                                               for i in (self.hand_sizes[k], self.placed[k], self.points[k]))
         self.secret_colours = [off["secret_colours"] + k * len(COLOURS) for k in range(n)]
