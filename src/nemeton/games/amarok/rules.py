@@ -49,6 +49,12 @@ def seen_by(players: int, owner: int, faces_owner: bool) -> frozenset[int]:
     return frozenset(v for v in range(players) if sees(v, owner, faces_owner))
 
 
+@lru_cache(maxsize=None)  # at most 6 x 6 x 6
+def _others(players: int, seat: int, partner: int) -> tuple[int, ...]:
+    """The seats whose hands ``seat`` may take from (not its own, nor its partner's), in order."""
+    return tuple(p for p in range(players) if p != seat and p != partner)
+
+
 WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
 OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
 
@@ -132,6 +138,13 @@ class AmarokState(State):
         return seat % (self.n // 2) if self.teams else seat
 
     # ----- legal actions ------------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        """The engine's :meth:`State.legal_actions`, a plain int seat checked here (the RL
+        environments ask at every step); anything else goes through the engine's checks."""
+        if type(seat) is int and 0 <= seat < self.n:
+            return self._legal_actions(seat)   # empty unless it is that seat's turn
+        return State.legal_actions(self, seat)
+
     def _legal_actions(self, seat: int | None = None) -> list:
         turn = self.turn
         if seat is None:
@@ -159,21 +172,24 @@ class AmarokState(State):
         if self.deck:
             out.append(acts.take_deck)
         owner_sees = self.owner_sees
-        partner = self.partner(seat) if not self.options.partner_hand else seat
-        for p in range(self.n):
-            if p == seat or p == partner:
-                continue
-            unseen = False
-            seen_row = acts.take_seen[p]
-            for i in (2 * p, 2 * p + 1):
-                c = hand[i]
-                if c != EMPTY:
-                    if owner_sees[i]:
-                        unseen = True
-                    else:
-                        out.append(seen_row[c])
-            if unseen:
-                out.append(acts.take_unseen[p])
+        take_seen, take_unseen = acts.take_seen, acts.take_unseen
+        for p in _others(self.n, seat, self.partner(seat) if not self.options.partner_hand else seat):
+            i = 2 * p
+            first, second = hand[i], hand[i + 1]
+            # each card facing the others is seen (and named), one facing its owner is not
+            if first != EMPTY:
+                if second != EMPTY:
+                    first_hidden, second_hidden = owner_sees[i], owner_sees[i + 1]
+                    if not first_hidden:
+                        out.append(take_seen[p][first])
+                    if not second_hidden:
+                        out.append(take_seen[p][second])
+                    if first_hidden or second_hidden:
+                        out.append(take_unseen[p])
+                else:
+                    out.append(take_unseen[p] if owner_sees[i] else take_seen[p][first])
+            elif second != EMPTY:
+                out.append(take_unseen[p] if owner_sees[i + 1] else take_seen[p][second])
         return out
 
     def claw_targets(self, seat: int) -> list:
