@@ -17,6 +17,7 @@ search, which record nothing, pay nothing.
 from __future__ import annotations
 
 import random
+from itertools import compress
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -140,7 +141,7 @@ class AlarunState(State):
         if self.phase == ACTIONS:
             return (self.turn,)
         if self.phase == PLACEMENT:
-            return tuple(s for s, hand in enumerate(self.hands) if hand)
+            return tuple(compress(range(self.n), self.hands))  # the seats whose hand is not empty
         return ()
 
     def is_terminal(self) -> bool:

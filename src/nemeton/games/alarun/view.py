@@ -45,15 +45,42 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
     ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only, or, with
     ``shared`` (for :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`), each
     square's list the same object for as long as the square shows the same cards."""
-    n = state.n
     phase = state.phase
-    seen = _seen_squares(state)
+    squares, pending = state.squares, state.pending
+    seen = getattr(state, "_seen", None)  # each seat's _SeenSquare, made on first use
+    if seen is None or len(seen) != len(squares):
+        seen = state._seen = [_SeenSquare(sq) for sq in squares]
+    hide = phase == PLACEMENT  # (other seats' placements of this round)
     visible_squares = []
     potion_points = []
-    for s in range(n):
-        shown = seen[s].shown(state.squares[s], state.pending[s], phase == PLACEMENT and s != seat)
-        visible_squares.append(shown.shared() if shared else list(map(list, shown.cells)))
+    for s, square in enumerate(squares):
+        seen_square = seen[s]
+        if seen_square.square is not square:  # another object: a clone's, a determinized state's square
+            seen_square = seen[s] = _SeenSquare(square)
+        if hide and pending[s] and s != seat:
+            shown = seen_square.without(square, pending[s])
+        else:
+            shown = seen_square.full
+            if square.occupied != shown.mask:
+                shown.grow(square.cells, square.occupied)
+        if shared:
+            json = shown.json
+            if json is None:
+                json = shown.json = list(map(list, shown.cells))  # once per change of the cells
+            visible_squares.append(json)
+        else:
+            visible_squares.append(list(map(list, shown.cells)))
         potion_points.append(shown.points)
+    if shared:
+        kept = getattr(state, "_shared", None)  # the card lists' names (a clone starts afresh)
+        if kept is None:
+            kept = state._shared = {}
+        centre = _shared_names(kept, "centre", state.centre)
+        discard = _shared_names(kept, "discard", state.discard)
+        known = _shared_known(kept, state.known)
+    else:
+        centre, discard = _names(state.centre), _names(state.discard)
+        known = [_names(k) for k in state.known]
     view: dict[str, Any] = {
         "rounds": ROUNDS,
         "phase": PHASE_NAMES[phase],
@@ -63,18 +90,18 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
         "actions_taken": state.actions_taken,
         "action_cap": state.options.action_cap,
         "deck_size": len(state.deck),
-        "centre": _shared_names(state, "centre", state.centre) if shared else _names(state.centre),
+        "centre": centre,
         "face_down": len(state.face_down),
-        "discard": _shared_names(state, "discard", state.discard) if shared else _names(state.discard),
-        "hand_sizes": [len(h) for h in state.hands],
-        "known_hands": _shared_known(state) if shared else [_names(k) for k in state.known],
-        "placed_this_round": [len(p) for p in state.pending],
+        "discard": discard,
+        "hand_sizes": list(map(len, state.hands)),
+        "known_hands": known,
+        "placed_this_round": list(map(len, pending)),
         "squares": visible_squares,
         "potion_points": potion_points,
     }
     if seat is not None:
-        view["hand"] = _shared_names(state, seat, state.hands[seat]) if shared else _names(state.hands[seat])
-        view["my_placements"] = [list(CELL_XY[i]) for i in state.pending[seat]]
+        view["hand"] = _shared_names(kept, seat, state.hands[seat]) if shared else _names(state.hands[seat])
+        view["my_placements"] = [list(CELL_XY[i]) for i in pending[seat]]
         view["secret_colour"] = COLOURS[state.secret[seat]]
     if phase == OVER:
         view["secret_colours"] = [COLOURS[c] for c in state.secret]
@@ -83,12 +110,9 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
     return view
 
 
-def _shared_names(state: AlarunState, key: Any, cards: list[int]) -> list[str]:
+def _shared_names(kept: dict, key: Any, cards: list[int]) -> list[str]:
     """The names of ``cards`` for shared views: the same list while the cards are equal to
-    those it was made from (kept in the state under ``key``; a clone starts afresh)."""
-    kept = getattr(state, "_shared", None)
-    if kept is None:
-        kept = state._shared = {}
+    those it was made from (kept under ``key``)."""
     was = kept.get(key)
     if was is not None and was[0] == cards:
         return was[1]
@@ -97,16 +121,13 @@ def _shared_names(state: AlarunState, key: Any, cards: list[int]) -> list[str]:
     return names
 
 
-def _shared_known(state: AlarunState) -> list[list[str]]:
+def _shared_known(kept: dict, known: list[list[int]]) -> list[list[str]]:
     """``known_hands`` for shared views: the same list while every seat's known cards are."""
-    kept = getattr(state, "_shared", None)
-    if kept is None:
-        kept = state._shared = {}
     was = kept.get("known")
-    if was is not None and was[0] == state.known:
+    if was is not None and was[0] == known:
         return was[1]
-    names = [_names(k) for k in state.known]
-    kept["known"] = ([k[:] for k in state.known], names)
+    names = [_names(k) for k in known]
+    kept["known"] = ([k[:] for k in known], names)
     return names
 
 
@@ -126,9 +147,8 @@ class _SeenSquare:
         self.full = _Shown()
         self.committed = _Shown()
 
-    def shown(self, square: MagicSquare, pending: list[int], hide_pending: bool) -> "_Shown":
-        if not hide_pending or not pending:
-            return self.full.grow(square.cells, square.occupied)
+    def without(self, square: MagicSquare, pending: list[int]) -> "_Shown":
+        """The square without the ``pending`` cells (this round's hidden placements)."""
         mask = square.occupied
         for i in pending:
             mask &= ~(1 << i)
@@ -154,25 +174,17 @@ class _Shown:
     row and its column; the druid (at the origin) takes the value that scores best in its
     row and column, and only those depend on it."""
 
-    __slots__ = ("mask", "cells", "index", "row_points", "column_points", "druid_points", "points", "_json")
+    __slots__ = ("mask", "cells", "index", "row_points", "column_points", "druid_points", "points", "json")
 
     def __init__(self) -> None:
         self.mask = 0
         self.cells: tuple = ()
-        self._json: tuple = ((), [])  # (the cells it was made from, their JSON list) for shared views
+        self.json: list | None = None  # ``cells`` as the shared views' JSON list (None: not made since they changed)
         self.index: list[int] = []   # the cell indices of ``cells``
         self.row_points = [0] * SIDE
         self.column_points = [0] * SIDE
         self.druid_points = 0
         self.points = 0
-
-    def shared(self) -> list[list]:
-        """``cells`` as the view's JSON list, made once per change of the cells (read-only)."""
-        made_from, json = self._json
-        if made_from is not self.cells:
-            json = list(map(list, self.cells))
-            self._json = (self.cells, json)
-        return json
 
     def grow(self, board: list[int], occupied: int) -> "_Shown":
         """Brought up to the 9 x 9 ``board`` (cards by cell index, EMPTY where none is
@@ -191,6 +203,7 @@ class _Shown:
             rows.add(i // SIDE)
             columns.add(i % SIDE)
         self.cells = tuple(cells)
+        self.json = None
         first = not self.mask
         self.mask = occupied
         for r in rows:
@@ -232,21 +245,6 @@ def _druid_points(board: list[int]) -> int:
             _DRUID_POINTS.clear()
         _DRUID_POINTS[key] = points
     return points
-
-
-def _seen_squares(state: AlarunState) -> list[_SeenSquare]:
-    """The state's per-seat :class:`_SeenSquare` (made on first use, and again for squares
-    that are other objects: a clone's, a determinized state's)."""
-    seen = getattr(state, "_seen", None)
-    squares = state.squares
-    if seen is None or len(seen) != len(squares):
-        seen = [_SeenSquare(sq) for sq in squares]
-        state._seen = seen
-    else:
-        for s, sq in enumerate(squares):
-            if seen[s].square is not sq:
-                seen[s] = _SeenSquare(sq)
-    return seen
 
 
 def legal_actions_from_view(view: Mapping[str, Any]) -> list:
