@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from operator import ne
+from operator import itemgetter
 from typing import Any, Mapping
 
 from ...engine import TERMINAL, RecordError
@@ -82,22 +82,21 @@ class _Kept:
     from (kept in the state, made on first use; a clone starts afresh). Each part is made
     again only when those values changed, so it never holds what ``view(seat)`` would not."""
 
-    __slots__ = ("hand", "owner_sees", "own_rows", "others_rows", "blind_rows", "hands_of",
-                 "hand_sizes", "front", "front_count", "fronts", "river", "river_ids",
-                 "bottom", "bottom_ids", "levels", "scores", "last", "last_json", "teams")
+    __slots__ = ("rows", "options", "teams", "hand", "owner_sees", "seat_rows", "hands_of",
+                 "hand_sizes", "front", "front_count", "fronts", "river", "river_ids", "bottom",
+                 "bottom_ids", "levels", "scores", "last", "last_json")
 
     def __init__(self, state: AmarokState):
         n = state.n
-        self.hand = self.owner_sees = self.front = self.front_count = None
-        self.own_rows: list = [None] * n      # seat p's row as seat p sees it
-        self.others_rows: list = [None] * n   # as every other seat sees it
-        self.blind_rows: list = [None] * n    # as the spectator sees it (the hands of its views)
-        self.hands_of: dict = {}              # viewer -> its list of rows, while no hand changes
-        self.hand_sizes = self.fronts = None
+        self.rows = _rows_of(state.cards.ids)
+        self.options = _options_json(state.options)
+        self.teams = [[t, t + n // 2] for t in range(n // 2)] if state.teams else None
+        self.hand = self.owner_sees = self.seat_rows = self.hand_sizes = None
+        self.hands_of: dict = {}   # viewer -> its list of rows, while no hand changes
+        self.front = self.front_count = self.fronts = None
         self.river = self.river_ids = self.bottom = self.bottom_ids = None
         self.levels = self.scores = None
         self.last = self.last_json = None
-        self.teams = [[t, t + n // 2] for t in range(n // 2)] if state.teams else None
 
 
 def _kept(state: AmarokState) -> _Kept:
@@ -107,99 +106,90 @@ def _kept(state: AmarokState) -> _Kept:
     return kept
 
 
-# A hand row with given contents is one list for every state and viewer (read-only, like the
-# rest of a shared view), so readers that key what they made of a row by its identity (the
-# RL encoder) find it again in any seat's view, at any step, in any game. The key is the row's
-# content: per slot None or (the card id or None if hidden, whether it faces its owner).
-_HAND_ROWS: dict[tuple, list] = {}
-_FRONT_ROWS: dict[tuple, list] = {}   # the same for the cards in front (key: their ids)
+class _Rows:
+    """One deck's rows for shared views, each made on first use and then the same list for
+    every state and viewer (read-only, like the rest of a shared view), so readers that key
+    what they made of a row by its identity (the RL encoder) find it again in any seat's
+    view, at any step, in any game.
+
+    ``hand[(c0, c1, faces_owner0, faces_owner1)]`` (card indices or EMPTY): a seat's hand row
+    as its owner, the other seats and the spectator see it (:func:`sees`), and its size;
+    ``front[(c0, c1, count)]``: the row of the first ``count`` of those cards in front."""
+
+    def __init__(self, ids: tuple[str, ...]):
+        self.ids = ids
+        self.hand = _Table(self._hand)
+        self.front = _Table(self._front)
+
+    def _hand(self, key: tuple) -> tuple[list, list, list, int]:
+        ids = self.ids
+        cards, facing = key[:2], key[2:]
+        # the row of seat 0 as seat 0 (its owner), seat 1 (any other seat) and the spectator
+        # see it: one rule for every seat (sees)
+        rows = []
+        for viewer in (0, 1, None):
+            rows.append([None if c == EMPTY else
+                         {"card": ids[c] if sees(viewer, 0, faces_owner) else None,
+                          "facing": "owner" if faces_owner else "others"}
+                         for c, faces_owner in zip(cards, facing)])
+        return rows[0], rows[1], rows[2], 2 - cards.count(EMPTY)
+
+    def _front(self, key: tuple) -> list:
+        return [self.ids[c] for c in key[:key[2]]]
 
 
-def _interned_hand_row(key: tuple) -> list:
-    row = _HAND_ROWS.get(key)
-    if row is None:
-        row = [None if slot is None else {"card": slot[0], "facing": "owner" if slot[1] else "others"}
-               for slot in key]
-        if len(_HAND_ROWS) > 100_000:   # decks are data: bound what odd decks may add
-            _HAND_ROWS.clear()
-        row = _HAND_ROWS.setdefault(key, row)
-    return row
+class _Table(dict):
+    """A dict whose missing entries are made (by ``make(key)``) on first lookup."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
 
 
-def _interned_front_row(key: tuple) -> list:
-    row = _FRONT_ROWS.get(key)
-    if row is None:
-        if len(_FRONT_ROWS) > 100_000:
-            _FRONT_ROWS.clear()
-        row = _FRONT_ROWS.setdefault(key, list(key))
-    return row
+_ROWS: dict[tuple, _Rows] = {}
 
 
-def _changed_seats(now: list, was: list | None) -> list[int]:
-    """The seats whose pair of entries (``2*seat``, ``2*seat + 1``) differs (all if ``was``
-    is None), found at C speed: most steps change one entry."""
-    if was is None or len(was) != len(now):
-        return list(range(len(now) // 2))
-    diff = list(map(ne, now, was))
-    k = diff.index(True) if True in diff else -1
-    if k < 0 or diff.count(True) == 1:
-        return [] if k < 0 else [k >> 1]
-    return sorted({k >> 1 for k, d in enumerate(diff) if d})
+def _rows_of(ids: tuple[str, ...]) -> _Rows:
+    rows = _ROWS.get(ids)
+    if rows is None:
+        if len(_ROWS) > 32:   # decks are data: keep a few
+            _ROWS.clear()
+        rows = _ROWS[ids] = _Rows(ids)
+    return rows
 
 
-def _remake_hands(kept: _Kept, state: AmarokState) -> None:
-    """The rows of the seats whose hands changed (as the owner, the others and the spectator
-    see them: :func:`sees`), and the hand sizes."""
-    hand, owner_sees, ids = state.hand, state.owner_sees, state.cards.ids
-    if owner_sees != kept.owner_sees:
-        seats = list(range(state.n))
-    else:
-        seats = _changed_seats(hand, kept.hand)
-    sizes = [0] * state.n if kept.hand_sizes is None else kept.hand_sizes[:]
-    own_rows, others_rows, blind_rows = kept.own_rows, kept.others_rows, kept.blind_rows
-    for p in seats:
-        i = 2 * p
-        a, b, fa, fb = hand[i], hand[i + 1], owner_sees[i], owner_sees[i + 1]
-        sizes[p] = (a != EMPTY) + (b != EMPTY)
-        ca = None if a == EMPTY else ids[a]
-        cb = None if b == EMPTY else ids[b]
-        # the owner sees the cards facing it, the others those facing them, the spectator none
-        own_rows[p] = _interned_hand_row((None if ca is None else (ca if fa else None, fa),
-                                          None if cb is None else (cb if fb else None, fb)))
-        others_rows[p] = _interned_hand_row((None if ca is None else (None if fa else ca, fa),
-                                             None if cb is None else (None if fb else cb, fb)))
-        blind_rows[p] = _interned_hand_row((None if ca is None else (None, fa),
-                                            None if cb is None else (None, fb)))
-    kept.hand, kept.owner_sees = hand[:], owner_sees[:]
-    kept.hand_sizes = sizes   # a new list: views handed out before keep theirs
-    kept.hands_of = {None: blind_rows[:]}
+_OWN, _OTHERS, _BLIND, _SIZE = (itemgetter(k) for k in range(4))
 
 
 def _hands_of(kept: _Kept, state: AmarokState, seat: int | None) -> list[list]:
-    if state.hand != kept.hand or state.owner_sees != kept.owner_sees:
-        _remake_hands(kept, state)
-    rows = kept.hands_of.get(seat)
-    if rows is None:
-        rows = kept.hands_of[seat] = kept.others_rows[:]
-        rows[seat] = kept.own_rows[seat]
-    return rows
+    """``seat``'s hand rows: each seat's row as the owner sees it for ``seat``'s own, as the
+    others see it for the others' (the spectator: as nobody sees it)."""
+    hand, owner_sees = state.hand, state.owner_sees
+    if hand != kept.hand or owner_sees != kept.owner_sees:
+        rows = kept.seat_rows = list(map(kept.rows.hand.__getitem__,
+                                         zip(hand[0::2], hand[1::2], owner_sees[0::2], owner_sees[1::2])))
+        kept.hand_sizes = list(map(_SIZE, rows))
+        kept.hand, kept.owner_sees = hand[:], owner_sees[:]
+        kept.hands_of = {}   # new lists: views handed out before keep theirs
+    hands = kept.hands_of.get(seat)
+    if hands is None:
+        if seat is None:
+            hands = list(map(_BLIND, kept.seat_rows))
+        else:
+            hands = list(map(_OTHERS, kept.seat_rows))
+            hands[seat] = kept.seat_rows[seat][0]
+        kept.hands_of[seat] = hands
+    return hands
 
 
 def _fronts_of(kept: _Kept, state: AmarokState) -> list[list]:
     front, front_count = state.front, state.front_count
     if front != kept.front or front_count != kept.front_count:
-        card_id = state.cards.ids.__getitem__
-        if kept.front_count is None or len(front) != len(kept.front):
-            seats = range(state.n)
-        else:
-            seats = _changed_seats(front, kept.front)
-            if len(seats) != 1 or front_count != kept.front_count and (
-                    sum(map(ne, front_count, kept.front_count)) != 1 or front_count[seats[0]] == kept.front_count[seats[0]]):
-                seats = range(state.n)   # more than one seat changed: all made again
-        rows = [None] * state.n if kept.fronts is None else kept.fronts[:]
-        for p in seats:
-            rows[p] = _interned_front_row(tuple(map(card_id, front[2 * p:2 * p + front_count[p]])))
-        kept.fronts = rows   # a new list: views handed out before keep theirs
+        kept.fronts = list(map(kept.rows.front.__getitem__, zip(front[0::2], front[1::2], front_count)))
         kept.front, kept.front_count = front[:], front_count[:]
     return kept.fronts
 
@@ -231,7 +221,7 @@ def _shared_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
         "game": "amarok", "seat": seat, "players": state.n, "acting": [] if over else [turn],
         "round": state.round_no, "terminal": over, "scores": kept.scores,
         "phase": "over" if over else ("claw" if state.claw_pending else "take"),
-        "options": _OPTIONS_JSON.get(state.options) or _options_json(state.options),
+        "options": kept.options,
         "cards": state.cards.cards_json,
         "rounds_to_win": state.target,
         "objective": OBJECTIVE_NAMES[state.objective],
