@@ -152,6 +152,14 @@ class AlarunState(State):
         return self.round_no
 
     # ----- legal actions ----------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        """The engine's :meth:`State.legal_actions`, a plain int seat checked here (the RL
+        environments ask at every step): :meth:`_legal_actions` is already empty for a seat
+        that is not acting. Anything else goes through the engine's checks."""
+        if type(seat) is int and 0 <= seat < self.n:
+            return self._legal_actions(seat)
+        return State.legal_actions(self, seat)
+
     def _legal_actions(self, seat: int | None = None) -> list:
         phase = self.phase
         if phase == ACTIONS:
@@ -403,7 +411,13 @@ class AlarunState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return _view_builder()(self, seat)
 
-    def _shared_view(self, seat: int | None) -> dict[str, Any]:
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's :meth:`State.shared_view` (equal to ``view(seat)``, read-only, unchanged
+        parts handed out again), made whole by view.py: the envelope is written there rather
+        than merged in (a seat that is not a plain int is checked by the engine, with its
+        errors)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            seat = self.check_seat(seat, spectator=True)
         return _view_builder()(self, seat, True)
 
     def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:

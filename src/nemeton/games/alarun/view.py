@@ -42,9 +42,9 @@ def _names(cards) -> list[str]:
 
 def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> dict[str, Any]:
     """Alarún's own part of ``seat``'s view (the engine adds the envelope: ``game``, ``seat``,
-    ``players``, ``acting``, ``round``, ``terminal``, ``scores``). Fresh data only, or, with
-    ``shared`` (for :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`), each
-    square's list the same object for as long as the square shows the same cards."""
+    ``players``, ``acting``, ``round``, ``terminal``, ``scores``), fresh data only; or, with
+    ``shared``, the whole view for :meth:`AlarunState.shared_view` (the envelope written here),
+    each square's and card list the same object for as long as it shows the same cards."""
     phase = state.phase
     squares, pending = state.squares, state.pending
     seen = getattr(state, "_seen", None)  # each seat's _SeenSquare, made on first use
@@ -107,6 +107,14 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
         view["secret_colours"] = [COLOURS[c] for c in state.secret]
         view["breakdowns"] = [b.to_json() for b in state.breakdowns()]
         view["winners"] = state.winners()
+    if shared:  # the envelope, after the game's keys as State.shared_view merges it (no merge)
+        view["game"] = "alarun"
+        view["seat"] = seat
+        view["players"] = state.n
+        view["acting"] = list(state.acting())
+        view["round"] = state.round_no
+        view["terminal"] = phase == OVER
+        view["scores"] = state.visible_scores(seat)
     return view
 
 
