@@ -181,7 +181,7 @@ def _hands_of(kept: _Kept, state: AmarokState, seat: int | None) -> list[list]:
             hands = list(map(_BLIND, kept.seat_rows))
         else:
             hands = list(map(_OTHERS, kept.seat_rows))
-            hands[seat] = kept.seat_rows[seat][0]
+            hands[seat] = _OWN(kept.seat_rows[seat])
         kept.hands_of[seat] = hands
     return hands
 
@@ -218,7 +218,8 @@ def _shared_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     turn = state.turn
     over = turn == TERMINAL
     return {
-        "game": "amarok", "seat": seat, "players": state.n, "acting": [] if over else [turn],
+        # the engine's envelope (State._envelope), written here beside the parts kept
+        "game": state.game_name, "seat": seat, "players": state.n, "acting": [] if over else [turn],
         "round": state.round_no, "terminal": over, "scores": kept.scores,
         "phase": "over" if over else ("claw" if state.claw_pending else "take"),
         "options": kept.options,
