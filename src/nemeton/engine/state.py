@@ -77,9 +77,11 @@ class State(ABC):
         """``seat`` as an int in ``0 .. players-1`` (or None when ``spectator`` is allowed);
         anything else (a string, a float, a bool, a number out of range) raises
         :class:`InvalidSeatError`. Integer-like values such as numpy integers are accepted."""
+        n = self.options.players
+        if type(seat) is int and 0 <= seat < n:   # the common case, at every view of a step
+            return seat
         if seat is None and spectator:
             return None
-        n = self.options.players
         if not isinstance(seat, bool):
             try:
                 index = operator.index(seat)

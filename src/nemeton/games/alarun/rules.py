@@ -414,11 +414,8 @@ class AlarunState(State):
     def shared_view(self, seat: int | None) -> dict[str, Any]:
         """The engine's :meth:`State.shared_view` (equal to ``view(seat)``, read-only, unchanged
         parts handed out again), made whole by view.py: the envelope is written there rather
-        than merged in (a seat that is not a plain int is checked by the engine, with its
-        errors)."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            seat = self.check_seat(seat, spectator=True)
-        return _view_builder()(self, seat, True)
+        than merged in."""
+        return _view_builder()(self, self.check_seat(seat, spectator=True), True)
 
     def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
         return sentence_for(entry, viewer)

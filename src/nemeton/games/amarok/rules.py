@@ -469,11 +469,8 @@ class AmarokState(State):
     def shared_view(self, seat: int | None) -> dict[str, Any]:
         """The engine's :meth:`State.shared_view` (the same view, read-only, unchanged parts
         handed out again), made whole by view.py: the envelope is written there, beside the
-        parts it keeps, rather than merged in (a seat that is not a plain int is checked by
-        the engine, with its errors)."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            seat = self.check_seat(seat, spectator=True)
-        return _view_builder()(self, seat, True)
+        parts it keeps, rather than merged in."""
+        return _view_builder()(self, self.check_seat(seat, spectator=True), True)
 
     # ----- copies and serialisation -------------------------------------------------------
     def clone(self) -> "AmarokState":
