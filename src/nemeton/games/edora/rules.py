@@ -217,6 +217,14 @@ class EdoraState(State):
         return (self.knowledge[p], self.knowledge_stack[p])
 
     # ----- protocol: legal actions ------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list:
+        """The engine's :meth:`State.legal_actions`, a plain int seat checked here (the RL
+        environments ask at every step): :meth:`_legal_actions` is already empty for a seat
+        that is not acting. Anything else goes through the engine's checks."""
+        if type(seat) is int and 0 <= seat < self.n:
+            return self._legal_actions(seat)
+        return State.legal_actions(self, seat)
+
     def _legal_actions(self, seat: int | None = None) -> list:
         if self.over:
             return []
@@ -666,8 +674,11 @@ class EdoraState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return state_view(self, seat)
 
-    def _shared_view(self, seat: int | None) -> dict[str, Any]:
-        return shared_view(self, seat)
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's :meth:`State.shared_view` (equal to ``view(seat)``, read-only, unchanged
+        parts handed out again), made whole by state_json.py: the envelope is written there,
+        beside the parts it keeps, rather than merged in."""
+        return shared_view(self, self.check_seat(seat, spectator=True))
 
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self)

@@ -24,7 +24,7 @@ from .actions import build_board_tables
 from .board import REWARDS, board_from_text
 from .components import HERB_STATES, HERBS, HERBS_PER_PLAYER, POTIONS, SPACE_STRIDE, TABLETS
 from .options import EdoraOptions
-from .steps import D_DRAFT
+from .steps import D_ARRANGE, D_DRAFT
 
 
 def _index(names, value):
@@ -98,18 +98,6 @@ def _board_json(st, p: int, names_or_none, standing_names, rune_units, potions: 
         "potions": potions,
         "dolmens": st.dolmens[p], "beige_dolmens": st.beige_dolmens[p],
     }
-
-
-def _board_inputs(st, p: int) -> tuple:
-    """Every state value :func:`_board_json` reads for player ``p`` (the potions apart), as
-    a fresh tuple: a board is made again only when this changes (:func:`shared_view`)."""
-    h = HERBS_PER_PLAYER * p
-    return (st.provisions[p], st.mistletoe[p], st.prestige[p], st.knowledge[p], st.knowledge_stack[p],
-            st.sickle[p], st.figure[p], st.start_at[p], st.placed[p], st.standing[p] & 63, st.runes[p] & 63,
-            st.pairs_released[p], st.arranged[p], st.dolmens[p], st.beige_dolmens[p],
-            st.reserve[7 * p + 1:7 * p + 7], st.overview[7 * p + 1:7 * p + 7],
-            st.herb_at[h:h + HERBS_PER_PLAYER], st.herb_state[h:h + HERBS_PER_PLAYER],
-            st.amulet[6 * p:6 * p + 6], st.tablets[p][:])
 
 
 def _sanctuaries(st) -> list[dict[str, Any]]:
@@ -250,79 +238,134 @@ def _draft_hand(st, seat: int | None) -> list[str] | None:
 
 
 def shared_view(st, seat: int | None) -> dict[str, Any]:
-    """:func:`state_view` for :meth:`State.shared_view <nemeton.engine.state.State.shared_view>`:
-    equal to it, read-only, each board, the sanctuaries and the table's other lists made
-    again only when the state values they are made from differ from those they were last
-    made from (kept in the state, a clone starts afresh), else handed out as the same objects."""
+    """:meth:`State.shared_view <nemeton.engine.state.State.shared_view>` whole, for a
+    checked seat: equal to ``view(seat)`` (the engine's envelope written here beside the
+    game's keys, with the values :meth:`State._envelope` gives), read-only, each board, the
+    sanctuaries and the table's other lists made again only when the state values they are
+    made from differ from those they were last made from (kept in the state, a clone starts
+    afresh), else handed out as the same objects."""
     parts = getattr(st, "_view_parts", None)
     if parts is None:
         parts = st._view_parts = {}
-    n = st.n
-    t = _view_tables(st.board)
     owners = st.potion_owner
     kept = parts.get("potions")
     if kept is None or kept[0] != owners:
-        potions: list[list[str]] = [[] for _ in range(n)]
+        potions: list[list[str]] = [[] for _ in range(st.n)]
         left: list[str] = []
         for k, owner in enumerate(owners):
             (left if owner < 0 else potions[owner]).append(POTIONS[k])
         kept = parts["potions"] = (owners[:], potions, left)
-    potions, potions_left = kept[1], kept[2]
-    hiding = _arranging(st)
-    boards = []
-    for p in range(n):
-        hidden = hiding and p != seat
-        inputs = _board_inputs(st, p)
-        key = (p, hidden)
-        kept = parts.get(key)
-        if kept is None:
-            board = _board_json(st, p, t["names_or_none"], t["standing_names"], t["rune_units"], potions[p])
-            if hidden:
-                board["herbs"] = [None] * HERBS_PER_PLAYER
-            kept = parts[key] = (inputs, potions[p], board)
-        elif kept[0] != inputs or kept[1] is not potions[p]:
-            kept = parts[key] = (inputs, potions[p], _patch_board(kept[2], kept[0], inputs, potions[p], t, hidden))
-        boards.append(kept[2])
+    potions_left = kept[2]
+    boards = _shared_boards(st, parts, seat, kept[1])
     inputs = (st.pit_closed, st.ring_colours, st.dolmen_owner, st.oracle_stones, st.oracle_slots, st.deck_marks,
               st.gems_left, [len(st.deck), len(st.draft_hand)])
     kept = parts.get("table")
     if kept is None or kept[0] != inputs:
         table = _table_json(st)   # the components that change seldom, made again together
         kept = parts["table"] = (tuple(map(list.copy, inputs)), table)
-    data = _assemble(st, _options_shared(st.options), boards, _shared_sanctuaries(st, parts), kept[1], potions_left)
-    data["deck_known"] = _deck_known(st, seat)
-    data["draft_hand"] = _draft_hand(st, seat)
-    return data
+    table = kept[1]
+    over = st.over
+    stack = st.stack
+    final = st.final
+    if over:
+        acting: list[int] = []
+    elif stack[-1][0] == D_ARRANGE:
+        acting = list(st._arranging())
+    else:
+        acting = [st.current_player]
+    return {
+        "game": st.game_name, "seat": seat, "players": st.n, "acting": acting, "round": st.round_no,
+        "terminal": over,
+        "scores": list(map(float, st.prestige)) if final is None else [float(f["total"]) for f in final],
+        "options": _options_shared(st.options),
+        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
+        "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
+        "links": st.links, "closures": st.closures,
+        "stack": list(map(list, stack)),
+        "boards": boards,
+        "sanctuaries": _shared_sanctuaries(st, parts),
+        **table,
+        "potions_left": potions_left,
+        "final": _copy_final(final),
+        "deck_known": _deck_known(st, seat),
+        "draft_hand": _draft_hand(st, seat),
+    }
 
 
-def _patch_board(old: dict[str, Any], was: tuple, inputs: tuple, potions: list[str], t: dict,
-                 hidden: bool) -> dict[str, Any]:
-    """A new board dict for :func:`shared_view`: ``old`` (made from the inputs ``was``) with
-    every value whose inputs changed made again from ``inputs`` (:func:`_board_inputs`'
-    order), the unchanged lists and dicts kept as the same objects (a hidden herb layout
-    stays hidden: ``hidden`` is part of the board's key)."""
+def _shared_boards(st, parts: dict, seat: int | None, potions: list[list[str]]) -> list[dict[str, Any]]:
+    """Every board for :func:`shared_view`, each kept per (player, herbs hidden) with what it
+    was made from: the player's numbers (one row of the per-player lists, zipped at once)
+    and slices of the lists that hold several values per player (reserve, overview, herbs,
+    herb states, amulet, tablets), compared only after those lists changed as a whole."""
+    rows = list(zip(st.provisions, st.mistletoe, st.prestige, st.knowledge, st.knowledge_stack, st.sickle,
+                    st.figure, st.start_at, st.placed, st.standing, st.runes, st.pairs_released, st.arranged,
+                    st.dolmens, st.beige_dolmens))
+    lists = (st.reserve, st.overview, st.herb_at, st.herb_state, st.amulet, st.tablets)
+    kept = parts.get("board_lists")
+    if kept is None or kept[0] != lists:
+        kept = parts["board_lists"] = ((*map(list.copy, lists[:5]), list(map(list.copy, lists[5]))),
+                                       0 if kept is None else kept[1] + 1)
+    generation = kept[1]
+    hiding = any(a < HERBS_PER_PLAYER for a in st.arranged)
+    boards = []
+    for p, row in enumerate(rows):
+        key = (p, hiding and p != seat)
+        kept = parts.get(key)
+        if kept is not None and kept[1] == generation and kept[0] == row and kept[3] is potions[p]:
+            boards.append(kept[4])
+            continue
+        if kept is not None and kept[1] == generation:
+            pieces = kept[2]
+        else:
+            h = HERBS_PER_PLAYER * p
+            pieces = (st.reserve[7 * p + 1:7 * p + 7], st.overview[7 * p + 1:7 * p + 7],
+                      st.herb_at[h:h + HERBS_PER_PLAYER], st.herb_state[h:h + HERBS_PER_PLAYER],
+                      st.amulet[6 * p:6 * p + 6], st.tablets[p][:])
+        if kept is None:
+            t = _view_tables(st.board)
+            board = _board_json(st, p, t["names_or_none"], t["standing_names"], t["rune_units"], potions[p])
+            if key[1]:
+                board["herbs"] = [None] * HERBS_PER_PLAYER
+        elif kept[0] == row and kept[2] == pieces and kept[3] is potions[p]:
+            board = kept[4]   # another player's lists changed
+            pieces = kept[2]
+        else:
+            board = _patch_board(kept[4], kept[0], kept[2], row, pieces, potions[p], st.board, key[1])
+        parts[key] = (row, generation, pieces, potions[p], board)
+        boards.append(board)
+    return boards
+
+
+def _patch_board(old: dict[str, Any], was: tuple, was_pieces: tuple, row: tuple, pieces: tuple,
+                 potions: list[str], b, hidden: bool) -> dict[str, Any]:
+    """A new board dict for :func:`shared_view`: ``old`` (made from the row ``was`` and the
+    pieces ``was_pieces``) with every value whose inputs changed made again from ``row`` and
+    ``pieces`` (:func:`_shared_boards`' order), the unchanged lists and dicts kept as the same
+    objects (a hidden herb layout stays hidden: ``hidden`` is part of the board's key)."""
+    t = _view_tables(b)
     names = t["names_or_none"]
     board = dict(old)
-    board.update(provisions=inputs[0], mistletoe=inputs[1], prestige=inputs[2], knowledge=inputs[3],
-                 knowledge_stack=inputs[4], sickle=inputs[5], figure=names[inputs[6]], start=names[inputs[7]],
-                 placed=inputs[8], pairs_released=inputs[11], arranged=inputs[12], dolmens=inputs[13],
-                 beige_dolmens=inputs[14], potions=potions)
-    if inputs[9] != was[9]:
-        board["standing_stones"] = list(t["standing_names"][inputs[9]])
-    if inputs[10] != was[10]:
-        board["rune_stones"] = list(t["rune_units"][inputs[10]])
-    if inputs[15] != was[15]:
-        board["reserve"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, inputs[15])))
-    if inputs[16] != was[16]:
-        board["overview"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, inputs[16])))
-    if inputs[17] != was[17] and not hidden:
-        board["herbs"] = list(map(_HERB_OR_NONE.__getitem__, inputs[17]))
-    if inputs[18] != was[18]:
-        board["herb_state"] = dict(zip(HERBS, map(HERB_STATES.__getitem__, inputs[18])))
-    if inputs[19] != was[19]:
-        board["amulet"] = list(map(_REWARD_OR_NONE.__getitem__, inputs[19]))
-    if inputs[20] != was[20]:
-        board["tablets"] = list(map(TABLETS.__getitem__, inputs[20]))
+    board.update(provisions=row[0], mistletoe=row[1], prestige=row[2], knowledge=row[3],
+                 knowledge_stack=row[4], sickle=row[5], figure=names[row[6]], start=names[row[7]],
+                 placed=row[8], pairs_released=row[11], arranged=row[12], dolmens=row[13],
+                 beige_dolmens=row[14], potions=potions)
+    if row[9] != was[9]:
+        board["standing_stones"] = list(t["standing_names"][row[9] & 63])
+    if row[10] != was[10]:
+        board["rune_stones"] = list(t["rune_units"][row[10] & 63])
+    if pieces is not was_pieces:
+        if pieces[0] != was_pieces[0]:
+            board["reserve"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, pieces[0])))
+        if pieces[1] != was_pieces[1]:
+            board["overview"] = list(chain.from_iterable(map(repeat, _DIE_VALUES, pieces[1])))
+        if pieces[2] != was_pieces[2] and not hidden:
+            board["herbs"] = list(map(_HERB_OR_NONE.__getitem__, pieces[2]))
+        if pieces[3] != was_pieces[3]:
+            board["herb_state"] = dict(zip(HERBS, map(HERB_STATES.__getitem__, pieces[3])))
+        if pieces[4] != was_pieces[4]:
+            board["amulet"] = list(map(_REWARD_OR_NONE.__getitem__, pieces[4]))
+        if pieces[5] != was_pieces[5]:
+            board["tablets"] = list(map(TABLETS.__getitem__, pieces[5]))
     return board
 
 
