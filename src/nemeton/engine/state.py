@@ -246,21 +246,19 @@ class State(ABC):
         state); take :meth:`view` to keep or edit. The dict itself is new at every call. It
         holds nothing :meth:`view` does not: games build the parts with the same code and
         reuse a part only while the state values it is made from are equal to those it was
-        made from (the tests compare it with :meth:`view` at every step of whole games)."""
-        seat = self.check_seat(seat, spectator=True)
-        return {**self._shared_view(seat), **self._envelope(seat)}
+        made from (the tests compare it with :meth:`view` at every step of whole games).
+
+        By default it is :meth:`view` (fresh data). Games whose views are costly override it
+        whole: the seat checked with :meth:`check_seat`, the envelope's keys written beside
+        the game's with the values :meth:`_envelope` gives (one dict built, no merge: a
+        shared view is asked for at every step), the parts kept in the state."""
+        return self.view(seat)
 
     def _envelope(self, seat: int | None) -> dict[str, Any]:
         """The engine's part of a checked seat's view, named alike in every game."""
         return {"game": self.game_name, "seat": seat, "players": self.options.players,
                 "acting": list(self.acting()), "round": self.round, "terminal": self.is_terminal(),
                 "scores": self.visible_scores(seat)}
-
-    def _shared_view(self, seat: int | None) -> dict[str, Any]:
-        """The game's part of :meth:`shared_view` for a checked seat: games whose views are
-        costly override it to reuse unchanged parts (read-only, equal to ``_view(seat)``);
-        by default a fresh ``_view``."""
-        return self._view(seat)
 
     def visible_scores(self, seat: int | None) -> list[float | None]:
         """What ``seat`` may see of the scores: the final scores once the game is over, None
