@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 import operator
 from functools import lru_cache
+from itertools import chain, compress, count, repeat
 from typing import Any, Mapping
 
 
-from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout, ObservationMemo
 from . import actions as A
 from . import decisions
 from .actions import build_board_tables
@@ -62,6 +63,25 @@ for _name, _n, _ in _PLAYER_PARTS:
     _PLAYER_OFFSETS[_name] = _size
     _size += _n
 PLAYER_FEATURES = _size
+
+
+_DICE_COUNTS: dict[tuple, tuple[list[int], list[int]]] = {}
+
+
+def _dice_counts(dice: list) -> tuple[list[int], list[int]]:
+    """The die values 1..6 that ``dice`` holds (as 0..5, ascending) and how many of each,
+    made once per multiset of dice (a board holds at most 13)."""
+    key = tuple(dice)
+    found = _DICE_COUNTS.get(key)
+    if found is None:
+        counts = [0] * 7
+        for v in dice:
+            counts[v] += 1
+        found = ([v - 1 for v in range(1, 7) if counts[v]], [c for c in counts[1:] if c])
+        if len(_DICE_COUNTS) > 100_000:
+            _DICE_COUNTS.clear()
+        _DICE_COUNTS[key] = found
+    return found
 
 
 def all_actions(options: EdoraOptions) -> list:
@@ -166,6 +186,7 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     quarter = (0.25).__mul__
 
     stones = off["stones_at"]
+    knowledge_stack = operator.itemgetter("knowledge_stack")
 
     # The encoder maps views to indices with dict lookups run by map() (C loops): in Python
     # 3.11 each list comprehension is a function call, and the calls cost more than the work.
@@ -199,45 +220,33 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         val += map((0.01).__mul__, view["scores"])
         idx += (deck, deck + 1)
         val += (view["deck_size"] / 30, view["draft_hand_size"] / 3)
-        halves: dict[int, float] = {}
-        for key, tablets in (("deck_known", [t_ for _, t_ in view["deck_known"]]),
-                             ("draft_hand", view["draft_hand"] or ())):
-            o = off[key]
-            for tablet in tablets:
-                i = o + _TABLET[tablet]
-                halves[i] = halves.get(i, 0.0) + 0.5
-        idx += halves
-        val += halves.values()
+        known, hand = view["deck_known"], view["draft_hand"]
+        if known or hand:   # variant V1 only
+            halves: dict[int, float] = {}
+            for key, tablets in (("deck_known", [t_ for _, t_ in known]), ("draft_hand", hand or ())):
+                o = off[key]
+                for tablet in tablets:
+                    i = o + _TABLET[tablet]
+                    halves[i] = halves.get(i, 0.0) + 0.5
+            idx += halves
+            val += halves.values()
         # each board's knowledge-stack position / the knowledge counter (the counter is the table's)
-        counter = max(1, view["knowledge_counter"])
-        idx += map(t.kstack.__getitem__, range(n))
-        val += (pl["knowledge_stack"] / counter for pl in view["boards"])
-        return ones, idx, val
-
-    def encode_scalars(t: _SeatTables, k: int, pl: Mapping[str, Any]):
-        idx = t.scalars[k][:len(_SCALARS)]
-        val = list(map(operator.mul, map(pl.__getitem__, scalar_keys), scalar_scales))
-        ones = []
-        if pl["figure"] is not None:
-            ones.append(t.figures[k][pl["figure"]])
-        if pl["start"] is not None:
-            ones.append(t.starts[k][pl["start"]])
+        idx += t.kstack
+        val += map(operator.truediv, map(knowledge_stack, view["boards"]), repeat(max(1, view["knowledge_counter"])))
         return ones, idx, val
 
     def encode_dice(t: _SeatTables, k: int, reserve: list, overview: list):
         base = t.seat_base[k]
         idx: list[int] = []
         val: list[float] = []
-        for name, dice, scale in (("reserve", reserve, 0.25), ("overview", overview, 1 / 9)):
-            if dice:
-                o = base + _PLAYER_OFFSETS[name] - 1
-                counts = [0] * 7
-                for v in dice:
-                    counts[v] += 1
-                for v in range(1, 7):
-                    if counts[v]:
-                        idx.append(o + v)
-                        val.append(counts[v] * scale)
+        if reserve:
+            held, counts = _dice_counts(reserve)
+            idx += map((base + _PLAYER_OFFSETS["reserve"]).__add__, held)
+            val += map((0.25).__mul__, counts)
+        if overview:
+            held, counts = _dice_counts(overview)
+            idx += map((base + _PLAYER_OFFSETS["overview"]).__add__, held)
+            val += map((1 / 9).__mul__, counts)
         return (), idx, val
 
     def encode_items(t: _SeatTables, k: int, pl: Mapping[str, Any]):
@@ -258,41 +267,33 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
 
     def encode_sanctuaries(t: _SeatTables, sanctuaries: list, cache: dict):
         """Every sanctuary's dice and stones; what a sanctuary gave is kept in ``cache`` by
-        its dict's identity (shared views keep the sanctuaries that did not change)."""
-        ones: list[int] = []
-        idx: list[int] = []
-        val: list[float] = []
+        its dict's identity (shared views keep the sanctuaries that did not change): only
+        the sanctuaries that are new objects are read, found and joined at C speed."""
         kept = cache.get("sanctuaries")
-        if kept is None:
-            kept = cache["sanctuaries"] = [(None, None)] * len(sanctuaries)
-        for s, entry in enumerate(sanctuaries):
-            was, part = kept[s]
-            if was is not entry:
-                part = None
-                dice = entry["dice"]
-                o: list[int] = []
-                i: list[int] = []
-                v: list[float] = []
-                if any(dice):
-                    for feature, die in zip(t.spaces[s], dice):
-                        if die is not None:
-                            o.append(feature[die[0]])
-                            i.append(feature[n])
-                            v.append(die[1] / 6)
-                if entry["standing_stones"]:
-                    i.append(stones + 2 * s)
-                    v.append(entry["standing_stones"] / 3)
-                if entry["rune_stones"]:
-                    i.append(stones + 2 * s + 1)
-                    v.append(entry["rune_stones"] / 3)
-                if o or i:
-                    part = (o, i, v)
-                kept[s] = (entry, part)
-            if part is not None:
-                ones += part[0]
-                idx += part[1]
-                val += part[2]
-        return ones, idx, val
+        if kept is None or len(kept[0]) != len(sanctuaries):
+            size = len(sanctuaries)
+            kept = cache["sanctuaries"] = ([None] * size, [()] * size, [()] * size, [()] * size)
+        entries, all_ones, all_idx, all_val = kept
+        for s in compress(count(), map(operator.is_not, sanctuaries, entries)):
+            entry = entries[s] = sanctuaries[s]
+            dice = entry["dice"]
+            o: list[int] = []
+            i: list[int] = []
+            v: list[float] = []
+            if any(dice):
+                for feature, die in zip(t.spaces[s], dice):
+                    if die is not None:
+                        o.append(feature[die[0]])
+                        i.append(feature[n])
+                        v.append(die[1] / 6)
+            if entry["standing_stones"]:
+                i.append(stones + 2 * s)
+                v.append(entry["standing_stones"] / 3)
+            if entry["rune_stones"]:
+                i.append(stones + 2 * s + 1)
+                v.append(entry["rune_stones"] / 3)
+            all_ones[s], all_idx[s], all_val[s] = o, i, v
+        return list(chain.from_iterable(all_ones)), list(chain.from_iterable(all_idx)), list(chain.from_iterable(all_val))
 
     def encode_table(t: _SeatTables, view: Mapping[str, Any]):
         ones = list(map(list.__getitem__, t.pits, view["fire_pits"].values()))
@@ -309,35 +310,64 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     _ITEMS = ("standing_stones", "rune_stones", "amulet", "potions", "tablets")
     _TABLE = ("fire_pits", "dolmen_ring", "dolmen_owner", "oracle_stones", "oracle_slots", "potions_left", "gems_left")
     board_keys = [("board", s) for s in range(n)]
-    piece_keys = [(("dice", s), ("items", s), ("herbs", s)) for s in range(n)]
+    # A board's entries do not depend on the observer but through its position k: they are
+    # those at position 0 plus k * PLAYER_FEATURES (the druid's and start sanctuaries plus
+    # k * size). So each seat's latest board, and its dice, items and herbs, are read once at
+    # position 0 for every observer (kept with the objects, compared by identity).
+    zero = tables[0]
+    shared_boards: list = [None] * n
+    shared_pieces: list = [[None, None, None] for _ in range(n)]
 
-    def encode_board(t: _SeatTables, s: int, pl: Mapping[str, Any], cache: dict):
-        """Seat ``s``'s board: its scalars, then its dice, its items and its herbs, each of
-        these three kept in ``cache`` while the board's lists are the same objects (shared
-        views keep the lists that did not change)."""
-        k = t.position[s]
-        ones, idx, val = encode_scalars(t, k, pl)
-        dice_key, items_key, herbs_key = piece_keys[s]
+    def board_at_zero(pl: Mapping[str, Any], pieces: list):
+        """A board at position 0: its scalars, then its dice, items and herbs (each kept in
+        ``pieces`` while the board's lists are the same objects), and apart the druid's and
+        start sanctuaries' entries."""
+        idx = zero.scalars[0][:len(_SCALARS)]
+        val = list(map(operator.mul, map(pl.__getitem__, scalar_keys), scalar_scales))
         reserve, overview = pl["reserve"], pl["overview"]
-        kept = cache.get(dice_key)
+        kept = pieces[0]
         if kept is None or kept[0] is not reserve or kept[1] is not overview:
-            kept = cache[dice_key] = (reserve, overview, encode_dice(t, k, reserve, overview))
-        part = kept[2]
-        idx += part[1]
-        val += part[2]
+            kept = pieces[0] = (reserve, overview, encode_dice(zero, 0, reserve, overview))
+        idx += kept[2][1]
+        val += kept[2][2]
         items = tuple(map(pl.__getitem__, _ITEMS))
-        kept = cache.get(items_key)
+        kept = pieces[1]
         if kept is None or not all(map(operator.is_, kept[0], items)):
-            kept = cache[items_key] = (items, encode_items(t, k, pl))
-        part = kept[1]
-        ones += part[0]
-        idx += part[1]
-        val += part[2]
+            kept = pieces[1] = (items, encode_items(zero, 0, pl))
+        ones = list(kept[1][0])
+        idx += kept[1][1]
+        val += kept[1][2]
         herb_state, herbs = pl["herb_state"], pl["herbs"]
-        kept = cache.get(herbs_key)
+        kept = pieces[2]
         if kept is None or kept[0] is not herb_state or kept[1] is not herbs:
-            kept = cache[herbs_key] = (herb_state, herbs, encode_herbs(t, k, herb_state, herbs))
+            kept = pieces[2] = (herb_state, herbs, encode_herbs(zero, 0, herb_state, herbs))
         ones += kept[2][0]
+        places = []
+        if pl["figure"] is not None:
+            places.append(zero.figures[0][pl["figure"]])
+        if pl["start"] is not None:
+            places.append(zero.starts[0][pl["start"]])
+        return ones, idx, val, places
+
+    def encode_board(t: _SeatTables, s: int, pl: Mapping[str, Any], kept_for_all: bool):
+        """Seat ``s``'s board as ``t``'s observer sees it: its entries at position 0, moved;
+        kept for every observer only for memos (whose views are never changed in place)."""
+        if kept_for_all:
+            kept = shared_boards[s]
+            if kept is None or kept[0] is not pl:
+                kept = shared_boards[s] = (pl, board_at_zero(pl, shared_pieces[s]))
+            ones, idx, val, places = kept[1]
+        else:
+            ones, idx, val, places = board_at_zero(pl, [None, None, None])
+        k = t.position[s]
+        if k:
+            shift = k * PLAYER_FEATURES
+            ones = list(map(shift.__add__, ones))
+            idx = list(map(shift.__add__, idx))
+            if places:
+                ones += map((k * size).__add__, places)
+        elif places:
+            ones = ones + places
         return ones, idx, val
 
     def encode(view: Mapping[str, Any], parts) -> None:
@@ -346,8 +376,9 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         add = parts.add
         cache = parts.cache
         add("head", None, encode_head, t, view)
+        kept_for_all = isinstance(parts, ObservationMemo)
         for s, pl in enumerate(view["boards"]):
-            add(board_keys[s], pl, encode_board, t, s, pl, cache)
+            add(board_keys[s], pl, encode_board, t, s, pl, kept_for_all)
         sanctuaries = view["sanctuaries"]
         add("sanctuaries", sanctuaries, encode_sanctuaries, t, sanctuaries, cache)
         add("table", tuple(map(view.__getitem__, _TABLE)), encode_table, t, view)
