@@ -264,6 +264,10 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
         table = _table_json(st)   # the components that change seldom, made again together
         kept = parts["table"] = (tuple(map(list.copy, inputs)), table)
     table = kept[1]
+    kept = parts.get("options")
+    if kept is None or kept[0] is not st.options:   # options hash all their fields: looked up once a state
+        kept = parts["options"] = (st.options, _options_shared(st.options))
+    options = kept[1]
     over = st.over
     stack = st.stack
     final = st.final
@@ -277,7 +281,7 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
         "game": st.game_name, "seat": seat, "players": st.n, "acting": acting, "round": st.round_no,
         "terminal": over,
         "scores": list(map(float, st.prestige)) if final is None else [float(f["total"]) for f in final],
-        "options": _options_shared(st.options),
+        "options": options,
         "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
         "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
         "links": st.links, "closures": st.closures,
@@ -286,7 +290,7 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
         "sanctuaries": _shared_sanctuaries(st, parts),
         **table,
         "potions_left": potions_left,
-        "final": _copy_final(final),
+        "final": None if final is None else _copy_final(final),
         "deck_known": _deck_known(st, seat),
         "draft_hand": _draft_hand(st, seat),
     }
@@ -306,7 +310,7 @@ def _shared_boards(st, parts: dict, seat: int | None, potions: list[list[str]]) 
         kept = parts["board_lists"] = ((*map(list.copy, lists[:5]), list(map(list.copy, lists[5]))),
                                        0 if kept is None else kept[1] + 1)
     generation = kept[1]
-    hiding = any(a < HERBS_PER_PLAYER for a in st.arranged)
+    hiding = min(st.arranged) < HERBS_PER_PLAYER   # V3: layouts face down until everybody is done
     boards = []
     for p, row in enumerate(rows):
         key = (p, hiding and p != seat)
