@@ -195,31 +195,32 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
     # objects are those of the observer's previous observation is not read again
     # (State.shared_view hands unchanged parts out so).
     def encode_head(t: _SeatTables, view: Mapping[str, Any]):
-        ones = list(map(t.acting.__getitem__, view["acting"]))
-        ones += flags
-        ones.append(t.start_player[view["start_player"]])
-        idx = fixed_idx[:]
-        val = [view["round"] / MAX_ROUNDS, view["quiet_rounds"] / 3, view["links"] / 6, view["closures"] / pits]
+        """The table's state, read at every step: its indices are the observer's fixed list
+        (:func:`head_indices`), the values made in one list."""
+        stack = view["stack"]
+        ones = [*map(t.acting.__getitem__, view["acting"]), *flags, t.start_player[view["start_player"]]]
         if view["ending"]:
             ones.append(g)
         if view["die_this_round"]:
             ones.append(g + 2)
         if view["terminal"]:
             ones.append(g + 5)
-        stack = view["stack"]
         if stack:
             kind, a, b = stack[-1]
             ones.append(decision + _STEP_INDEX[kind])
             if 0 <= a < n and kind in (0, 1):   # the setup decisions name their seat
                 ones.append(t.decision_seat[a])
-            idx += (steps_end + n, steps_end + n + 1)
-            val += (a / 12, b / 12)
-        idx.append(steps_end + n + 2)
-        val.append(len(stack) / 10)
-        idx += t.scores
+            idx = t.head_with_step
+            val = [view["round"] / MAX_ROUNDS, view["quiet_rounds"] / 3, view["links"] / 6, view["closures"] / pits,
+                   a / 12, b / 12, len(stack) / 10]
+        else:
+            idx = t.head
+            val = [view["round"] / MAX_ROUNDS, view["quiet_rounds"] / 3, view["links"] / 6, view["closures"] / pits,
+                   0.0]
         val += map((0.01).__mul__, view["scores"])
-        idx += (deck, deck + 1)
         val += (view["deck_size"] / 30, view["draft_hand_size"] / 3)
+        # each board's knowledge-stack position / the knowledge counter (the counter is the table's)
+        val += map(operator.truediv, map(knowledge_stack, view["boards"]), repeat(max(1, view["knowledge_counter"])))
         known, hand = view["deck_known"], view["draft_hand"]
         if known or hand:   # variant V1 only
             halves: dict[int, float] = {}
@@ -228,12 +229,15 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
                 for tablet in tablets:
                     i = o + _TABLET[tablet]
                     halves[i] = halves.get(i, 0.0) + 0.5
-            idx += halves
+            idx = [*idx, *halves]
             val += halves.values()
-        # each board's knowledge-stack position / the knowledge counter (the counter is the table's)
-        idx += t.kstack
-        val += map(operator.truediv, map(knowledge_stack, view["boards"]), repeat(max(1, view["knowledge_counter"])))
         return ones, idx, val
+
+    def head_indices(t: _SeatTables, step: bool) -> list[int]:
+        """The head's value indices in :func:`encode_head`'s order (``step``: the stack's top
+        has its two numbers)."""
+        numbers = [steps_end + n, steps_end + n + 1] if step else []
+        return [*fixed_idx, *numbers, steps_end + n + 2, *t.scores, deck, deck + 1, *t.kstack]
 
     def encode_dice(t: _SeatTables, k: int, reserve: list, overview: list):
         base = t.seat_base[k]
@@ -369,6 +373,9 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         elif places:
             ones = ones + places
         return ones, idx, val
+
+    for t in tables:
+        t.head_with_step, t.head = head_indices(t, True), head_indices(t, False)
 
     def encode(view: Mapping[str, Any], parts) -> None:
         seat = view["seat"]
