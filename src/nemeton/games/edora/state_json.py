@@ -128,7 +128,8 @@ def _sanctuary(st, s: int) -> dict[str, Any]:
 
 def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
     """The sanctuaries for :func:`shared_view`: the list made again when a die or stone
-    changed, with the sanctuaries that did not change kept as the same dicts."""
+    changed, with the sanctuaries that did not change kept as the same dicts (only the
+    lists that changed are scanned for the sanctuaries they touch)."""
     owner, value, standing_at, rune_at = st.owner, st.value, st.standing_at, st.rune_at
     kept = parts.get("sanctuaries")
     if kept is not None and kept[0] == owner and kept[1] == value and kept[2] == standing_at and kept[3] == rune_at:
@@ -136,15 +137,32 @@ def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
     if kept is None:
         sanctuaries = _build_sanctuaries(st)
     else:
-        changed = {i // SPACE_STRIDE for i in compress(count(), map(ne, owner, kept[0]))}
-        changed.update(i // SPACE_STRIDE for i in compress(count(), map(ne, value, kept[1])))
-        changed.update(compress(count(), map(ne, standing_at, kept[2])))
-        changed.update(compress(count(), map(ne, rune_at, kept[3])))
+        space_of = _space_of(len(owner))
+        changed = set()
+        if kept[0] != owner:
+            changed.update(compress(space_of, map(ne, owner, kept[0])))
+        if kept[1] != value:
+            changed.update(compress(space_of, map(ne, value, kept[1])))
+        if kept[2] != standing_at:
+            changed.update(compress(count(), map(ne, standing_at, kept[2])))
+        if kept[3] != rune_at:
+            changed.update(compress(count(), map(ne, rune_at, kept[3])))
         sanctuaries = kept[4][:]
         for s in changed:
             sanctuaries[s] = _sanctuary(st, s)
     parts["sanctuaries"] = (owner[:], value[:], standing_at[:], rune_at[:], sanctuaries)
     return sanctuaries
+
+
+_SPACE_OF: dict[int, tuple[int, ...]] = {}
+
+
+def _space_of(length: int) -> tuple[int, ...]:
+    """The sanctuary of each entry of the per-space lists (``owner``, ``value``)."""
+    found = _SPACE_OF.get(length)
+    if found is None:
+        found = _SPACE_OF[length] = tuple(i // SPACE_STRIDE for i in range(length))
+    return found
 
 
 # Name tables for the views: index -1 (nothing there) is the last entry, None.
