@@ -137,12 +137,22 @@ def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
     if kept is None:
         sanctuaries = _build_sanctuaries(st)
     else:
-        space_of = _space_of(len(owner))
         changed = set()
-        if kept[0] != owner:
-            changed.update(compress(space_of, map(ne, owner, kept[0])))
-        if kept[1] != value:
-            changed.update(compress(space_of, map(ne, value, kept[1])))
+        was_owner, was_value = kept[0], kept[1]
+        del parts["sanctuaries"]   # its lists are patched below: an error on the way leaves none kept
+        if was_owner != owner or was_value != value:
+            # A hint first: the sanctuaries whose number of dice changed, copied into the kept
+            # lists (private to this state); the lists scanned only if more changed (a raise).
+            changed.update(compress(count(), map(ne, st.used, kept[5])))
+            for s in changed:
+                k = s * SPACE_STRIDE
+                was_owner[k:k + SPACE_STRIDE] = owner[k:k + SPACE_STRIDE]
+                was_value[k:k + SPACE_STRIDE] = value[k:k + SPACE_STRIDE]
+            space_of = _space_of(len(owner))
+            if was_owner != owner:
+                changed.update(compress(space_of, map(ne, owner, was_owner)))
+            if was_value != value:
+                changed.update(compress(space_of, map(ne, value, was_value)))
         if kept[2] != standing_at:
             changed.update(compress(count(), map(ne, standing_at, kept[2])))
         if kept[3] != rune_at:
@@ -150,7 +160,7 @@ def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
         sanctuaries = kept[4][:]
         for s in changed:
             sanctuaries[s] = _sanctuary(st, s)
-    parts["sanctuaries"] = (owner[:], value[:], standing_at[:], rune_at[:], sanctuaries)
+    parts["sanctuaries"] = (owner[:], value[:], standing_at[:], rune_at[:], sanctuaries, st.used[:])
     return sanctuaries
 
 
