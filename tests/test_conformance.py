@@ -265,6 +265,29 @@ def test_views_share_the_envelope_and_are_fresh_data(name, cfg):
 
 
 @pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_legal_actions_are_empty_for_every_waiting_seat_at_every_step(name, cfg):
+    """``legal_actions(seat)`` is empty for a seat that is not acting, and the game over;
+    a game that says its ``_legal_actions`` already is (``waiting_seats_have_no_actions``,
+    so the engine skips asking ``acting()``) is held to it directly."""
+    spec, state = _make(name, cfg, 23)
+    direct = state.waiting_seats_have_no_actions
+
+    def check(st, seat, legal, action, step):
+        acting = st.acting()
+        for other in range(st.num_players):
+            if other not in acting:
+                assert st.legal_actions(other) == [], f"step {step}: seat {other} waits"
+                if direct:
+                    assert st._legal_actions(other) == [], f"step {step}: seat {other} waits"
+
+    _playthrough(state, random.Random(23), check)
+    for seat in range(state.num_players):
+        assert state.legal_actions(seat) == []
+        if direct:
+            assert state._legal_actions(seat) == []
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS)
 def test_shared_views_equal_fresh_views_at_every_step_and_share_nothing_with_them(name, cfg):
     """``shared_view`` (read-only, unchanged parts handed out again) is the view, key for
     key, for every viewer at every step, through clones and JSON round trips; changing a

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from nemeton.engine import InvalidSeatError, State
+from nemeton.engine import InvalidSeatError
 from nemeton.games.alarun.cards import CARD_IDS
 from nemeton.games.alarun.scoring import score_grid
 from nemeton.games.alarun.square import MagicSquare, cell_index
@@ -35,12 +35,16 @@ def _scored_from_scratch(cells: list) -> int:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_legal_actions_of_every_seat_are_the_engines_at_every_step(players):
+def test_legal_actions_of_every_seat_are_the_acting_seats_rules_at_every_step(players):
+    """Without asking acting() (waiting_seats_have_no_actions), a seat gets the rules'
+    actions when it acts and none when it waits."""
     for state in _play(players, seed=players):
+        acting = state.acting()
         for seat in range(players):
-            assert state.legal_actions(seat) == State.legal_actions(state, seat)
-            assert state.legal_actions(np.int64(seat)) == State.legal_actions(state, seat)
-        assert state.legal_actions() == State.legal_actions(state)
+            expected = state._legal_actions(seat) if seat in acting else []
+            assert state.legal_actions(seat) == expected
+            assert state.legal_actions(np.int64(seat)) == expected
+        assert state.legal_actions() == (state._legal_actions(state.current_player) if acting else [])
 
 
 def test_legal_actions_refuse_a_seat_that_is_not_one_as_the_engine_does():

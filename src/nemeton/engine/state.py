@@ -117,6 +117,12 @@ class State(ABC):
         return 0
 
     # ----- actions ----------------------------------------------------------------------
+    #: True in a game whose ``_legal_actions(seat)`` is already empty for a seat that is not
+    #: acting, the game over included: :meth:`legal_actions` then need not ask
+    #: :meth:`acting` first (the RL environments ask at every step). The conformance suite
+    #: holds a game that says so to it at every step.
+    waiting_seats_have_no_actions: bool = False
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Legal actions of ``seat`` (default: the current player) in a deterministic order;
         empty for a seat that is not acting now and once the game is over."""
@@ -126,6 +132,8 @@ class State(ABC):
                 return []
         else:
             seat = self.check_seat(seat)
+            if self.waiting_seats_have_no_actions:
+                return self._legal_actions(seat)
         if seat not in self.acting():
             return []
         return self._legal_actions(seat)

@@ -138,12 +138,7 @@ class AmarokState(State):
         return seat % (self.n // 2) if self.teams else seat
 
     # ----- legal actions ------------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list:
-        """The engine's :meth:`State.legal_actions`, a plain int seat checked here (the RL
-        environments ask at every step); anything else goes through the engine's checks."""
-        if type(seat) is int and 0 <= seat < self.n:
-            return self._legal_actions(seat)   # empty unless it is that seat's turn
-        return State.legal_actions(self, seat)
+    waiting_seats_have_no_actions = True   # _legal_actions is empty for a seat not acting
 
     def _legal_actions(self, seat: int | None = None) -> list:
         turn = self.turn

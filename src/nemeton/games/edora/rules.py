@@ -217,13 +217,7 @@ class EdoraState(State):
         return (self.knowledge[p], self.knowledge_stack[p])
 
     # ----- protocol: legal actions ------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list:
-        """The engine's :meth:`State.legal_actions`, a plain int seat checked here (the RL
-        environments ask at every step): :meth:`_legal_actions` is already empty for a seat
-        that is not acting. Anything else goes through the engine's checks."""
-        if type(seat) is int and 0 <= seat < self.n:
-            return self._legal_actions(seat)
-        return State.legal_actions(self, seat)
+    waiting_seats_have_no_actions = True   # _legal_actions is empty for a seat not acting
 
     def _legal_actions(self, seat: int | None = None) -> list:
         if self.over:
