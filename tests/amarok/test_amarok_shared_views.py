@@ -69,3 +69,14 @@ def test_a_fresh_view_edited_between_two_encodings_is_read_again():
     edited = encoding.encode(view)
     assert not np.array_equal(edited, before)
     assert np.array_equal(edited, encoding.encode(copy.deepcopy(view)))
+
+
+def test_a_hand_rows_identity_never_tells_which_hidden_card_it_hides():
+    """Rows are interned by what is seen, not by the cards behind them: two tables whose
+    hidden cards differ hand out the very same row objects to a seat that sees them alike."""
+    first = position(4, hands=HANDS, levels=[0, 1, 2, 0])
+    other = position(4, hands="R5 B7 | R9 B2 | B4 B9 | R1 R7", levels=[0, 1, 2, 0])  # seat 1's hidden R3 -> R9
+    for seat in (None, 0, 2, 3):
+        a, b = first.shared_view(seat)["hands"][1], other.shared_view(seat)["hands"][1]
+        assert a == b and a is b
+    assert first.shared_view(1)["hands"][1] != other.shared_view(1)["hands"][1]

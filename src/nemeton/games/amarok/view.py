@@ -114,28 +114,37 @@ class _Rows:
 
     ``hand[(c0, c1, faces_owner0, faces_owner1)]`` (card indices or EMPTY): a seat's hand row
     as its owner, the other seats and the spectator see it (:func:`sees`), and its size;
-    ``front[(c0, c1, count)]``: the row of the first ``count`` of those cards in front."""
+    ``front[(c0, c1, count)]``: the row of the first ``count`` of those cards in front.
+
+    A row is one object per *seen* content (``seen``), never per the cards behind it: two
+    rows that show the same are the same list, so not even a row's identity tells a reader
+    which hidden card it stands for."""
 
     def __init__(self, ids: tuple[str, ...]):
         self.ids = ids
         self.hand = _Table(self._hand)
         self.front = _Table(self._front)
+        self.seen = _Table(_seen_row)
 
     def _hand(self, key: tuple) -> tuple[list, list, list, int]:
         ids = self.ids
         cards, facing = key[:2], key[2:]
         # the row of seat 0 as seat 0 (its owner), seat 1 (any other seat) and the spectator
         # see it: one rule for every seat (sees)
-        rows = []
-        for viewer in (0, 1, None):
-            rows.append([None if c == EMPTY else
-                         {"card": ids[c] if sees(viewer, 0, faces_owner) else None,
-                          "facing": "owner" if faces_owner else "others"}
-                         for c, faces_owner in zip(cards, facing)])
+        rows = [self.seen[tuple(None if c == EMPTY else
+                                (ids[c] if sees(viewer, 0, faces_owner) else None,
+                                 "owner" if faces_owner else "others")
+                                for c, faces_owner in zip(cards, facing))]
+                for viewer in (0, 1, None)]
         return rows[0], rows[1], rows[2], 2 - cards.count(EMPTY)
 
     def _front(self, key: tuple) -> list:
         return [self.ids[c] for c in key[:key[2]]]
+
+
+def _seen_row(seen: tuple) -> list:
+    """A hand row from what is seen of each slot: None (empty) or (card or None, facing)."""
+    return [None if slot is None else {"card": slot[0], "facing": slot[1]} for slot in seen]
 
 
 class _Table(dict):
