@@ -5,6 +5,7 @@ card, the other seats' hidden placements left out) against a square scored from 
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -69,3 +70,18 @@ def test_the_shared_view_takes_numpy_seats_and_refuses_bad_ones_as_the_engine_do
     for bad in (2, -1, True, "1"):
         with pytest.raises(InvalidSeatError):
             state.shared_view(bad)
+
+
+def test_a_fresh_view_edited_between_two_encodings_is_read_again():
+    """The centre's and discard's parts are kept by the list's identity for every observer
+    only for shared views (never edited); a fresh view may be edited and encoded again."""
+    from nemeton.engine import get_game
+    state = new(2, seed=4)
+    encoding = get_game("alarun").encoding(state.options)
+    view = state.view(0)
+    before = encoding.encode(view)
+    view["centre"].append(view["centre"][0])
+    view["discard"].append(view["centre"][0])
+    edited = encoding.encode(view)
+    assert not np.array_equal(edited, before)
+    assert np.array_equal(edited, encoding.encode(copy.deepcopy(view)))

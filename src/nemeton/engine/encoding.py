@@ -206,9 +206,16 @@ class Parts:
     Parts must write disjoint indices: each index of the observation belongs to one part key
     (its slice, or its entries of a slice), whatever the view; and an encoder adds every one
     of its keys at every call (a part with nothing to write builds empty lists). This writer
-    builds every part and writes them at once into a cleared array (the fresh path, no memo)."""
+    builds every part and writes them at once into a cleared array (the fresh path, no memo).
+
+    ``shared_views`` tells the encoder whether the views it is handed are never changed in
+    place (a memo's, fed :meth:`State.shared_view
+    <nemeton.engine.state.State.shared_view>`): only then may it keep what it made of a view
+    object by that object's identity beyond ``cache``, for every observer. A fresh encoding's
+    view may be edited between two calls, so it is read whole."""
 
     __slots__ = ("ones", "index", "values", "cache")
+    shared_views = False
 
     def __init__(self) -> None:
         self.ones: list[int] = []
@@ -258,6 +265,7 @@ class ObservationMemo(Parts):
     every call. Sources are held here, so no other object can take their identity."""
 
     __slots__ = ("array", "parts", "seat", "clear", "skipped")
+    shared_views = True   # a memo must only see views never changed in place
 
     def __init__(self, size: int) -> None:
         super().__init__()

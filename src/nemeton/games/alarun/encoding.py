@@ -160,7 +160,11 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
     # the part made of the same list (State.shared_view hands the same list to every seat).
     common: dict[str, tuple[Any, tuple]] = {}
 
-    def encode_common(key: str, cards: list | None) -> tuple:
+    def encode_common(key: str, cards: list | None, shared: bool) -> tuple:
+        """The part of the centre or the discard, kept by the list's identity for every
+        observer only when the views are shared (never changed in place)."""
+        if not shared:
+            return encode_cards(card_at[key], cards)
         kept = common.get(key)
         if kept is not None and kept[0] is cards:
             return kept[1]
@@ -180,7 +184,7 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
         parts.add("hand", hand, encode_cards, card_at["hand"], hand)
         for key in ("centre", "discard"):
             cards = view.get(key)
-            parts.add(key, cards, encode_common, key, cards)
+            parts.add(key, cards, encode_common, key, cards, parts.shared_views)
         known = view["known_hands"]
         parts.add("known_hands", known, encode_known, t, known)
         squares = view["squares"]

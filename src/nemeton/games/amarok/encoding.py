@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 
-from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout, ObservationMemo
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from .actions import tables_for
 from .cards import CLAW, HEART, SEASON, TRAP, load_deck
 from .options import AmarokOptions
@@ -112,9 +112,8 @@ def encoding_for(options: AmarokOptions) -> GameEncoding:
     # row content (view.py), so a row is read once per position, in any seat's view of any
     # game. The round wins are kept per observer by the identity of the scores list.
     def encode(view: Mapping[str, Any], parts) -> None:
-        # rows are kept by identity only for memos (which must never see a view changed in
-        # place); a fresh encoding reads every row (its view may be edited between calls)
-        parts.add("table", None, encode_table, view, parts.cache, isinstance(parts, ObservationMemo))
+        # rows are kept by identity only when the views are shared (never changed in place)
+        parts.add("table", None, encode_table, view, parts.cache, parts.shared_views)
 
     def encode_hand(base: int, row: list) -> list[int]:
         ones = []

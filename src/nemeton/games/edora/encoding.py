@@ -16,7 +16,7 @@ from itertools import chain, compress, count, repeat
 from typing import Any, Mapping
 
 
-from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout, ObservationMemo
+from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from . import actions as A
 from . import decisions
 from .actions import build_board_tables
@@ -355,7 +355,7 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
 
     def encode_board(t: _SeatTables, s: int, pl: Mapping[str, Any], kept_for_all: bool):
         """Seat ``s``'s board as ``t``'s observer sees it: its entries at position 0, moved;
-        kept for every observer only for memos (whose views are never changed in place)."""
+        kept for every observer only when the views are shared (never changed in place)."""
         if kept_for_all:
             kept = shared_boards[s]
             if kept is None or kept[0] is not pl:
@@ -383,7 +383,7 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         add = parts.add
         cache = parts.cache
         add("head", None, encode_head, t, view)
-        kept_for_all = isinstance(parts, ObservationMemo)
+        kept_for_all = parts.shared_views
         for s, pl in enumerate(view["boards"]):
             add(board_keys[s], pl, encode_board, t, s, pl, kept_for_all)
         sanctuaries = view["sanctuaries"]
