@@ -24,7 +24,7 @@ from .actions import build_board_tables
 from .board import REWARDS, board_from_text
 from .components import HERB_STATES, HERBS, HERBS_PER_PLAYER, POTIONS, SPACE_STRIDE, TABLETS
 from .options import EdoraOptions
-from .steps import D_ARRANGE, D_DRAFT
+from .steps import D_DRAFT
 
 
 def _index(names, value):
@@ -295,33 +295,13 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
     kept = parts.get("options")
     if kept is None or kept[0] is not st.options:   # options hash all their fields: looked up once a state
         kept = parts["options"] = (st.options, _options_shared(st.options))
-    options = kept[1]
-    over = st.over
-    stack = st.stack
-    final = st.final
-    if over:
-        acting: list[int] = []
-    elif stack[-1][0] == D_ARRANGE:
-        acting = list(st._arranging())
-    else:
-        acting = [st.current_player]
-    return {
-        "game": st.game_name, "seat": seat, "players": st.n, "acting": acting, "round": st.round_no,
-        "terminal": over,
-        "scores": list(map(float, st.prestige)) if final is None else [float(f["total"]) for f in final],
-        "options": options,
-        "start_player": st.start_player, "ending": st.ending, "quiet_rounds": st.quiet_rounds,
-        "die_this_round": st.die_this_round, "knowledge_counter": st.knowledge_counter,
-        "links": st.links, "closures": st.closures,
-        "stack": list(map(list, stack)),
-        "boards": boards,
-        "sanctuaries": _shared_sanctuaries(st, parts),
-        **table,
-        "potions_left": potions_left,
-        "final": None if final is None else _copy_final(final),
-        "deck_known": _deck_known(st, seat),
-        "draft_hand": _draft_hand(st, seat),
-    }
+    data = _assemble(st, kept[1], boards, _shared_sanctuaries(st, parts), table, potions_left)
+    # the engine's envelope (State._envelope's values), written beside the game's keys
+    data["game"], data["seat"], data["players"], data["round"] = st.game_name, seat, st.n, st.round_no
+    data["acting"], data["terminal"], data["scores"] = list(st.acting()), st.over, st.visible_scores(seat)
+    data["deck_known"] = _deck_known(st, seat)
+    data["draft_hand"] = _draft_hand(st, seat)
+    return data
 
 
 def _shared_boards(st, parts: dict, seat: int | None, potions: list[list[str]]) -> list[dict[str, Any]]:
