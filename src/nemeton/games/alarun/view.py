@@ -108,7 +108,7 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
         view["breakdowns"] = [b.to_json() for b in state.breakdowns()]
         view["winners"] = state.winners()
     if shared:  # the envelope, after the game's keys as State.shared_view merges it (no merge)
-        view["game"] = "alarun"
+        view["game"] = state.game_name
         view["seat"] = seat
         view["players"] = state.n
         view["acting"] = list(state.acting())

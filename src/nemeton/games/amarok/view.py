@@ -228,7 +228,7 @@ def _shared_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     over = turn == TERMINAL
     return {
         # the engine's envelope (State._envelope), written here beside the parts kept
-        "game": state.game_name, "seat": seat, "players": state.n, "acting": [] if over else [turn],
+        "game": state.game_name, "seat": seat, "players": state.n, "acting": list(state.acting()),
         "round": state.round_no, "terminal": over, "scores": kept.scores,
         "phase": "over" if over else ("claw" if state.claw_pending else "take"),
         "options": kept.options,
