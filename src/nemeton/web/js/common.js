@@ -1,5 +1,7 @@
 // Shared by every page: DOM helpers, the API, seat colours, and the tokens this browser holds.
 
+import { partsToSegments, seatColour } from "./text.js";
+
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   return fill(el, attrs, children);
@@ -40,7 +42,8 @@ export function clickable(el, onActivate, label) {
 
 // ----- the server's API ------------------------------------------------------------------
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  // parts: the server's structured sentence (strings and {seat: n}), when it sends one
+  constructor(status, message, parts = null) { super(message); this.status = status; this.parts = parts; }
 }
 
 export async function api(method, path, body) {
@@ -56,29 +59,41 @@ export async function api(method, path, body) {
     throw new ApiError(0, "the server cannot be reached");
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
+  if (!response.ok) throw new ApiError(response.status, typeof data.detail === "string" ? data.detail : response.statusText,
+                                        Array.isArray(data.parts) ? data.parts : null);
   return data;
 }
 
 // ----- seats -------------------------------------------------------------------------------
-// Colour is never the only signal: every seat also has a symbol (and its name).
-export const SEAT_COLOURS = [
-  { name: "red", css: "#c2412d", symbol: "●" },
-  { name: "blue", css: "#2d6cc2", symbol: "■" },
-  { name: "green", css: "#2f8f4e", symbol: "▲" },
-  { name: "amber", css: "#b7791f", symbol: "◆" },
-  { name: "purple", css: "#7b4fb3", symbol: "★" },
-  { name: "teal", css: "#1f8a8a", symbol: "✚" },
-];
+// Colours, symbols and names live in text.js (no DOM there: Node's tests import it).
+export { SEAT_COLOURS, seatColour, seatNameOf, partsToSegments, partsText, segmentsText, joinWords, shortName,
+  nameText } from "./text.js";
 
-export function seatColour(seat) {
-  return SEAT_COLOURS[((seat % SEAT_COLOURS.length) + SEAT_COLOURS.length) % SEAT_COLOURS.length];
-}
-
+/** A seat as people read it: its symbol in its colour and its name (a long name ends in an
+ *  ellipsis where the room is short; the title keeps it whole). */
 export function seatBadge(seat, name) {
   const c = seatColour(seat);
-  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: `seat ${seat + 1} (${c.name})` },
-    h("span", { class: "seat-symbol", "aria-hidden": "true" }, c.symbol), " ", name);
+  const full = String(name ?? "");
+  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: full ? `${full} (${c.name} ${c.symbol})` : `${c.name} ${c.symbol}`,
+                     dataset: { seat: String(seat) } },
+    h("span", { class: "seat-symbol", "aria-hidden": "true" }, c.symbol), full ? " " : "",
+    full ? h("span", { class: "seat-name" }, full) : "");
+}
+
+/**
+ * An engine sentence as DOM nodes: its words as text and every {seat: n} of `parts` as that
+ * seat's badge (name, colour and symbol), named from `seats` (the snapshot's list of
+ * {seat, name, ...}). Without parts (an older server, a message with text only) the text is
+ * shown as it is. Options: `names(seat)` overrides a seat's name (e.g. "you" for the viewer).
+ */
+export function renderParts(parts, seats, fallbackText = "", options = {}) {
+  if (!Array.isArray(parts)) return fallbackText === null || fallbackText === undefined ? [] : [document.createTextNode(String(fallbackText))];
+  return partsToSegments(parts, seats).map((seg, k) => {
+    if ("text" in seg) return document.createTextNode(seg.text);
+    let name = options.names ? options.names(seg.seat) || seg.name : seg.name;
+    if (k === 0 && /^[a-z]/.test(name) && options.names) name = name.charAt(0).toUpperCase() + name.slice(1);
+    return seatBadge(seg.seat, name);
+  });
 }
 
 // ----- tokens this browser holds (per room) -----------------------------------------------
@@ -118,7 +133,3 @@ export function toast(message, kind = "info") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
-// The engine's sentences name seats by index ("seat 2" is the third seat); people read names.
-export function nameText(text, names) {
-  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (m, n) => names(Number(n)) || m);
-}

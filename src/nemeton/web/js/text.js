@@ -1,0 +1,83 @@
+// Pure helpers for the words on the page: no DOM, so Node's test runner imports them
+// (tests/js/). js/common.js re-exports them beside the helpers that build elements.
+
+// Colour is never the only signal: every seat also has a symbol (and its name).
+export const SEAT_COLOURS = [
+  { name: "red", css: "#c2412d", symbol: "●" },
+  { name: "blue", css: "#2d6cc2", symbol: "■" },
+  { name: "green", css: "#2f8f4e", symbol: "▲" },
+  { name: "amber", css: "#b7791f", symbol: "◆" },
+  { name: "purple", css: "#7b4fb3", symbol: "★" },
+  { name: "teal", css: "#1f8a8a", symbol: "✚" },
+];
+
+export function seatColour(seat) {
+  return SEAT_COLOURS[((seat % SEAT_COLOURS.length) + SEAT_COLOURS.length) % SEAT_COLOURS.length];
+}
+
+/** A seat's name from the snapshot's seats ([{seat, name, ...}]); "Player N" (N from 1) when
+ *  the list does not name it. Never the engine's 0-based index. */
+export function seatNameOf(seats, seat) {
+  const list = Array.isArray(seats) ? seats : [];
+  const found = list.find((s) => s && s.seat === seat) || list[seat];
+  const name = found && typeof found.name === "string" && found.name.trim() ? found.name : null;
+  return name || `Player ${Number(seat) + 1}`;
+}
+
+function isSeatRef(part) {
+  return part !== null && typeof part === "object" && Number.isInteger(part.seat);
+}
+
+/**
+ * The engine's structured sentence (a list of strings and {seat: n} objects, n 0-based) as
+ * segments: {text} for words, {seat, name, colour, symbol} for a seat. Adjacent words merge;
+ * anything else in the list is shown as its text (never dropped silently).
+ */
+export function partsToSegments(parts, seats) {
+  const out = [];
+  for (const part of Array.isArray(parts) ? parts : []) {
+    if (part === null || part === undefined) continue;
+    if (isSeatRef(part)) {
+      const c = seatColour(part.seat);
+      out.push({ seat: part.seat, name: seatNameOf(seats, part.seat), colour: c.css, symbol: c.symbol });
+      continue;
+    }
+    const text = typeof part === "string" ? part
+      : typeof part === "object" && typeof part.text === "string" ? part.text : String(part);
+    if (!text) continue;
+    const prev = out[out.length - 1];
+    if (prev && "text" in prev) prev.text += text;
+    else out.push({ text });
+  }
+  return out;
+}
+
+/** The segments as plain text (a title, an aria-label): seats by name. */
+export function segmentsText(segments) {
+  return segments.map((s) => ("text" in s ? s.text : s.name)).join("");
+}
+
+/** A sentence's plain text: from its parts when it has them, else its text as it is. */
+export function partsText(parts, seats, fallbackText = "") {
+  if (!Array.isArray(parts)) return String(fallbackText ?? "");
+  return segmentsText(partsToSegments(parts, seats));
+}
+
+/** "A", "A and B", "A, B and C". */
+export function joinWords(words) {
+  const list = words.filter((w) => w !== null && w !== undefined && w !== "");
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+/** A name cut to `max` characters with an ellipsis (the full name goes in a title). */
+export function shortName(name, max = 24) {
+  const chars = [...String(name)];
+  return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+// The engine's sentences name seats by index ("seat 2" is the third seat); people read names.
+// Kept for pages that have not moved to parts yet.
+export function nameText(text, names) {
+  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (m, n) => names(Number(n)) || m);
+}
