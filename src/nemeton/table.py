@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .engine import TERMINAL, Action, GameRecord, IllegalActionError, NemetonError, State
+from .engine.log import action_marked as _marked, seat_ref
 
 
 class AgentActionError(IllegalActionError):
@@ -104,7 +105,7 @@ def is_one_of(action: Any, legal: Sequence[Action]) -> bool:
 
 
 def listed(legal: Sequence[Action], most: int = 12) -> str:
-    return ", ".join(str(a) for a in legal[:most]) + (" ..." if len(legal) > most else "")
+    return ", ".join(_marked(a) for a in legal[:most]) + (" ..." if len(legal) > most else "")
 
 
 class Table:
@@ -178,7 +179,7 @@ class Table:
         is False)."""
         self._run_agents(-1)
         if not self.state.is_terminal():
-            raise TableError(f"seats {', '.join(map(str, self.pending()))} wait for a person; "
+            raise TableError(f"{', '.join(map(seat_ref, self.pending()))} wait for a person; "
                              "run() is for tables of agents only (use advance and submit)")
         return self.result(record)
 
@@ -233,7 +234,7 @@ class Table:
                     break
             else:
                 if action not in legal:
-                    raise AgentActionError(f"agent {self.seats[seat]} at seat {seat} chose {action!r}, "
+                    raise AgentActionError(f"agent {self.seats[seat]} at {seat_ref(seat)} chose {action!r}, "
                                            f"which is not legal now; legal: {listed(legal)}")
             if len(legal) > 1:
                 decisions[seat] += 1
@@ -297,7 +298,7 @@ class Table:
                 or self.seats[turn.seat] is not turn.agent):
             return False
         if not is_one_of(action, turn.legal):
-            raise AgentActionError(f"agent {self.seats[turn.seat]} at seat {turn.seat} chose {action!r}, "
+            raise AgentActionError(f"agent {self.seats[turn.seat]} at {seat_ref(turn.seat)} chose {action!r}, "
                                    f"which is not legal now; legal: {listed(turn.legal)}")
         if len(turn.legal) > 1:
             self.decisions[turn.seat] += 1
@@ -329,17 +330,17 @@ class Table:
         act now, or an action that is not legal, raises and changes nothing."""
         seat = self.state.check_seat(seat)
         if self.seats[seat] is not None:
-            raise IllegalActionError(f"seat {seat} is played by agent {self.seats[seat]}, not by a person")
+            raise IllegalActionError(f"{seat_ref(seat)} is played by agent {self.seats[seat]}, not by a person")
         if self.state.is_terminal():
             raise IllegalActionError(f"the game is over; no action is legal (got {action})")
         acting = self.state.acting()
         if seat not in acting:
-            raise IllegalActionError(f"seat {seat} may not act now; acting: {', '.join(map(str, acting))}")
+            raise IllegalActionError(f"{seat_ref(seat)} may not act now; acting: {', '.join(map(seat_ref, acting)) or 'nobody'}")
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {str(action)[:80]!r}")
         legal = self.legal_actions(seat)
         if not is_one_of(action, legal):
-            raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {listed(legal)}")
+            raise IllegalActionError(f"{_marked(action)} is not legal for {seat_ref(seat)} now; legal: {listed(legal)}")
         if len(legal) > 1:
             self.decisions[seat] += 1
             if self.clock is not None:

@@ -2,9 +2,25 @@
 
 import reprlib
 
+from .log import split_parts
+
 
 class NemetonError(Exception):
-    """Base class of every error Nemeton raises on purpose."""
+    """Base class of every error Nemeton raises on purpose.
+
+    A message names seats with :func:`nemeton.engine.log.seat_ref`; the error splits it at
+    construction: ``str(exc)`` is the plain text (seats written "seat n", never a marker) and
+    ``exc.parts`` the structured parts (strings and ``{"seat": n}``) a client renders with
+    the players' names. Errors pickle with both (agents run in worker processes)."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            plain, parts = split_parts(args[0], capital=False)
+            args = (plain,) + args[1:]
+        else:
+            parts = [str(args[0])] if args else []
+        super().__init__(*args)
+        self.parts: list = parts
 
 
 class InvalidOptionsError(NemetonError, ValueError):

@@ -10,18 +10,115 @@ less complete.
 ``State.log(viewer, since)`` turns events into JSON-ready entries::
 
     {"i": 12, "round": 3, "seat": 1, "kind": "take_tablet", "text": "Seat 1 takes tablet T4.",
-     "tablet": "T4"}
+     "parts": [{"seat": 1}, " takes tablet T4."], "tablet": "T4"}
 
 The ``text`` is written by the game's ``event_text(entry, viewer)`` from the viewer's entry
 alone, so a sentence can never say more than the fields the viewer received.
+
+Seats in sentences are structured: a game's sentence names another seat with
+:func:`seat_ref` (``who`` does it), a marker of private-use characters around the seat's
+number. :func:`split_parts` turns such a sentence into ``(plain, parts)``: ``plain`` is the
+English text with each marker written "seat n" (0-based, "Seat n" starting a sentence) and
+``parts`` the same sentence as strings and ``{"seat": n}`` dicts, which a client joins with
+the players' names (:func:`render_parts` in a terminal). Entries carry both (``text`` and
+``parts``); errors (``NemetonError``) split their message the same way.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import re
+from typing import Any, Callable, Mapping, Sequence, Union
 
 # Keys every entry has; a game's own fields never use them.
-ENTRY_KEYS = ("i", "round", "seat", "kind", "text")
+ENTRY_KEYS = ("i", "round", "seat", "kind", "text", "parts")
+
+#: The characters around a seat's number in a sentence (Unicode private use: never typed).
+SEAT_OPEN, SEAT_CLOSE = "\ue000", "\ue001"
+# A seat marker as seat_ref writes it (a number without leading zeros, at most 6 digits);
+# any other use of the two characters is stray and removed.
+_MARKER = re.compile("\ue000(0|[1-9][0-9]{0,5})\ue001")
+_STRAY = re.compile("[\ue000\ue001]")
+# Where a sentence starts: the text's start, or after ". ", "! ", "? " (or a new line).
+_SENTENCE_END = re.compile(r"(^|[.!?]\s|\n)\s*$")
+
+
+def seat_ref(seat: int) -> str:
+    """How a sentence names ``seat`` so that a client can show the player's name: a marker
+    (``"\\ue000" + str(seat) + "\\ue001"``) that :func:`split_parts` turns into ``{"seat": seat}``
+    and "seat 2" in the plain text."""
+    return f"{SEAT_OPEN}{int(seat)}{SEAT_CLOSE}"
+
+
+def split_parts(text: str, players: int | None = None, *, capital: bool = True) -> tuple[str, list]:
+    """``(plain, parts)`` of a sentence that may hold seat markers (:func:`seat_ref`).
+
+    ``parts`` is a list of strings and ``{"seat": n}`` dicts (adjacent strings merged, no
+    empty string); ``plain`` is the text with each marker written "seat n" ("Seat n" where a
+    sentence starts). A marker whose number is not a seat (``0 <= n < players`` when
+    ``players`` is given) is kept as plain text without its marker characters, and stray
+    marker characters are removed, so text echoing hostile input never makes a seat up.
+    ``capital=False`` writes "seat n" everywhere (errors: their messages start in lower case)."""
+    if not isinstance(text, str):
+        text = str(text)
+    if SEAT_OPEN not in text and SEAT_CLOSE not in text:
+        return text, ([text] if text else [])
+    parts: list = []
+    plain: list[str] = []
+
+    def add(piece: str) -> None:
+        if piece:
+            plain.append(piece)
+            if parts and isinstance(parts[-1], str):
+                parts[-1] += piece
+            else:
+                parts.append(piece)
+
+    pos = 0
+    for m in _MARKER.finditer(text):
+        add(_STRAY.sub("", text[pos:m.start()]))
+        pos = m.end()
+        n = int(m.group(1))
+        if players is not None and not (0 <= n < players):
+            add(m.group(1))
+            continue
+        parts.append({"seat": n})
+        start = capital and _SENTENCE_END.search("".join(plain)) is not None
+        plain.append(("Seat " if start else "seat ") + str(n))
+    add(_STRAY.sub("", text[pos:]))
+    return "".join(plain), parts
+
+
+Names = Union[Sequence[str], Callable[[int], str], Mapping[int, str]]
+
+
+def render_parts(parts: Sequence[Any], names: Names) -> str:
+    """The sentence ``parts`` joined for a terminal, each ``{"seat": n}`` written as
+    ``names[n]`` (``names`` a sequence, a mapping or a callable seat -> name); a seat without
+    a name is written "seat n"."""
+    out = []
+    for part in parts:
+        if isinstance(part, dict):
+            seat = part.get("seat")
+            try:
+                name = names(seat) if callable(names) else names[seat]
+            except (IndexError, KeyError, TypeError):
+                name = f"seat {seat}"
+            out.append(str(name))
+        else:
+            out.append(str(part))
+    return "".join(out)
+
+
+def action_marked(action: Any) -> str:
+    """An action's text with its seats as markers: ``action.marked()`` where the action has
+    one (actions that name a seat), else ``str(action)`` (which stays plain for Python users)."""
+    marked = getattr(action, "marked", None)
+    return marked() if callable(marked) else str(action)
+
+
+def render_text(text: str, names: Names, players: int | None = None) -> str:
+    """A sentence with seat markers rendered for a terminal (``render_parts`` of its parts)."""
+    return render_parts(split_parts(text, players)[1], names)
 
 
 def _fresh(value: Any) -> Any:
@@ -95,13 +192,15 @@ def _seat_ok(seat: Any, players: int | None) -> bool:
 
 
 def who(seat: int | None, viewer: int | None, *, capital: bool = False) -> str:
-    """How a sentence names ``seat`` for ``viewer``: "you" for the viewer's own seat, else "seat 2"."""
+    """How a sentence names ``seat`` for ``viewer``: "you" for the viewer's own seat, "the
+    game" for None, else the seat's marker (:func:`seat_ref`; a name is never capitalised,
+    and the plain text capitalises "Seat n" where a sentence starts)."""
     if seat is None:
         text = "the game"
     elif seat == viewer:
         text = "you"
     else:
-        text = f"seat {seat}"
+        return seat_ref(seat)
     return text[:1].upper() + text[1:] if capital else text
 
 

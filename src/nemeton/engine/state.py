@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from .action import Action
 from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, snippet
-from .log import Event, default_event_text
+from .log import Event, action_marked as _marked, default_event_text, seat_ref, split_parts
 from .options import GameOptions
 
 TERMINAL = -1
@@ -165,11 +165,11 @@ class State(ABC):
         acting = self.acting()
         if seat not in acting:
             raise IllegalActionError(
-                f"seat {seat} may not act now; acting: {', '.join(map(str, acting))}")
+                f"{seat_ref(seat)} may not act now; acting: {', '.join(map(seat_ref, acting)) or 'nobody'}")
         legal = self._legal_actions(seat)
         if action not in legal:
-            shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-            raise IllegalActionError(f"{action} is not legal for seat {seat} now; legal: {shown}")
+            shown = ", ".join(_marked(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+            raise IllegalActionError(f"{_marked(action)} is not legal for {seat_ref(seat)} now; legal: {shown}")
         self.apply_unchecked(action, seat)
 
     def apply_unchecked(self, action: Action, seat: int | None = None) -> None:
@@ -291,16 +291,19 @@ class State(ABC):
 
     def log(self, viewer: int | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, as ``viewer`` (None = spectator) may know them:
-        JSON-ready dicts with ``i``, ``round``, ``seat``, ``kind``, ``text`` and the kind's own
-        fields. Empty when this state does not record events (see :meth:`record_events`)."""
+        JSON-ready dicts with ``i``, ``round``, ``seat``, ``kind``, ``text``, ``parts`` and the
+        kind's own fields. ``text`` is the plain sentence (seats as "seat n"), ``parts`` the same
+        sentence as strings and ``{"seat": n}`` (:func:`nemeton.engine.log.split_parts`).
+        Empty when this state does not record events (see :meth:`record_events`)."""
         viewer = self.check_seat(viewer, spectator=True)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             raise InputError(f"since must be a non-negative integer (a log index); got {snippet(since, 40)}")
         events = self.events or []
+        players = self.options.players
         out = []
         for i in range(since, len(events)):
             entry = events[i].entry(i, viewer)
-            entry["text"] = self.event_text(entry, viewer)
+            entry["text"], entry["parts"] = split_parts(self.event_text(entry, viewer), players)
             out.append(entry)
         return out
 
@@ -315,23 +318,25 @@ class State(ABC):
             self.events = []
         return self
 
-    def describe_action(self, seat: int, action: Action, viewer: int | None) -> str:
+    def describe_action(self, seat: int, action: Action, viewer: int | None, *, parts: bool = False) -> Any:
         """What ``viewer`` (None = spectator) learnt when ``seat`` took ``action``: the text of
         the event that action recorded (its latest occurrence in this game), so logs and
-        descriptions never disagree. Told only after the fact: a description of an action not
+        descriptions never disagree; with ``parts=True`` that entry's ``parts`` instead (seats
+        as ``{"seat": n}``). Told only after the fact: a description of an action not
         yet taken could reveal what the action is about to show (a hidden card, a draw)."""
         seat = self.check_seat(seat)
         viewer = self.check_seat(viewer, spectator=True)
         taken = [h for h in range(len(self.history) - 1, -1, -1) if self.history[h] == (seat, action)]
         if not taken:
-            raise IllegalActionError(f"seat {seat} has not taken {snippet(action, 80)} in this game; "
+            raise IllegalActionError(f"{seat_ref(seat)} has not taken {snippet(action, 80)} in this game; "
                                      "an action is described after it is taken (see log())")
         h = taken[0]
         events = self.events or []
         for i in range(len(events) - 1, -1, -1):
             if events[i].action == h and (i == 0 or events[i - 1].action != h):
                 entry = events[i].entry(i, viewer)
-                return self.event_text(entry, viewer)
+                text, told = split_parts(self.event_text(entry, viewer), self.options.players)
+                return told if parts else text
         # events loaded from JSON carry no action index: replay the record to find them
         if self.seed is None:
             raise RecordError("this state has no seed (a determinized state), so its actions cannot be described")
@@ -340,6 +345,8 @@ class State(ABC):
         start = before.log_length()
         before.apply(action, seat)
         entries = before.log(viewer, since=start)
+        if parts:
+            return entries[0]["parts"] if entries else split_parts(_marked(action), self.options.players)[1]
         return entries[0]["text"] if entries else str(action)
 
     # ----- copies and serialisation -----------------------------------------------------
