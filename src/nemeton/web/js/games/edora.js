@@ -908,17 +908,35 @@ function draw(root, ctx) {
   const v = ctx.view;
   const me = ctx.seat !== null && ctx.seat !== undefined && v.boards[ctx.seat] ? ctx.seat : null;
   const others = v.boards.map((_, p) => p).filter((p) => p !== me);
-  root.append(el("div", { class: "edora" },
-    status(ctx, pick),
-    el("div", { class: "ed-table" },
-      el("div", { class: "ed-main" }, mapView(ctx, pick, marks)),
-      el("div", { class: "ed-side-panels" }, oracle(ctx, pick, marks), potions(ctx, pick, marks),
-         el("div", { class: "ed-panel-stack" }, gems(ctx, pick), dolmenPanel(ctx), legend()))),
-    el("div", { class: "ed-others" }, others.map((p) => playerBoard(ctx, idle, marks, p, false))),
-    me !== null ? el("div", { class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null));
+  // The map beside a column with the status, the panel the decision needs (the oracle, the
+  // potions or the gems, when a click there is the next step) and your board: on a laptop all
+  // of it fits the screen's height; the rest of the supply and the others' boards follow.
+  const panels = { oracle: oracle(ctx, pick, marks), potions: potions(ctx, pick, marks), gems: gems(ctx, pick) };
+  const focus = focusPanel(pick);
+  const column = el("div", { class: "ed-column" }, status(ctx, pick),
+    focus ? el("div", { class: `ed-focus ed-focus-${focus}` }, panels[focus]) : null,
+    me !== null ? el("div", { class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null);
+  root.append(el("div", { class: `edora${me !== null ? " ed-playing" : " ed-watching"}` },
+    el("div", { class: "ed-top" }, el("div", { class: "ed-main" }, mapView(ctx, pick, marks)), column),
+    el("div", { class: "ed-more" },
+      el("div", { class: "ed-side-panels" }, focus === "oracle" ? null : panels.oracle, focus === "potions" ? null : panels.potions,
+         el("div", { class: "ed-panel-stack" }, focus === "gems" ? null : panels.gems, dolmenPanel(ctx), legend())),
+      others.length ? el("div", { class: "ed-others", "aria-label": "The other players' boards" },
+        others.map((p) => playerBoard(ctx, idle, marks, p, false))) : null)));
   fillActionBar(ctx, pick);
-  if (PHONE.matches && ctx.actionBar && root.firstChild) {   // the own area sits above the sticky action bar
-    root.firstChild.style.setProperty("--ed-bar-h", `${ctx.actionBar.offsetHeight}px`);
+  const table = root.firstChild;
+  if (table && table.isConnected) {
+    // phones: the own area sits above the sticky action bar; wider: the map and the column
+    // take the screen's height under the top bar, above the action bar (edora.css's --ed-h)
+    if (ctx.actionBar) table.style.setProperty("--ed-bar-h", `${ctx.actionBar.offsetHeight}px`);
+    const top = Math.round(table.getBoundingClientRect().top + window.scrollY);
+    table.style.setProperty("--ed-offset", `${Math.max(0, top) + 14}px`);
+    // the panel the decision needs shows its first highlighted thing
+    const focus = table.querySelector(".ed-column > .ed-focus");
+    const first = focus && focus.querySelector(".legal");
+    if (first && focus.scrollHeight > focus.clientHeight) {
+      focus.scrollTop += first.getBoundingClientRect().top - focus.getBoundingClientRect().top - 30;
+    }
   }
   placeMap(root, ctx, pick);
   if (ui.keyboard && pick.live) {
@@ -926,6 +944,20 @@ function draw(root, ctx) {
       || (ctx.actionBar && ctx.actionBar.querySelector(".legal"));
     if (target) target.focus({ preventScroll: false });
   }
+}
+
+/** Which supply panel the next click is on, if any: "oracle" (a tablet), "potions" or "gems". */
+function focusPanel(pick) {
+  if (!pick.live) return null;
+  const next = new Set();
+  for (const a of pick.remaining()) {
+    const facet = (FACETS[a.type] || []).map(([f]) => f).find((f) => !(f in ui.sel));
+    if (facet) next.add(facet);
+  }
+  if (next.has("slot")) return "oracle";
+  if (next.has("potion")) return "potions";
+  if (next.has("gem")) return "gems";
+  return null;
 }
 
 export function label(action, ctx) {
