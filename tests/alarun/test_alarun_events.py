@@ -9,7 +9,13 @@ import random
 from nemeton.engine import get_game
 from nemeton.games.alarun.actions import PLACES
 from nemeton.games.alarun.cards import CARD_NAMES, COLOURS, DRUID, card_name
-from nemeton.games.alarun.events import EVENT_KINDS, event_text
+from nemeton.engine.log import split_parts
+from nemeton.games.alarun.events import EVENT_KINDS, card_words, event_text as marked_text
+
+
+def event_text(entry, viewer):
+    """The plain sentence (seats as \"seat n\") the log gives for the entry."""
+    return split_parts(marked_text(entry, viewer))[0]
 from nemeton.games.alarun.rules import AlarunState
 from nemeton.games.alarun.scoring import ScoreBreakdown
 from nemeton.games.alarun.square import CELL_XY, MagicSquare, cell_index
@@ -45,9 +51,9 @@ def test_a_swap_tells_everyone_the_card_given_and_the_card_taken():
         [entry] = since(st, viewer, start)
         assert entry["kind"] == "swap" and entry["seat"] == 0
         assert entry["give"] == "mandrake:red" and entry["take"] == "myrrh:blue"
-    assert since(st, 1, start)[0]["text"] == ("Seat 0 swaps: gives mandrake:red to the centre "
-                                              "and takes myrrh:blue.")
-    assert since(st, 0, start)[0]["text"] == "You swap: give mandrake:red to the centre and take myrrh:blue."
+    assert since(st, 1, start)[0]["text"] == ("Seat 0 swaps: gives Mandrake (red) to the centre "
+                                              "and takes Myrrh (blue).")
+    assert since(st, 0, start)[0]["text"] == "You swap: give Mandrake (red) to the centre and take Myrrh (blue)."
 
 
 def test_a_pass_is_told_and_the_first_one_takes_alarun_with_one_more_action_for_each_other_player_a4():
@@ -94,8 +100,8 @@ def test_a_two_player_flip_tells_the_cards_discarded_and_the_cards_turned_up():
     [entry] = since(st, 1, start)
     assert entry["kind"] == "flip" and entry["seat"] == 0
     assert entry["discarded"] == centre and entry["turned_up"] == face_down
-    assert entry["text"] == (f"Seat 0 flips: discards {', '.join(centre)} from the centre and turns up "
-                             f"{', '.join(face_down)}.")
+    assert entry["text"] == (f"Seat 0 flips: discards {', '.join(map(card_words, centre))} from the centre "
+                             f"and turns up {', '.join(map(card_words, face_down))}.")
 
 
 def test_the_action_cap_is_told_when_only_pass_is_left_a9():
@@ -199,7 +205,7 @@ def test_four_players_are_told_the_centre_stays():
     entries = since(st, None, start)
     assert "centre_discarded" not in kinds(entries) and "centre_dealt" not in kinds(entries)
     [kept] = [e for e in entries if e["kind"] == "centre_kept"]
-    assert kept["cards"] == centre and kept["text"] == f"The centre cards {', '.join(centre)} stay for round 2."
+    assert kept["cards"] == centre and kept["text"] == f"The centre cards {', '.join(map(card_words, centre))} stay for round 2."
 
 
 def test_the_setup_deals_are_told_each_hand_and_colour_to_its_owner_only():

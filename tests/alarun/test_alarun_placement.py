@@ -8,6 +8,8 @@ import random
 from hypothesis import given, settings, strategies
 
 from nemeton.games.alarun.square import CELL_XY, MagicSquare, cell_index
+from nemeton.games.alarun.actions import _signed
+from nemeton.games.alarun.events import card_words
 
 from alarun_helpers import act, card, new, pass_round
 
@@ -93,7 +95,8 @@ def test_other_players_placements_are_hidden_until_everyone_has_placed():
     for viewer in (1, 2, None):  # the others are told that a card was placed, not which or where
         told = placed.describe_action(0, action, viewer)
         assert told.startswith("Seat 0 places a card") and action.card not in told and "at (" not in told
-    assert placed.describe_action(0, action, 0) == (f"You {action} (3 of 3, hidden from the others "
+    assert placed.describe_action(0, action, 0) == (f"You place {card_words(action.card)} at ({_signed(action.x)},"
+                                                    f"{_signed(action.y)}) (3 of 3, hidden from the others "
                                                     "until everyone has placed).")
     # everyone finishes: all placements are revealed
     for seat in (0, 1, 1, 2, 2, 2):

@@ -365,12 +365,16 @@ def test_team_mode_names_the_teams_and_their_totals():
     told = _after(state, "take own hand slot 0")
     e = _round_end(told[None])
     assert e["team_totals"] == [24, 23] and e["totals"] == [12, 7, 12, 16] and e["winners"] == [0, 2]
-    assert e["text"] == ("Round 1 ends under the wolf pack (highest total wins): team totals 24 for seats 0 "
-                         "and 2, 23 for seats 1 and 3; the team of seats 0 and 2 wins the round and now "
-                         "has 3 round wins.")
-    assert _round_end(told[2])["text"].endswith("23 for seats 1 and 3; your team (you and seat 0) wins "
+    assert e["text"] == ("Round 1 ends under the wolf pack (highest total wins): team totals 24 for seat 0 "
+                         "and seat 2, 23 for seat 1 and seat 3; the team of seat 0 and seat 2 wins the round "
+                         "and now has 3 round wins.")
+    assert e["parts"][:2] == ["Round 1 ends under the wolf pack (highest total wins): team totals 24 for ",
+                              {"seat": 0}]
+    assert _round_end(told[2])["text"].endswith("23 for seat 1 and seat 3; your team (you and seat 0) wins "
                                                  "the round and now has 3 round wins.")
-    assert told[1][-1]["text"] == "Game over: the team of seats 0 and 2 wins the game with 3 round wins."
+    assert told[1][-1]["text"] == "Game over: the team of seat 0 and seat 2 wins the game with 3 round wins."
+    assert told[1][-1]["parts"] == ["Game over: the team of ", {"seat": 0}, " and ", {"seat": 2},
+                                    " wins the game with 3 round wins."]
     assert told[0][-1]["text"] == "Game over: your team (you and seat 2) wins the game with 3 round wins."
 
 
@@ -378,7 +382,7 @@ def test_team_mode_mating_and_a_teams_wolf_trap():
     state = position(4, teams=True, hands="R6 B7 | R5 B2 | B4 B9 | R1 R7", fronts="R0 | R3 | R9 | R10")
     e = _round_end(_after(state, "take own hand slot 0")[3])
     assert e["text"] == ("Seat 0 puts a second heart in front: mating ends round 1 at once; the team of "
-                         "seats 0 and 2 wins it and now has 1 round win.")
+                         "seat 0 and seat 2 wins it and now has 1 round win.")
     trap = position(4, teams=True, hands="B1 B7 | R5 B2 | B4 B9 | R3 R7")
     assert _after(trap, "take own hand slot 0")[2][0]["text"].endswith(
         "; with a wolf trap in front of seat 0, your team (you and seat 0) cannot win this round.")

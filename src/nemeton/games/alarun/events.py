@@ -2,8 +2,10 @@
 
 The rules (:mod:`.rules`) record an event for every action and for every automatic effect:
 the deals, the first pass that takes Alarún, the end of the action phase, the reveal of the
-round's placements, the centre between rounds, and the final scoring line by line. Cards are
-named as in actions and views (``dragon_eggs:blue``); cells are offsets from the druid.
+round's placements, the centre between rounds, and the final scoring line by line. The
+entries' fields name cards as actions and views do (``dragon_eggs:blue``); the sentences name
+them as the rulebook does ("Dragon eggs (blue)", "Centum auri", "the druid apprentice"), and
+seats with :func:`~nemeton.engine.log.seat_ref`. Cells are offsets from the druid.
 
 Who sees what: everything is public except the cards dealt to a hand and the secret colour
 card (their owner only), and a placement's card and cell (the placer only, until everyone has
@@ -15,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...engine.log import number, sentence, verb, who
-from .cards import HAND_SIZE, ROUNDS
+from ...engine.log import number, seat_ref, sentence, verb, who
+from .cards import COLOURS, HAND_SIZE, INGREDIENTS, ROUNDS
 
 EVENT_KINDS: dict[str, str] = {
     "round_started": "a round begins; start_player starts it (round 1: seat 0; later: who passed first)",
@@ -53,8 +55,33 @@ def _and(items: list[str]) -> str:
 
 
 def _whose(seat: int, viewer: int | None, capital: bool = False) -> str:
-    text = "your" if seat == viewer else f"seat {seat}'s"
-    return text[:1].upper() + text[1:] if capital else text
+    if seat != viewer:
+        return f"{seat_ref(seat)}'s"
+    return "Your" if capital else "your"
+
+
+# The ingredients as the rulebook names them (its list of components).
+INGREDIENT_WORDS = {"fungi_magica": "Fungi magica", "moon_berries": "Moon berries", "calendula": "Calendula",
+                    "phoenix_feathers": "Phoenix feathers", "dragon_eggs": "Dragon eggs",
+                    "mandrake": "Mandrake", "myrrh": "Myrrh"}
+assert set(INGREDIENT_WORDS) == set(INGREDIENTS)
+
+
+def card_words(card: str) -> str:
+    """A card as the rulebook names it: ``fungi_magica:orange`` -> "Fungi magica (orange)",
+    ``centum_auri`` -> "Centum auri", ``druid`` -> "the druid apprentice"."""
+    if card == "centum_auri":
+        return "Centum auri"
+    if card == "druid":
+        return "the druid apprentice"
+    ingredient, _, colour = str(card).partition(":")
+    if ingredient in INGREDIENT_WORDS and colour in COLOURS:
+        return f"{INGREDIENT_WORDS[ingredient]} ({colour})"
+    return str(card)
+
+
+def _cards(cards) -> str:
+    return ", ".join(card_words(c) for c in cards)
 
 
 def _cell(x: int, y: int) -> str:
@@ -84,7 +111,7 @@ def _round_started(e: Mapping[str, Any], v: int | None) -> str:
 
 
 def _centre_dealt(e, v):
-    text = f"Dealt face up to the centre: {', '.join(e['cards'])}"
+    text = f"Dealt face up to the centre: {_cards(e['cards'])}"
     if e["face_down"]:
         text += f"; {e['face_down']} more cards lie face down beside them"
     return sentence(text)
@@ -94,7 +121,7 @@ def _hand_dealt(e, v):
     p = e["player"]
     text = f"{who(p, v, capital=True)} {verb(p, v, 'takes', 'take')} {e['count']} cards from the stack"
     if "cards" in e:
-        text += ": " + ", ".join(e["cards"])
+        text += ": " + _cards(e["cards"])
     return sentence(text)
 
 
@@ -110,8 +137,8 @@ def _colour_dealt(e, v):
 def _swap(e, v):
     s = e["seat"]
     return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'swaps', 'swap')}: "
-                    f"{verb(s, v, 'gives', 'give')} {e['give']} to the centre and "
-                    f"{verb(s, v, 'takes', 'take')} {e['take']}")
+                    f"{verb(s, v, 'gives', 'give')} {card_words(e['give'])} to the centre and "
+                    f"{verb(s, v, 'takes', 'take')} {card_words(e['take'])}")
 
 
 def _pass(e, v):
@@ -122,15 +149,15 @@ def _pass(e, v):
 def _swap_all_and_pass(e, v):
     s = e["seat"]
     return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'swaps', 'swap')} all and "
-                    f"{verb(s, v, 'passes', 'pass')}: {verb(s, v, 'gives', 'give')} {', '.join(e['gave'])} "
-                    f"to the centre and {verb(s, v, 'takes', 'take')} {', '.join(e['took'])}")
+                    f"{verb(s, v, 'passes', 'pass')}: {verb(s, v, 'gives', 'give')} {_cards(e['gave'])} "
+                    f"to the centre and {verb(s, v, 'takes', 'take')} {_cards(e['took'])}")
 
 
 def _flip(e, v):
     s = e["seat"]
     return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'flips', 'flip')}: "
-                    f"{verb(s, v, 'discards', 'discard')} {', '.join(e['discarded'])} from the centre and "
-                    f"{verb(s, v, 'turns', 'turn')} up {', '.join(e['turned_up'])}")
+                    f"{verb(s, v, 'discards', 'discard')} {_cards(e['discarded'])} from the centre and "
+                    f"{verb(s, v, 'turns', 'turn')} up {_cards(e['turned_up'])}")
 
 
 def _alarun_taken(e, v):
@@ -156,7 +183,7 @@ def _place(e, v):
     s = e["seat"]
     count = f"{e['placed']} of {HAND_SIZE}"
     if "card" in e:
-        return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'places', 'place')} {e['card']} at "
+        return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'places', 'place')} {card_words(e['card'])} at "
                         f"{_cell(e['x'], e['y'])} ({count}, hidden from the others until everyone has placed)")
     return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'places', 'place')} a card ({count}; "
                     f"hidden until everyone has placed)")
@@ -164,24 +191,24 @@ def _place(e, v):
 
 def _placements_revealed(e, v):
     p = e["player"]
-    cards = _and([f"{c['card']} at {_cell(c['x'], c['y'])}" for c in e["cards"]])
+    cards = _and([f"{card_words(c['card'])} at {_cell(c['x'], c['y'])}" for c in e["cards"]])
     return sentence(f"{_whose(p, v, capital=True)} cards of round {e['round']} are revealed: {cards}")
 
 
 def _centre_discarded(e, v):
-    text = f"The centre cards {', '.join(e['cards'])} go to the open discard pile"
+    text = f"The centre cards {_cards(e['cards'])} go to the open discard pile"
     if e["face_down"]:
-        text += f", and so do the face-down {', '.join(e['face_down'])}, turned face up"
+        text += f", and so do the face-down {_cards(e['face_down'])}, turned face up"
     return sentence(text)
 
 
 def _centre_kept(e, v):
-    return sentence(f"The centre cards {', '.join(e['cards'])} stay for round {e['round']}")
+    return sentence(f"The centre cards {_cards(e['cards'])} stay for round {e['round']}")
 
 
 def _druid_value(e, v):
     p = e["player"]
-    return sentence(f"{_whose(p, v, capital=True)} druid apprentice counts as {e['card']} "
+    return sentence(f"{_whose(p, v, capital=True)} druid apprentice counts as {card_words(e['card'])} "
                     f"(the value that brews the most potion points)")
 
 

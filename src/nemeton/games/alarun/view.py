@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ...engine import InvalidOptionsError, RecordError, State, build_options
+from ...engine.log import seat_ref
 from . import checks
 from .actions import PASS
 from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
@@ -417,7 +418,7 @@ def _check_squares_and_known(r: ViewParts) -> None:
                               f"({PHASE_NAMES[r.phase]}); got {shown}")
         known = r.known[s]
         if len(known) > (HAND_SIZE if r.phase != OVER else 0):
-            raise RecordError(f"known_hands[{s}] must be cards of seat {s}'s hand")
+            raise RecordError(f"known_hands[{s}] must be cards of {seat_ref(s)}'s hand")
     if r.seat is not None:
         cells = r.squares[r.seat].cells
         if any(cells[i] == EMPTY for i in r.own_pending):

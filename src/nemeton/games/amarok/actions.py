@@ -22,7 +22,14 @@ from typing import Any, ClassVar
 
 from ...engine import Action, ActionCodec, RecordError
 from ...engine.errors import snippet
+from ...engine.log import seat_ref, split_parts
 from .cards import MAX_ID_CHARS, Deck, load_deck
+
+
+def _plain(marked: str) -> str:
+    """An action's text for Python users: its seats as "seat n" (``marked()`` names them with
+    :func:`~nemeton.engine.log.seat_ref`, which a client renders with the players' names)."""
+    return split_parts(marked, capital=False)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +66,11 @@ class TakeSeen(Action):
     seat: int
     card: str
 
+    def marked(self) -> str:
+        return f"take {self.card} from {seat_ref(self.seat)}'s hand"
+
     def __str__(self) -> str:
-        return f"take {self.card} from seat {self.seat}'s hand"
+        return _plain(self.marked())
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +79,11 @@ class TakeUnseen(Action):
     kind: ClassVar[str] = "take_unseen"
     seat: int
 
+    def marked(self) -> str:
+        return f"take an unseen card from {seat_ref(self.seat)}'s hand"
+
     def __str__(self) -> str:
-        return f"take an unseen card from seat {self.seat}'s hand"
+        return _plain(self.marked())
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +92,11 @@ class ClawFront(Action):
     seat: int
     card: str
 
+    def marked(self) -> str:
+        return f"claw {self.card} in front of {seat_ref(self.seat)}"
+
     def __str__(self) -> str:
-        return f"claw {self.card} in front of seat {self.seat}"
+        return _plain(self.marked())
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +105,11 @@ class ClawHand(Action):
     seat: int
     slot: int
 
+    def marked(self) -> str:
+        return f"claw the card in {seat_ref(self.seat)}'s hand slot {self.slot}"
+
     def __str__(self) -> str:
-        return f"claw the card in seat {self.seat}'s hand slot {self.slot}"
+        return _plain(self.marked())
 
 
 @dataclass(frozen=True, slots=True)

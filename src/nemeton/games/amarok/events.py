@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...engine.log import number, sentence, verb, who
+from ...engine.log import number, seat_ref, sentence, verb, who
 from .cards import Deck
 
 EVENT_KINDS = {
@@ -68,8 +68,8 @@ class Seating:
     def team(self, seat: int, viewer: int | None) -> str:
         a, b = self.partners(seat)
         if viewer in (a, b):
-            return f"your team (you and seat {b if viewer == a else a})"
-        return f"the team of seats {a} and {b}"
+            return f"your team (you and {seat_ref(b if viewer == a else a)})"
+        return f"the team of {seat_ref(a)} and {seat_ref(b)}"
 
     def units(self, seats: Sequence[int]) -> list[int]:
         """One seat per player or team among ``seats`` (team mode: the lower partner)."""
@@ -89,14 +89,14 @@ def join(names: Sequence[str]) -> str:
 
 
 def whose(seat: int, viewer: int | None) -> str:
-    return "your" if seat == viewer else f"seat {seat}'s"
+    return "your" if seat == viewer else f"{seat_ref(seat)}'s"
 
 
 def _hand_of(player: int, actor: int, viewer: int | None) -> str:
-    """"your hand", "its own hand" (the actor's, told to another viewer), "seat 2's hand"."""
+    """"your hand", "its own hand" (the actor's, told to another viewer), "<seat 2>'s hand"."""
     if player == viewer:
         return "your own hand" if player == actor else "your hand"
-    return "its own hand" if player == actor else f"seat {player}'s hand"
+    return "its own hand" if player == actor else f"{seat_ref(player)}'s hand"
 
 
 def wins_count(level: Any) -> str:
@@ -196,7 +196,7 @@ def _round_end(e, viewer, s: Seating) -> str:
 
 
 def _winners(e, viewer, s: Seating, what: str) -> str:
-    """``seat 1 wins the round and now has 2 round wins`` (a team, several winners, you)."""
+    """``<seat 1> wins the round and now has 2 round wins`` (a team, several winners, you)."""
     units, levels = s.units(e["winners"]), e["levels"]
     names = [s.unit_name(u, viewer) for u in units]
     if len(units) == 1:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...engine.log import default_event_text, number, sentence, verb, who
+from ...engine.log import default_event_text, number, seat_ref, sentence, verb, who
 from .components import REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, RUNE_UNIT_WORDS, herb_name, space_name
 
 EVENT_KINDS: dict[str, str] = {
@@ -105,8 +105,11 @@ def _and(items: list[str]) -> str:
 
 
 def _whose(seat: int | None, viewer: int | None, capital: bool = False) -> str:
-    text = "your" if seat is not None and seat == viewer else f"seat {seat}'s"
-    return text[:1].upper() + text[1:] if capital else text
+    if seat is None:
+        return "The game's" if capital else "the game's"
+    if seat != viewer:
+        return f"{seat_ref(seat)}'s"
+    return "Your" if capital else "your"
 
 
 def _own(seat: int | None, viewer: int | None) -> str:

@@ -15,7 +15,7 @@ import random
 from typing import Any, Mapping
 
 from ...engine.errors import RecordError
-from ...engine.log import Event
+from ...engine.log import Event, seat_ref
 from ...engine.state import TERMINAL, State, clone_rng, rng_from_json
 from . import actions as A
 from . import decisions
@@ -700,7 +700,7 @@ class EdoraState(State):
             raise RecordError("the herbs are all arranged, yet the state waits for their arrangement")
         for seat in self.acting():
             if not self._legal_actions(seat):
-                raise RecordError(f"seat {seat} is to act but has no legal action in this state")
+                raise RecordError(f"{seat_ref(seat)} is to act but has no legal action in this state")
 
 
 _LIST_FIELDS = ("provisions", "mistletoe", "prestige", "knowledge", "knowledge_stack", "sickle", "figure",
