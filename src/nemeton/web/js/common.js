@@ -84,14 +84,15 @@ export function seatBadge(seat, name) {
  * An engine sentence as DOM nodes: its words as text and every {seat: n} of `parts` as that
  * seat's badge (name, colour and symbol), named from `seats` (the snapshot's list of
  * {seat, name, ...}). Without parts (an older server, a message with text only) the text is
- * shown as it is. Options: `names(seat)` overrides a seat's name (e.g. "you" for the viewer).
+ * shown as it is. Options: `names(seat)` overrides a seat's name (e.g. "you" for the viewer);
+ * `capital`: the sentence starts with a seat, whose name then starts with a capital ("You").
  */
 export function renderParts(parts, seats, fallbackText = "", options = {}) {
   if (!Array.isArray(parts)) return fallbackText === null || fallbackText === undefined ? [] : [document.createTextNode(String(fallbackText))];
   return partsToSegments(parts, seats).map((seg, k) => {
     if ("text" in seg) return document.createTextNode(seg.text);
     let name = options.names ? options.names(seg.seat) || seg.name : seg.name;
-    if (k === 0 && /^[a-z]/.test(name) && options.names) name = name.charAt(0).toUpperCase() + name.slice(1);
+    if (k === 0 && options.capital && /^[a-z]/.test(name)) name = name.charAt(0).toUpperCase() + name.slice(1);
     return seatBadge(seg.seat, name);
   });
 }

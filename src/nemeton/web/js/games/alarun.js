@@ -4,6 +4,8 @@
 //
 // The module interface is the shell's (notes: web contract): render, renderScore, label.
 
+import { seatNameOf } from "../text.js";
+
 // ----- names and pictures ----------------------------------------------------------------
 
 const INGREDIENTS = {
@@ -312,7 +314,7 @@ function names(ctx, seats) {
 
 function seatName(ctx, s) {
   if (s === ctx.seat) return "you";
-  return ctx.seatName ? ctx.seatName(s) : `Seat ${s}`;
+  return ctx.seatName ? ctx.seatName(s) : seatNameOf(ctx.seats, s);
 }
 
 function badge(ctx, s) {
@@ -784,7 +786,8 @@ export function renderScore(root, ctx) {
   const names = winners.map((s) => cap(seatName(ctx, s)));
   const total = winners.length ? breakdowns[winners[0]]?.total : null;
   const won = winners.length === 1 && winners[0] === ctx.seat ? "win" : "wins";
-  if (winners.length) {
+  // the room's score screen names the winner already (the log's sentence); the replay's does not
+  if (winners.length && ctx.mode !== "score") {
     box.append(el("p", { class: "al-headline" }, winners.length > 1
       ? `${names.join(" and ")} share the win with ${total} points.`
       : `${names[0]} ${won} with ${total} points and ${won === "win" ? "are" : "is"} appointed the new druid of the village.`));

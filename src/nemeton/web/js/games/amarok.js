@@ -8,6 +8,9 @@
 // every card it may send to the bottom of the deck. Nothing here knows a rule: what is legal
 // comes from ctx.legal, what is shown from ctx.view, what just happened from ctx.fresh/ctx.log.
 
+import { renderParts } from "../common.js";
+import { seatNameOf } from "../text.js";
+
 const SYMBOL_WORDS = { heart: "heart", claw: "claw", season: "change of season", trap: "wolf trap" };
 const SYMBOL_SHORT = { heart: "heart", claw: "claw", season: "season", trap: "trap" };
 const COLOUR_NAMES = { red: "Temperate", blue: "Boreal" };
@@ -111,7 +114,7 @@ class Table {
 
   name(seat) {
     if (seat === this.you && seat !== null) return "you";
-    return this.ctx.seatName ? this.ctx.seatName(seat) : `seat ${seat}`;
+    return this.ctx.seatName ? this.ctx.seatName(seat) : seatNameOf(this.ctx.seats, seat);
   }
 
   capName(seat) {
@@ -421,7 +424,7 @@ class Table {
       const mark = TEAM_MARKS[t % TEAM_MARKS.length];
       return this.h("li", { class: `amk-team-total amk-team-${t}`, dataset: { team: String(t), total: String(total) } },
         this.h("span", { "aria-hidden": "true" }, mark.symbol), ` Team ${mark.letter} (`,
-        team.map((s) => this.name(s)).join(" & "), `): ${total}`, trapped ? " ⚠ trapped" : "");
+        this.words(team.flatMap((s, k) => (k ? [" & ", { seat: s }] : [{ seat: s }]))), `): ${total}`, trapped ? " ⚠ trapped" : "");
     });
     return this.h("div", { class: "amk-teams" },
       this.h("span", { class: "amk-zone-label" }, "Team totals"), this.h("ul", {}, ...rows));
@@ -436,54 +439,82 @@ class Table {
     const fresh = (this.ctx.fresh || []).some((e) => e.kind === "round_end")
       || (entry && entry.i > lastOwnIndex(this.ctx.log, this.viewer));
     const winners = last.winners || [];
-    const who = winners.length ? this.unitNames(winners) : "nobody";
     const o = OBJECTIVES[last.objective] || { title: last.objective, rule: "" };
     let why;
     if (last.reason === "mating") {
-      why = `${this.capName(last.mating_seat)} put a second heart in front (mating)`;
+      why = [{ seat: last.mating_seat }, " put a second heart in front (mating)"];
     } else if (last.reason === "all_trapped") {
-      why = "everyone was trapped by a wolf trap";
+      why = ["everyone was trapped by a wolf trap"];
     } else {
-      const totals = this.unitTotals(last, entry);
-      why = `${o.title}, ${o.rule}: ${totals}`;
+      why = [`${o.title}, ${o.rule}: `, ...this.unitTotals(last, entry)];
     }
     const units = view.teams ? new Set(winners.map((w) => view.teams.findIndex((team) => team.includes(w)))).size : winners.length;
     const plural = units > 1 || (winners.length === 1 && winners[0] === this.you);
-    const won = winners.length ? `${cap(who)} ${plural ? "win" : "wins"} round ${last.round}`
-      : `Nobody wins round ${last.round}`;
-    return this.h("div", {
+    const won = winners.length ? [...this.unitParts(winners), ` ${plural ? "win" : "wins"} round ${last.round}`]
+      : [`Nobody wins round ${last.round}`];
+    const banner = this.h("div", {
       class: `amk-round-banner${fresh ? " fresh" : ""}${fresh && this.announced !== last.round ? " amk-arrive" : ""}`,
       role: "status",
       dataset: { round: String(last.round), winners: JSON.stringify(winners) },
     },
-    this.h("strong", {}, won), this.h("span", {}, ` — ${why}.`));
+    this.h("strong", {}, this.words(won, true)), this.h("span", {}, " — ", this.words(why, true), "."));
+    banner.title = banner.textContent;
+    return banner;
+  }
+
+  // A sentence of strings and {seat: n} as nodes: seats as their badges (name, colour, symbol),
+  // "you" for the person at this seat; `capital` starts it with a capital letter.
+  words(parts, capital = false) {
+    const list = parts.slice();
+    if (capital && typeof list[0] === "string") list[0] = cap(list[0]);
+    return renderParts(list, this.ctx.seats, "", {
+      names: (s) => (s === this.you && s !== null ? "you" : this.name(s)), capital,
+    });
+  }
+
+  // "the team of Ann and Cleo" (a team), "Ann" (a seat): as parts.
+  unitParts(seats) {
+    const view = this.view;
+    const units = view.teams
+      ? [...new Set(seats.map((s) => view.teams.findIndex((team) => team.includes(s))))].map((t) => this.teamParts(t))
+      : seats.map((s) => [{ seat: s }]);
+    const out = [];
+    units.forEach((u, k) => {
+      if (k) out.push(k === units.length - 1 ? " and " : ", ");
+      out.push(...u);
+    });
+    return out;
+  }
+
+  teamParts(t) {
+    const team = this.view.teams[t];
+    const out = ["the team of "];
+    team.forEach((s, k) => {
+      if (k) out.push(k === team.length - 1 ? " and " : ", ");
+      out.push({ seat: s });
+    });
+    return out;
   }
 
   unitTotals(last, entry) {
     const view = this.view;
     const trapped = last.trapped || [];
+    const out = [];
     if (view.teams) {
       const totals = entry && entry.team_totals;
-      return view.teams.map((team, t) => {
+      view.teams.forEach((team, t) => {
         const value = totals ? totals[t] : (last.totals || [])[team[0]];
         const isTrapped = team.some((s) => trapped[s]);
-        return `${this.teamName(t)}: ${value}${isTrapped ? " (trapped)" : ""}`;
-      }).join(", ");
+        if (t) out.push(", ");
+        out.push(...this.teamParts(t), `: ${value}${isTrapped ? " (trapped)" : ""}`);
+      });
+      return out;
     }
-    return (last.totals || []).map((v, s) => `${this.name(s)}: ${v}${trapped[s] ? " (trapped)" : ""}`).join(", ");
-  }
-
-  teamName(t) {
-    const team = this.view.teams[t];
-    const mark = TEAM_MARKS[t % TEAM_MARKS.length];
-    return `team ${mark.letter} (${team.map((s) => this.name(s)).join(" & ")})`;
-  }
-
-  unitNames(seats) {
-    const view = this.view;
-    if (!view.teams) return joinWords(seats.map((s) => this.name(s)));
-    const teams = [...new Set(seats.map((s) => view.teams.findIndex((team) => team.includes(s))))];
-    return joinWords(teams.map((t) => this.teamName(t)));
+    (last.totals || []).forEach((v, s) => {
+      if (s) out.push(", ");
+      out.push({ seat: s }, `: ${v}${trapped[s] ? " (trapped)" : ""}`);
+    });
+    return out;
   }
 
   // ----- moves as text ------------------------------------------------------------------------
@@ -547,7 +578,7 @@ class Table {
       return this.h("tr", { class: "amk-round-row", dataset: { round: String(e.round), winners: JSON.stringify(e.winners || []) } },
         this.h("th", { scope: "row" }, String(e.round)),
         this.h("td", {}, `${o.title} (${o.rule})`),
-        this.h("td", {}, e.reason === "mating" ? `mating by ${this.name(e.player)}` : (REASONS[e.reason] || e.reason)),
+        this.h("td", {}, e.reason === "mating" ? this.words(["mating by ", { seat: e.player }]) : (REASONS[e.reason] || e.reason)),
         ...seats.map((s) => this.h("td", {
           class: `amk-round-cell${(e.winners || []).includes(s) ? " winner" : ""}${trapped.has(s) ? " trapped" : ""}`,
           dataset: { seat: String(s), total: String((e.totals || [])[s]) },
@@ -558,7 +589,7 @@ class Table {
         (e.winners || []).includes(s) ? this.h("span", { class: "amk-flag win" }, " ★ wins") : null,
         this.h("span", { class: "amk-after" }, ` → ${(e.levels || [])[s]}`))),
         view.teams ? this.h("td", {}, (e.team_totals || []).map((v, t) => `${TEAM_MARKS[t % 3].symbol} ${TEAM_MARKS[t % 3].letter}: ${v}`).join(", ")) : null,
-        this.h("td", {}, (e.winners || []).length ? this.unitNames(e.winners) : "nobody"));
+        this.h("td", { class: "amk-winners" }, (e.winners || []).length ? this.words(this.unitParts(e.winners), true) : "nobody"));
     });
     box.append(this.h("h3", { class: "amk-caption" }, "Round by round: the cards in front, totals, traps and round wins after the round"));
     box.append(this.h("div", { class: "amk-table-scroll" }, this.h("table", { class: "amk-rounds" },

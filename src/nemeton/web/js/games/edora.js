@@ -16,6 +16,9 @@
  * the room's description: the views carry only what changes).
  */
 
+import { renderParts } from "../common.js";
+import { nameText as indexText, seatNameOf } from "../text.js";
+
 // The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
 // and the components' names and texts, as nemeton.games.edora.public makes them); set by
 // useData() at every entry point.
@@ -112,7 +115,7 @@ const tabletText = (t) => DATA.tablet_conditions[t] || "";
 
 function seatName(ctx, s) {
   if (s === ctx.seat && ctx.mode === "play") return "you";
-  return ctx.seatName ? ctx.seatName(s) : `Seat ${s + 1}`;
+  return ctx.seatName ? ctx.seatName(s) : seatNameOf(ctx.seats, s);
 }
 function colourOf(ctx, s) {
   const c = ctx.seatColour ? ctx.seatColour(s) : null;
@@ -829,16 +832,16 @@ function status(ctx, pick) {
     el("div", { class: "ed-status-line" }, parts),
     el("p", { class: "ed-prompt" }, line),
     news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
-      news.map((e) => el("li", {}, nameText(ctx, e.text)))) : null);
+      news.map((e) => el("li", {}, entryText(ctx, e)))) : null);
 }
 
-/** The engine's sentences name seats "Seat N" (N from 0); people read their names. */
-function nameText(ctx, text) {
-  return String(text).replace(/\bSeat (\d+)\b/g, (m, n) => {
-    const s = Number(n);
-    if (s === ctx.seat && ctx.mode === "play") return "You";
-    return ctx.seatName ? ctx.seatName(s) : m;
-  });
+/** A log entry's sentence with every seat it names as that seat's badge (its name, colour and
+ *  symbol; "you" for the person at this seat), from the entry's parts; an entry without parts
+ *  (an older server) has its "Seat N" (N from 0) replaced by the name. */
+function entryText(ctx, e) {
+  const you = (s) => (s === ctx.seat && ctx.mode === "play" ? "you" : null);
+  if (Array.isArray(e.parts)) return renderParts(e.parts, ctx.seats, e.text, { names: (s) => you(s) || seatName(ctx, s), capital: true });
+  return [indexText(e.text, (s) => (you(s) ? "You" : seatName(ctx, s)))];
 }
 
 function promptText(ctx, pick) {
