@@ -7,6 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from nemeton.cli import app
+from nemeton.cli.play import default_names
+from nemeton.engine.log import render_parts
 from nemeton.engine import get_game, list_games
 
 runner = CliRunner()
@@ -27,7 +29,8 @@ def test_a_person_can_play_a_whole_game_in_the_terminal(name):
     # the first screen tells what happened at the setup, as seat 0 sees it
     setup = spec.make(players=players, seed=SEED, **spec.bot_defaults).log(0)
     first_screen = before.split("Legal actions")[0]
-    assert all(entry["text"] in first_screen for entry in setup)
+    names = default_names(["human"] + ["random"] * (players - 1), 0)
+    assert all(render_parts(entry["parts"], names) in first_screen for entry in setup)
 
 
 def test_play_rejects_a_seat_outside_the_table():

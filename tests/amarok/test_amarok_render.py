@@ -56,7 +56,7 @@ def test_claw_phase_explains_how_hand_targets_are_named():
     act(state, "take own hand slot 0")  # B5: claw
     text = SPEC.render(state.view(0)).replace("\n  ", " ")
     assert "choose the claw's target" in text
-    assert "\"seat N's hand slot K\" is slot K of seat N's hand as listed above" in text
+    assert "\"<player>'s hand slot K\" is slot K of that player's hand as listed above" in text
     assert "your own hand is seat 0's" in text
     assert "slot 0: --  slot 1: [B7 blue 7] (facing you)" in text
 
@@ -73,11 +73,14 @@ def test_team_mode_shows_team_totals_and_names_the_winning_team():
                      turn=3)
     act(state, "take own hand slot 0")
     text = SPEC.render(state.view(1))
-    assert text.splitlines()[0] == ("Round 1 won by the team of seats 0 & 2 — WOLF PACK, team totals "
-                                    "seats 0 & 2 24, seats 1 & 3 23")
-    assert "Teams (a team's total is its four cards): seats 0 & 2, seats 1 & 3 (yours)" in text
+    assert text.splitlines()[0] == ("Round 1 won by the team of seat 0 & seat 2 — WOLF PACK, team totals "
+                                    "seat 0 & seat 2 24, seat 1 & seat 3 23")
+    assert "Teams (a team's total is its four cards): seat 0 & seat 2, seat 1 & seat 3 (yours)" in text
+    named = SPEC.render(state.view(1), names=["Ann", "Bob", "Cid", "Dee"])
+    assert named.splitlines()[0] == ("Round 1 won by the team of Ann & Cid — WOLF PACK, team totals "
+                                     "Ann & Cid 24, Bob & Dee 23")
     midway = position(4, teams=True, hands="R5 B7 | R3 B2 | B4 B9 | R1 R7", fronts="R10 | R6 | B3 | ")
-    assert "Team totals so far: seats 0 & 2 (yours) 13, seats 1 & 3 6" in SPEC.render(midway.view(2))
+    assert "Team totals so far: seat 0 & seat 2 (yours) 13, seat 1 & seat 3 6" in SPEC.render(midway.view(2))
 
 
 def test_round_wins_print_as_whole_numbers():

@@ -6,12 +6,18 @@ view and their legal actions, numbered in the engine's order (which is determini
 number means the same action whenever the same actions are legal). The seed fixes every
 hidden card, so it is shown only at the end; the agents draw their random streams from
 the system (``secrets``), never from the seed.
+
+Players are named, never numbered: the engine's sentences, screens and actions name seats
+with markers (:func:`nemeton.engine.log.seat_ref`), rendered here with the names of
+``--names`` (default: "You" for the person, "Bot 2 (heuristic)" for the others, the number
+being the seat's place at the table, 1 = the first player).
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 import secrets
 from typing import Any, List, Optional, Sequence
 
@@ -20,7 +26,7 @@ from rich.text import Text
 
 from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
-from ..engine.log import number
+from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
 from .common import console, fail, parse_option_pairs, say, show, split_agent_specs
 
@@ -42,12 +48,63 @@ def short_keys(legal: Sequence[Action]) -> dict[str, Action]:
     return out
 
 
-def choose(answer: str, legal: Sequence[Action]) -> Action | str:
+MAX_NAME = 24  # characters in a player's name
+_YOU_TWICE = re.compile(r"\bYou( \[[A-Z]\])? \(you\)")
+
+
+def default_names(specs: Sequence[str], seat: int) -> list[str]:
+    """"You" for the person's seat, "Bot 2 (heuristic)" for the others (1 = the first seat)."""
+    return ["You" if s == seat else f"Bot {s + 1} ({spec.split(':', 1)[0]})" for s, spec in enumerate(specs)]
+
+
+def parse_names(text: str, players: int) -> list[str]:
+    """``--names Ann,Bob,Cid``: one name per seat, each non-empty, printable and at most
+    :data:`MAX_NAME` characters, no two alike; anything else exits 2 with a clear message."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != players:
+        fail(f"--names needs one name per seat, {players} in all, separated by commas; got {len(names)}")
+    for k, name in enumerate(names, 1):
+        if not name:
+            fail(f"--names: name {k} is empty; give {players} non-empty names separated by commas")
+        if len(name) > MAX_NAME:
+            fail(f"--names: name {k} ({name[:MAX_NAME]}...) is longer than {MAX_NAME} characters")
+        if not name.isprintable() or any("\ue000" <= c <= "\uf8ff" for c in name):
+            fail(f"--names: name {k} holds a character that cannot be shown (a control or private-use character)")
+    folded = [n.casefold() for n in names]
+    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+    if twice:
+        fail(f"--names: two players may not share a name ({', '.join(twice)})")
+    return names
+
+
+class Screen:
+    """How the person's terminal names the players: seat markers rendered with the names;
+    where the person is called "You", the screens' "You (you)" and "you are You" said once."""
+
+    def __init__(self, names: Sequence[str], players: int, seat: int = 0):
+        self.names, self.players, self.seat = list(names), players, seat
+
+    def text(self, marked: str) -> str:
+        text = render_text(marked, self.names, self.players)
+        if self.names[self.seat] == "You":
+            text = _YOU_TWICE.sub(r"You\1", text).replace("you are You", f"you are player {self.seat + 1}")
+        return text
+
+    def parts(self, parts: Sequence[Any]) -> str:
+        return render_parts(parts, self.names)
+
+    def action(self, action: Action) -> str:
+        return self.text(action_marked(action))
+
+
+def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = None) -> Action | str:
     """The legal action ``answer`` names, or a message saying why it names none.
 
     An answer is a number from the list, a short key (``p`` = pass, ``f`` = flip), an
-    action's text or the start of it (case and repeated spaces do not matter); an answer
-    that starts several actions' texts names none of them."""
+    action's text as listed (``texts``, default ``str(action)``) or the start of it (case and
+    repeated spaces do not matter); an answer that starts several actions' texts names none
+    of them."""
+    texts = [str(a) for a in legal] if texts is None else list(texts)
     text = " ".join(answer.split())
     count = f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}"
     hint = f"type a number from 1 to {len(legal)}, or the start of an action's text"
@@ -63,7 +120,7 @@ def choose(answer: str, legal: Sequence[Action]) -> Action | str:
         if folded in keys:
             return keys[folded]
         return f"'{text}' means {SHORT_KEYS[folded]}, which is not legal now; {hint}."
-    names = [str(a).casefold() for a in legal]
+    names = [" ".join(t.split()).casefold() for t in texts]
     exact = [a for a, name in zip(legal, names) if name == folded]
     if exact:
         return exact[0]
@@ -71,7 +128,7 @@ def choose(answer: str, legal: Sequence[Action]) -> Action | str:
     if len(starting) == 1:
         return legal[starting[0]]
     if starting:
-        shown = "; ".join(f"{i + 1} = {legal[i]}" for i in starting[:MOST_LISTED])
+        shown = "; ".join(f"{i + 1} = {texts[i]}" for i in starting[:MOST_LISTED])
         more = f"; and {len(starting) - MOST_LISTED} more" if len(starting) > MOST_LISTED else ""
         return f"'{text}' starts {len(starting)} actions: {shown}{more}. Type more of it, or a number."
     return f"'{text}' is not one of the {count}; {hint}."
@@ -87,19 +144,33 @@ def prompt_text(legal: Sequence[Action], full_screen: bool = False) -> str:
 
 def has_full_screen(render: Any) -> bool:
     """Whether a game's renderer can draw a fuller screen on request (``render(view, full=True)``)."""
+    return _takes(render, "full")
+
+
+def _takes(render: Any, name: str) -> bool:
     try:
-        return "full" in inspect.signature(render).parameters
+        return name in inspect.signature(render).parameters
     except (TypeError, ValueError):
         return False
 
 
-def ask(seat: int, legal: Sequence[Action], full_screen: Any = None) -> Action:
+def draw(spec: Any, view: Any, screen: Screen, **extra: Any) -> str:
+    """The game's screen for ``view`` with the players' names (a renderer without ``names``:
+    its text, markers rendered)."""
+    if _takes(spec.render, "names"):
+        return screen.text(spec.render(view, names=screen.names, **extra))
+    return screen.text(spec.render(view, **extra))
+
+
+def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Screen | None = None) -> Action:
     """Ask the person for one of ``legal``; re-ask on an answer that names none.
     ``full_screen()`` (if given) returns the fuller screen that ``m`` shows."""
-    console.print(Text.assemble(("\nSeat ", "bold"), (str(seat), "bold"), (", your move.", "bold"),
-                                " Legal actions:"))
-    for i, action in enumerate(legal, 1):
-        console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {action}"), highlight=False, soft_wrap=True)
+    texts = [screen.action(a) for a in legal] if screen is not None else [str(a) for a in legal]
+    name = screen.names[seat] if screen is not None else "You"
+    whose = "Your move" + ("" if name == "You" else f" ({name})")
+    console.print(Text.assemble(("\n" + whose + ".", "bold"), " Legal actions:"))
+    for i, text in enumerate(texts, 1):
+        console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {text}"), highlight=False, soft_wrap=True)
     while True:
         try:
             answer = input(prompt_text(legal, full_screen is not None))
@@ -112,24 +183,26 @@ def ask(seat: int, legal: Sequence[Action], full_screen: Any = None) -> Action:
         if full_screen is not None and answer.strip().casefold() in MAP:
             say(full_screen())
             continue
-        chosen = choose(answer, legal)
+        chosen = choose(answer, legal, texts)
         if isinstance(chosen, Action):
             return chosen
         say(chosen, "red")
 
 
-def show_news(table: Table, seat: int) -> None:
+def show_news(table: Table, seat: int, screen: Screen) -> None:
     for entry in table.news(seat):
-        say(entry["text"])
+        say(screen.parts(entry["parts"]))
 
 
-def show_end(table: Table, seat: int, labels: Sequence[str], spec: Any) -> None:
+def show_end(table: Table, seat: int, labels: Sequence[str], spec: Any, screen: Screen) -> None:
     state = table.state
     console.rule("Game over")
-    show_news(table, seat)
-    say(spec.render(state.view(seat)))
+    show_news(table, seat, screen)
+    say(draw(spec, state.view(seat), screen))
     result = table.result()
-    who = [f"seat {s} ({'you' if s == seat else labels[s]})" for s in range(len(labels))]
+    names = screen.names
+    who = [("You" if names[s] == "You" else f"{names[s]} (you)") if s == seat
+           else names[s] if labels[s] in names[s] else f"{names[s]} ({labels[s]})" for s in range(len(labels))]
     for s in range(len(labels)):
         say(f"{who[s]}: score {number(result.scores[s])}, rank {result.ranking[s]}")
     winners = result.winners
@@ -175,6 +248,10 @@ def play_command(
                                      help="Game option name=value (repeatable); for a data option, name=FILE."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
     board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
+    names: Optional[str] = typer.Option(None, "--names",
+                                        help="The players' names, one per seat in seat order, comma-separated "
+                                             f"(at most {MAX_NAME} characters each), e.g. Ann,Bob,Cid. Default: "
+                                             "You for your seat, 'Bot 2 (heuristic)' for the others."),
 ) -> None:
     """Play a game in the terminal against AI seats, seeing only your own view."""
     try:
@@ -184,6 +261,7 @@ def play_command(
     except NemetonError as exc:
         fail(str(exc))
     specs, seat = seat_plan(split_agent_specs(agents), players, seat)
+    screen = Screen(parse_names(names, players) if names is not None else default_names(specs, seat), players, seat)
     try:
         seats = [None if s == seat else make_agent(specs[s], spec, s, secrets.randbits(63))
                  for s in range(players)]
@@ -192,8 +270,9 @@ def play_command(
     table = Table(state, seats)
     shown = ", ".join(f"{name}: {show(value)}" for name, value in display_options(state.options).items()
                       if name != "players")
-    say(f"{spec.title}, {players} players. You are seat {seat}." + (f" Options: {shown}." if shown else ""),
-        "bold")
+    you = "" if screen.names[seat] == "You" else f" ({screen.names[seat]})"
+    say(f"{spec.title}, {players} players: {', '.join(screen.names)}. You are player {seat + 1}{you}."
+        + (f" Options: {shown}." if shown else ""), "bold")
     while True:
         busy = (console.status(Text("the other seats are playing…")) if console.is_terminal
                 else contextlib.nullcontext())
@@ -202,9 +281,9 @@ def play_command(
         if table.over:
             break
         console.rule()
-        show_news(table, seat)
-        say(spec.render(state.view(seat)))
+        show_news(table, seat, screen)
+        say(draw(spec, state.view(seat), screen))
         legal = table.legal_actions(seat)
-        full = (lambda: spec.render(state.view(seat), full=True)) if has_full_screen(spec.render) else None
-        table.submit(seat, ask(seat, legal, full))
-    show_end(table, seat, specs, spec)
+        full = (lambda: draw(spec, state.view(seat), screen, full=True)) if has_full_screen(spec.render) else None
+        table.submit(seat, ask(seat, legal, full, screen))
+    show_end(table, seat, specs, spec, screen)

@@ -116,9 +116,12 @@ def action_marked(action: Any) -> str:
     return marked() if callable(marked) else str(action)
 
 
-def render_text(text: str, names: Names, players: int | None = None) -> str:
-    """A sentence with seat markers rendered for a terminal (``render_parts`` of its parts)."""
-    return render_parts(split_parts(text, players)[1], names)
+def render_text(text: str, names: Names | None, players: int | None = None) -> str:
+    """Text with seat markers (a sentence, a whole screen) rendered for a terminal: each
+    seat by its name (``render_parts``), or with ``names=None`` as "seat n" (the plain text,
+    in lower case: for callers that have no names)."""
+    plain, parts = split_parts(text, players, capital=False)
+    return plain if names is None else render_parts(parts, names)
 
 
 def _fresh(value: Any) -> Any:

@@ -1,10 +1,14 @@
-"""Plain-text rendering of a seat's view: the squares as grids, the hand, the centre, scores."""
+"""Plain-text rendering of a seat's view: the squares as grids, the hand, the centre, scores.
+
+Players are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it):
+the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders them last."""
 
 from __future__ import annotations
 
 import textwrap
 from typing import Any, Mapping
 
+from ...engine.log import Names, render_text, seat_ref
 from .cards import EMPTY, LEGEND, card_id, short_name
 from .square import MagicSquare, cell_index
 
@@ -35,24 +39,24 @@ def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show
     return lines
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: Mapping[str, Any], names: Names | None = None) -> str:
     seat = view["seat"]
     n = view["players"]
     out = []
-    who = "spectator" if seat is None else f"seat {seat}"
+    who = "spectator" if seat is None else seat_ref(seat)
     phase = view["phase"]
     head = f"Alarún, {n} players, round {view['round']}/{view['rounds']}, {phase} ({who})"
     out.append(head)
     if phase == "actions":
         passer = view["alarun"]
-        status = f"to act: seat {view['acting'][0]}"
+        status = f"to act: {seat_ref(view['acting'][0])}"
         if passer is not None:
-            status += f"; seat {passer} passed first and holds Alarún ({view['extra_actions_left']} more action(s))"
+            status += f"; {seat_ref(passer)} passed first and holds Alarún ({view['extra_actions_left']} more action(s))"
         if view["action_cap"] is not None:
             status += f"; actions this round {view['actions_taken']}/{view['action_cap']}"
         out.append(status)
     elif phase == "placement":
-        out.append("placing: " + ", ".join(f"seat {s} ({view['placed_this_round'][s]}/3 placed)"
+        out.append("placing: " + ", ".join(f"{seat_ref(s)} ({view['placed_this_round'][s]}/3 placed)"
                                            for s in range(n)))
     out += textwrap.wrap(f"centre: {', '.join(view['centre'])}"
                          + (f"  (+{view['face_down']} face down)" if view["face_down"] else ""),
@@ -63,7 +67,7 @@ def render(view: Mapping[str, Any]) -> str:
                              f"your secret colour: {view['secret_colour']}", 98, subsequent_indent="  ")
     final = view.get("breakdowns")
     for s in range(n):
-        label = f"seat {s}" + (" (you)" if s == seat else "")
+        label = seat_ref(s) + (" (you)" if s == seat else "")
         if final:
             b = final[s]
             label += (f": total {b['total']} = potions {b['potions']} + centum auri {b['centum_auri']}"
@@ -80,10 +84,10 @@ def render(view: Mapping[str, Any]) -> str:
         out.extend(_grid_lines(view["squares"][s], mine, show_open=(s == seat and phase == "placement")))
     if final:
         out.append("")
-        out.append("winner(s): " + ", ".join(f"seat {w}" for w in view["winners"]))
+        out.append("winner(s): " + ", ".join(seat_ref(w) for w in view["winners"]))
     out.append("")
     out += textwrap.wrap(LEGEND + "; DRUI = druid, CENT = centum auri; * = placed this round, "
                          "+ = open cell, . = empty", 98, subsequent_indent="  ")
     if phase == "placement":
         out.append(AXES)
-    return "\n".join(out)
+    return render_text("\n".join(out), names, n)

@@ -1,6 +1,9 @@
 """Plain-text rendering of an Amarok view: a person sees exactly their view, including the
 cards on their own forehead that they cannot see (shown as ``[ ?? ]``).
 
+Players are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it):
+the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders them last.
+
 The previous round's result comes first, as its own block, then the current round. A short
 key explains the card notation and, while a claw waits for its target, how targets are named.
 """
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...engine.log import number
+from ...engine.log import Names, action_marked, number, render_text, seat_ref
 from .actions import ACTION_CODEC
 
 OBJECTIVE_NAME = {"wolf_pack": "WOLF PACK", "lone_wolf": "LONE WOLF"}
@@ -29,7 +32,7 @@ def card_text(card_id: str | None, cards: Mapping[str, Mapping[str, Any]]) -> st
 
 
 def seats_text(seats: list[int]) -> str:
-    names = [f"seat {s}" for s in seats]
+    names = [seat_ref(s) for s in seats]
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else (names[0] if names else "nobody")
 
 
@@ -39,7 +42,7 @@ def _wrap(text: str, width: int = 98, indent: str = "  ") -> list[str]:
 
 
 def team_text(team: list[int]) -> str:
-    return "seats " + " & ".join(str(s) for s in team)
+    return " & ".join(seat_ref(s) for s in team)
 
 
 def winners_text(winners: list[int], teams: list[list[int]] | None) -> str:
@@ -57,9 +60,9 @@ def round_result(done: Mapping[str, Any], teams: list[list[int]] | None) -> list
         trapped = [team_text(t) for t in teams if done["trapped"][t[0]]]
     else:
         totals = "totals " + "/".join(number(t) for t in done["totals"])
-        trapped = [f"seat {p}" for p, t in enumerate(done["trapped"]) if t]
+        trapped = [seat_ref(p) for p, t in enumerate(done["trapped"]) if t]
     if done["reason"] == "mating":
-        why = f"mating: seat {done['mating_seat']} put a second heart in front"
+        why = f"mating: {seat_ref(done['mating_seat'])} put a second heart in front"
     elif done["winners"]:
         why = objective
     else:
@@ -67,7 +70,7 @@ def round_result(done: Mapping[str, Any], teams: list[list[int]] | None) -> list
     head = f"Round {done['round']} won by {winners_text(done['winners'], teams)} — {why}, {totals}"
     if trapped:
         head += "; trapped: " + " and ".join(trapped)
-    fronts = " · ".join(f"seat {p} " + (" ".join(c for c in front) or "--")
+    fronts = " · ".join(f"{seat_ref(p)} " + (" ".join(c for c in front) or "--")
                         for p, front in enumerate(done["fronts"]))
     return _wrap(head) + _wrap(f"  cards in front at the end: {fronts}", indent="    ")
 
@@ -88,7 +91,11 @@ def _hand(view, p: int, me, cards) -> str:
     return "  ".join(slots) or "--"
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: Mapping[str, Any], names: Names | None = None) -> str:
+    return render_text(_screen(view), names, view["players"])
+
+
+def _screen(view: Mapping[str, Any]) -> str:
     cards = {c["id"]: c for c in view["cards"]}
     me = view["seat"]
     n = view["players"]
@@ -100,9 +107,9 @@ def render(view: Mapping[str, Any]) -> str:
         lines.append("-" * 60)
     objective = view["objective"]
     lines.append(f"Amarok - round {view['round']} - first to {view['rounds_to_win']} round wins"
-                 + (f" - you are seat {me}" if me is not None else ""))
+                 + (f" - you are {seat_ref(me)}" if me is not None else ""))
     lines.append(f"Objective: {OBJECTIVE_NAME[objective]} ({OBJECTIVE_RULE[objective]}); "
-                 f"the objective card is held by seat {view['objective_holder']}")
+                 f"the objective card is held by {seat_ref(view['objective_holder'])}")
     if teams:
         lines.append("Teams (a team's total is its four cards): "
                      + ", ".join(team_text(t) + (" (yours)" if me in t else "") for t in teams))
@@ -113,11 +120,11 @@ def render(view: Mapping[str, Any]) -> str:
         deck += "; clawed to the bottom (upper to lowest): " + " ".join(card_text(c, cards) for c in bottom)
     lines.append(deck)
     for p in range(n):
-        who = f"seat {p}" + (" (you)" if p == me else "")
+        who = seat_ref(p) + (" (you)" if p == me else "")
         front = " ".join(card_text(c, cards) for c in view["fronts"][p]) or "--"
         total = sum(cards[c]["value"] for c in view["fronts"][p])
-        lines.append(f"{who:>12}  wins {number(view['scores'][p])}  hand {_hand(view, p, me, cards)}")
-        lines.append(f"{'':>12}  in front: {front}  (total {number(total)})")
+        lines.append(f"{who}: wins {number(view['scores'][p])}  hand {_hand(view, p, me, cards)}")
+        lines.append(f"{'':>4}in front: {front}  (total {number(total)})")
     if teams:
         values = {c: cards[c]["value"] for c in cards}
         team_totals = [sum(values[c] for s in t for c in view["fronts"][s]) for t in teams]
@@ -126,19 +133,19 @@ def render(view: Mapping[str, Any]) -> str:
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
-        lines.append(f"Last: seat {last['seat']}: {action} -> {card_text(last['card'], cards)}")
+        lines.append(f"Last: {seat_ref(last['seat'])}: {action_marked(action)} -> {card_text(last['card'], cards)}")
     lines += _wrap(KEY)
     if view["terminal"]:
         lines.append("Game over. Winner(s): " + winners_text(view["winners"], teams))
         return "\n".join(lines)
     turn = view["acting"][0]
     if view["phase"] == "claw":
-        lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: choose the claw's target")
-        own = f"; your own hand is seat {me}'s" if me is not None else ""
-        lines += _wrap(f"Claw targets: any card but this claw. \"seat N's hand slot K\" is slot K of "
-                       f"seat N's hand as listed above{own}; the card goes to the bottom of the deck, "
+        lines.append(f"To play: {seat_ref(turn)}{' (you)' if turn == me else ''}: choose the claw's target")
+        own = f"; your own hand is {seat_ref(me)}'s" if me is not None else ""
+        lines += _wrap(f"Claw targets: any card but this claw. \"<player>'s hand slot K\" is slot K of "
+                       f"that player's hand as listed above{own}; the card goes to the bottom of the deck, "
                        f"seen by all.")
     else:
         hint = " (\"own hand slot K\" = slot K of your hand above, even a ??)" if turn == me else ""
-        lines.append(f"To play: seat {turn}{' (you)' if turn == me else ''}: take a card{hint}")
+        lines.append(f"To play: {seat_ref(turn)}{' (you)' if turn == me else ''}: take a card{hint}")
     return "\n".join(lines)

@@ -13,8 +13,9 @@ decision is yours; a potion's effect is in its brew action.
 who holds them, every fire pit with the sanctuaries around it, and each player's whole
 sickle track.
 
-Players are named by seat; the letter after the seat (``seat 1 [B]``) is how their dice and
-figures appear on the map. Components use the names of the rulebook ("the forest-leap
+Players are named by seat markers (:func:`~nemeton.engine.log.seat_ref`), rendered with the
+players' names when ``names`` is given ("seat 1" otherwise); the letter after the name
+(``Bob [B]``) is how their dice and figures appear on the map. Components use the names of the rulebook ("the forest-leap
 herb", "3 prestige"); space codes (``FD``, ``KN2``, ``MI2P1``...) are spelled out in the key.
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping
 
+from ...engine.log import Names, render_text, seat_ref
 from .board import board_from_text
 from .components import HERB_EFFECTS, HERB_NAMES, RUNE_NAMES, TABLET_CONDITIONS
 from .steps import (D_ARRANGE, D_DRAFT, D_FLIP, D_RELEASE, D_START, D_TABLET, D_TAKE_DIE,
@@ -34,7 +36,7 @@ CELL = 10          # map columns per grid step
 MARGIN = 2
 
 KEY = (
-    "key: 3B a die showing 3 of seat 1 [B] · ^n stones placed there · *AB druids ·",
+    "key: 3B a die showing 3 of the player [B] · ^n stones placed there · *AB druids ·",
     "  - none · F02 open fire pit, F02:B closed by B · paths - | / \\ · ~ dark forest",
     "  on the path (+1 cost) · # stairs: the paths cross, go straight",
     "rewards: VP 3 prestige · KNOW a knowledge step · FOOD 3 provisions · DIE a die",
@@ -46,7 +48,7 @@ KEY = (
 
 
 def seat_name(p: int) -> str:
-    return f"seat {p} [{LETTERS[p]}]"
+    return f"{seat_ref(p)} [{LETTERS[p]}]"
 
 
 def _short_herb(herb: str | None) -> str:
@@ -409,9 +411,10 @@ def _final(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def render(view: Mapping[str, Any], full: bool = False) -> str:
+def render(view: Mapping[str, Any], full: bool = False, names: Names | None = None) -> str:
     """The screen for ``view`` in 80 columns: about 50 lines, or with ``full`` the key, every
-    sanctuary's spaces, every fire pit and each player's whole sickle track as well."""
+    sanctuary's spaces, every fire pit and each player's whole sickle track as well. Players
+    are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it)."""
     board = board_from_text(view["options"].get("board"))
     out = _header(view)
     out += _board_map(view, board)
@@ -427,4 +430,16 @@ def render(view: Mapping[str, Any], full: bool = False) -> str:
     out += _decision_help(view, board)
     if view.get("final"):
         out += _final(view)
+    return _fit(render_text("\n".join(out), names, view["players"]))
+
+
+def _fit(text: str) -> str:
+    """Lines that names made longer than the screen wrapped again (indented under their start)."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= WIDTH:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [line]
     return "\n".join(out)
