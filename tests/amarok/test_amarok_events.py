@@ -149,7 +149,7 @@ def test_taking_from_own_hand_names_the_card_and_slot_to_every_viewer():
         e = entries[0]
         assert (e["kind"], e["seat"], e["source"], e["slot"], e["card"]) == ("take", 0, "own_hand", 1, "B7")
     assert told[0][0]["text"] == "You take B7 (blue 7) from your own hand (slot 1) and play it."
-    assert told[1][0]["text"] == "Seat 0 takes B7 (blue 7) from its own hand (slot 1) and plays it."
+    assert told[1][0]["text"] == "Seat 0 takes B7 (blue 7) from their own hand (slot 1) and plays it."
 
 
 def test_taking_from_the_river_and_the_deck():

@@ -93,10 +93,10 @@ def whose(seat: int, viewer: int | None) -> str:
 
 
 def _hand_of(player: int, actor: int, viewer: int | None) -> str:
-    """"your hand", "its own hand" (the actor's, told to another viewer), "<seat 2>'s hand"."""
+    """"your hand", "their own hand" (the actor's, told to another viewer), "<seat 2>'s hand"."""
     if player == viewer:
         return "your own hand" if player == actor else "your hand"
-    return "its own hand" if player == actor else f"{seat_ref(player)}'s hand"
+    return "their own hand" if player == actor else f"{seat_ref(player)}'s hand"
 
 
 def wins_count(level: Any) -> str:
@@ -147,7 +147,7 @@ def _take(e, viewer, s: Seating) -> str:
     else:
         origin = _hand_of(e["player"], seat, viewer)
         if e["chosen"] == "unseen":
-            could = "you" if seat == viewer else "it"
+            could = "you" if seat == viewer else "they"
             origin += f" (drawn at random among the cards {could} could not see)"
     text = (f"{who(seat, viewer, capital=True)} {verb(seat, viewer, 'takes', 'take')} "
             f"{s.card(e['card'])} from {origin} and {verb(seat, viewer, 'plays', 'play')} it")

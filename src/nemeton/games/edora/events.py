@@ -389,7 +389,7 @@ def _dolmen_link(e, v):
     length, bonus = e["length"], e["beige_bonus"]
     beige = (f" and {_v(s, v, 'takes', 'take')} a beige dolmen: 2 x {length} + {bonus} = {number(e['prestige'])}"
              if bonus else f": 2 x {length} = {number(e['prestige'])}")
-    return sentence(f"{name} {_v(s, v, 'links', 'link')} the two {e['colour']} dolmens ({a} and {z}) along "
+    return sentence(f"{name} {_v(s, v, 'links', 'link')} the two dolmens of colour {e['colour']} ({a} and {z}) along "
                     f"{length} sanctuaries{beige} prestige")
 
 
