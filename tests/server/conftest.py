@@ -20,6 +20,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 from fastapi.testclient import TestClient  # noqa: E402
 
 from nemeton.engine import GameRecord, get_game  # noqa: E402
+from nemeton.server.agents import AgentPolicy  # noqa: E402
 from nemeton.server.app import create_app  # noqa: E402
 from leakcheck import hidden_from, keys, leaves  # noqa: E402, F401 (tests import them from here)
 
@@ -29,9 +30,15 @@ def db_url(tmp_path):
     return f"sqlite:///{tmp_path / 'nemeton.db'}"
 
 
+# The test servers accept any agent spec within the budget (as its own name), besides the
+# default names: tests seat agents such as "ismcts:iterations=50". A real server offers only
+# its operator's names (tests/server/test_audit.py checks that).
+ANY_AGENT = AgentPolicy(any_spec=True)
+
+
 @pytest.fixture
 def client(db_url):
-    with TestClient(create_app(db_url, rate_limit=None)) as c:
+    with TestClient(create_app(db_url, rate_limit=None, agents=ANY_AGENT)) as c:
         yield c
 
 

@@ -157,9 +157,28 @@ def _agent_classes() -> dict[str, type[Agent]]:
     return classes
 
 
+# Names that stand for specs in this process (a game server's operator names the agents it
+# offers: ``search-1s`` for ``ismcts:seconds=1``); see :func:`name_agent`.
+_NAMED: dict[str, str] = {}
+
+
+def name_agent(name: str, spec: str) -> None:
+    """From now on ``name`` stands for ``spec`` wherever this process reads an agent spec
+    (a stored room's seat holds the name). A name is never an agent spec itself: no ``:``,
+    and an agent's own name (``random``) may only stand for that agent."""
+    if not name or ":" in name or "=" in name:
+        raise AgentSpecError(f"an agent's name has no ':' or '=': {name!r}")
+    if name in _agent_classes() and spec.strip() != name:
+        raise AgentSpecError(f"{name!r} is an agent's own name; name {spec!r} otherwise")
+    parse_agent_spec(spec)  # a valid spec, or AgentSpecError
+    _NAMED[name] = spec.strip()
+
+
 def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
-    """``"ismcts:iterations=2000:c=0.7"`` -> (class, {"iterations": 2000, "c": 0.7})."""
+    """``"ismcts:iterations=2000:c=0.7"`` -> (class, {"iterations": 2000, "c": 0.7}); a name
+    given to :func:`name_agent` is read as the spec it stands for."""
     classes = _agent_classes()
+    spec = _NAMED.get(spec.strip(), spec)
     name, *parts = spec.strip().split(":")
     cls = classes.get(name)
     if cls is None:

@@ -12,12 +12,24 @@ The helpers live in a process pool owned by the agent: started at its first para
 decision, kept alive across decisions (a decision costs one pickled view out and one list of
 root statistics back, not a process start) and shut down by the agent's ``close()`` or when
 the agent is garbage collected.
+
+How helpers start (:func:`set_start_method`): by default ``fork`` where the platform has it
+(milliseconds, and the already imported game modules, and any game registered at run time,
+are shared). A process that must not be copied into its helpers, a game server holding
+listening and client sockets and running threads, sets ``spawn``: a helper is then a fresh
+interpreter that inherits no file descriptor but its own pipes. Either way a helper watches
+the process that started it and exits as soon as that process is gone, even when it was
+killed without shutting its pools down (Linux: a pidfd of the parent, else its parent's id
+checked every half second). :func:`close_all` stops every pool of this process.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
+import select
+import threading
 import weakref
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Mapping
@@ -43,22 +55,61 @@ def _helper_search(game: str, seat: int, settings: tuple, seed: int, view: Mappi
     return agent.last_iterations, agent.last_settled, [(a, n.visits, n.reward) for a, n in root.children.items()]
 
 
-def _die_with_parent() -> None:
-    """A helper ends when the deciding process ends, even when that one is killed without
-    shutting its pool down (Linux; elsewhere the pool's own shutdown is relied on)."""
-    try:
-        import ctypes
-        import signal
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+def _watch_parent(parent: int) -> None:
+    """A helper's initializer: exit as soon as ``parent`` (the process that started the pool)
+    is gone, however it ended. The parent is watched as a process, by a pidfd where Linux
+    has them (woken at once), else by polling the parent's id; PR_SET_PDEATHSIG is not used:
+    it fires when the *thread* that started the helper ends (a pool started from a worker
+    thread would lose its helpers with that thread), not when the process does."""
+    if os.getppid() != parent:  # already gone while this one started
+        os._exit(0)
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(parent)
+        except (AttributeError, OSError):
+            fd = None
+        if fd is not None:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            while not poller.poll():
+                pass
+            os._exit(0)
+        while os.getppid() == parent:
+            threading.Event().wait(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="nemeton-watch-parent", daemon=True).start()
+
+
+_START_METHOD: str | None = None  # None: fork where available, else the platform's default
+_POOLS: "weakref.WeakSet[HelperPool]" = weakref.WeakSet()
+
+
+def set_start_method(method: str | None) -> None:
+    """How this process starts the helpers of pools created from now on: ``"spawn"``,
+    ``"forkserver"``, ``"fork"``, or None for the default (fork where available)."""
+    global _START_METHOD
+    if method is not None and method not in multiprocessing.get_all_start_methods():
+        raise ValueError(f"no start method {method!r} here: {', '.join(multiprocessing.get_all_start_methods())}")
+    _START_METHOD = method
+
+
+def start_method() -> str:
+    return _context().get_start_method()
 
 
 def _context():
-    # fork starts a helper in milliseconds and shares the already imported game modules (and
-    # any game registered at run time); elsewhere the platform's default (spawn) is used
+    if _START_METHOD is not None:
+        return multiprocessing.get_context(_START_METHOD)
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def close_all() -> None:
+    """Stop the helpers of every pool of this process (a server shutting down)."""
+    for pool in list(_POOLS):
+        pool.close()
 
 
 class HelperPool:
@@ -67,8 +118,10 @@ class HelperPool:
 
     def __init__(self, owner: object, helpers: int):
         self.helpers = helpers
-        self._pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_context(), initializer=_die_with_parent)
+        self._pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_context(), initializer=_watch_parent,
+                                         initargs=(os.getpid(),))
         self._finalizer = weakref.finalize(owner, self._pool.shutdown, wait=False, cancel_futures=True)
+        _POOLS.add(self)
 
     def submit(self, game: str, seat: int, settings: Mapping[str, Any], seeds: list[int],
                view: Mapping[str, Any], iterations: list[int | None], deadline: float | None) -> list[Future]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -18,6 +18,15 @@ def serve_command(
                                       help="Worker threads that compute the AI seats' moves."),
     rate: float = typer.Option(50.0, "--rate-limit", min=0,
                                help="Requests per second per client address (bursts of 4x); 0: no limit."),
+    agents: Optional[List[str]] = typer.Option(
+        None, "--agent", metavar="NAME=SPEC",
+        help="An AI opponent clients may choose, by NAME (repeatable; e.g. strong=ismcts:seconds=2). "
+             "Default: random, heuristic, search-1s (ismcts:seconds=1), search-3s (ismcts:seconds=3). "
+             "At most 10 s or 20,000 iterations a decision, workers at most the cores."),
+    forwarded_allow_ips: Optional[str] = typer.Option(
+        None, "--forwarded-allow-ips", metavar="IPS",
+        help="Proxies (comma-separated addresses or networks, '*' for any) whose X-Forwarded-For "
+             "and X-Forwarded-Proto are trusted; default: none (the peer's address is the client's)."),
 ) -> None:
     """Run the game server: rooms, seats and live play over HTTP and WebSockets (docs/server.md)."""
     try:
@@ -26,12 +35,20 @@ def serve_command(
         from ..server.app import create_app
     except ModuleNotFoundError as exc:
         fail(f"the server needs the 'server' extra ({exc.name} is missing): pip install -e '.[server]'")
+    from ..server.agents import AgentConfigError, AgentPolicy, parse_agent_option
     from ..server.db import default_url
     limit = (rate, 4 * rate) if rate > 0 else None
+    try:
+        policy = AgentPolicy(dict(parse_agent_option(a) for a in agents) if agents else None)
+    except AgentConfigError as exc:
+        fail(str(exc))
+    trusted = (forwarded_allow_ips or "").strip()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
     where = db or default_url()
     if "@" in where:  # never print a database password
         where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
     say(f"Nemeton is starting: open http://{shown}:{port} in a browser (Ctrl+C stops it).", "bold")
     say(f"Games are stored in {where}; API documentation at http://{shown}:{port}/docs", "dim")
-    uvicorn.run(create_app(db, agent_threads, limit), host=host, port=port, log_level="info")
+    say(f"AI opponents offered: {', '.join(a.name for a in policy.offered)}", "dim")
+    uvicorn.run(create_app(db, agent_threads, limit, agents=policy), host=host, port=port, log_level="info",
+                proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
