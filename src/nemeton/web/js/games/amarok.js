@@ -562,7 +562,7 @@ class Table {
       winners.includes(s) ? this.h("span", { class: "amk-flag win" }, " ★ winner") : null),
     this.h("td", { class: "amk-final-level" }, String(Math.round(Number(levels[s] || 0)))),
     view.teams ? this.h("td", {}, this.teamMark(s)) : null));
-    box.append(this.h("h3", { class: "amk-caption" }, `Final levels: round wins, the first to ${target} wins the game`));
+    box.append(this.h("h3", { class: "amk-caption" }, `Final levels: round wins (the first to reach ${target} takes the game)`));
     box.append(this.h("div", { class: "amk-table-scroll" }, this.h("table", { class: "amk-levels" },
       this.h("thead", {}, head), this.h("tbody", {}, ...body))));
 
