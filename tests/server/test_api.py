@@ -203,7 +203,8 @@ def test_the_lobby_lists_rooms_with_their_seats_and_nothing_hidden(client):
     rooms = client.get("/api/rooms").json()
     assert [r["room"] for r in rooms] == [room]
     entry = rooms[0]
-    assert (entry["game"], entry["players"], entry["status"], entry["open_seats"]) == ("amarok", 3, "playing", [0, 2])
+    assert (entry["game"], entry["players"], entry["status"], entry["open_seats"]) == ("amarok", 3, "playing", [])
+    assert [s["connected"] for s in entry["seats"]] == [False, False, False]  # nobody's page is open
     assert [s["kind"] for s in entry["seats"]] == ["human", "ai", "human"]
     text = json.dumps(rooms)
     row = store_of(client).load_room(room)

@@ -113,7 +113,7 @@ def test_every_message_pushed_to_each_seat_and_the_spectator_is_exactly_what_it_
                 message = ws.receive_json()
                 if message["type"] == "seats":  # who is connected: public, no view in it
                     assert [set(s) for s in message["seats"]] == [
-                        {"seat", "name", "kind", "agent", "stand_in", "connected"}] * len(message["seats"])
+                        {"seat", "name", "kind", "agent", "stand_in", "connected", "open"}] * len(message["seats"])
                     continue
                 assert message["type"] == "state"
                 if message.get("resync"):

@@ -140,13 +140,14 @@ def test_agents_moves_are_pushed_one_by_one_until_the_game_ends(client):
     assert state["view"]["terminal"]
 
 
-def test_a_seat_held_by_a_connected_client_is_not_open_in_the_lobby(client):
+def test_the_lobby_shows_who_is_connected_and_a_seat_given_to_somebody_is_never_open(client):
     room, tokens = create(client, "alarun", ("human", "human"))
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[1]}") as ws:
         receive_state(ws)
         entry = client.get("/api/rooms").json()[0]
-        assert entry["open_seats"] == [0] and [s["connected"] for s in entry["seats"]] == [False, True]
-    assert client.get("/api/rooms").json()[0]["open_seats"] == [0, 1]
+        assert entry["open_seats"] == [] and [s["connected"] for s in entry["seats"]] == [False, True]
+    entry = client.get("/api/rooms").json()[0]
+    assert entry["open_seats"] == [] and [s["connected"] for s in entry["seats"]] == [False, False]
 
 
 def test_a_client_that_does_not_keep_up_is_sent_the_whole_state_again(client):

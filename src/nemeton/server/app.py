@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .limits import Limiter, RateLimit, client_of
-from .rooms import Forbidden, Rooms, ServerError, Subscriber
+from .rooms import MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
 
 log = logging.getLogger("nemeton.server")
 
@@ -36,8 +36,9 @@ MAX_MESSAGE_CHARS = 64_000  # one WebSocket message: an action
 # ----- request bodies --------------------------------------------------------------------
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "ai"]
-    name: str | None = Field(None, min_length=1, max_length=64, description="a person's name")
+    kind: Literal["human", "ai", "open"] = Field(description="a person's seat (a token is returned), an AI "
+                                                 "seat, or an open seat that anyone may take before the game starts")
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME, description="a person's name")
     agent: str | None = Field(None, min_length=1, max_length=200,
                               description="an AI seat's agent spec, e.g. 'heuristic' or 'ismcts:seconds=1'")
 
@@ -49,6 +50,7 @@ class RoomIn(BaseModel):
                                     description="the game's options; players defaults to the number of seats")
     seats: list[SeatIn] = Field(min_length=1, max_length=16)
     undo: bool = Field(False, description="allow take-backs (POST /api/rooms/{room}/undo)")
+    listed: bool = Field(True, description="shown in the lobby's list; false: reachable only by its links")
     turn_timeout_s: float | None = Field(None, ge=0.1, le=7 * 86400,
                                          description="a person who does not act within this many seconds "
                                                      "has their seat played by the heuristic until they return")
@@ -72,6 +74,30 @@ class TakeBackIn(BaseModel):
 class SeatToken(BaseModel):
     seat: int
     token: str
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="the name the other players see")
+
+
+class Joined(BaseModel):
+    room: str
+    seat: int
+    token: str = Field(description="the seat's secret token: keep it, it is shown once")
+    version: int
+    started: bool = Field(description="whether this was the last open seat (the game has started)")
+
+
+class LeaveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+
+
+class TakeBackInfo(BaseModel):
+    allowed: bool
+    reason: str | None = Field(None, description="why not, when not allowed")
+    parts: list[Any] = Field(default_factory=list, description="the reason as text and {\"seat\": n} parts")
 
 
 class RoomCreated(BaseModel):
@@ -116,6 +142,7 @@ class SeatInfo(BaseModel):
     agent: str | None = Field(None, description="an AI seat's agent spec")
     stand_in: str | None = Field(None, description="the agent playing this person's seat for now")
     connected: bool = Field(description="an AI seat, or a person with a client connected")
+    open: bool = Field(False, description="a person's seat nobody has taken yet (anyone may, before the game starts)")
 
 
 class RoomView(BaseModel):
@@ -129,22 +156,28 @@ class RoomView(BaseModel):
     stand_in: StandIn | None = Field(None, description="the agent playing this person's seat for now")
     seats: list[SeatInfo] = Field(default_factory=list, description="who sits where (public)")
     undo: bool = Field(False, description="whether take-backs are allowed in this room")
+    take_back: TakeBackInfo | None = Field(None, description="whether this seat may take back its last move now")
+    waiting: bool = Field(False, description="the game waits for people to take its open seats")
+    open_seats: list[int] = Field(default_factory=list, description="the seats anyone may take now")
+    listed: bool = Field(True, description="whether the room is shown in the lobby's list")
     rematch: str | None = Field(None, description="the room of this game's rematch, once the creator asked for one")
 
 
 # ----- the application -------------------------------------------------------------------
 def create_app(db_url: str | None = None, agent_threads: int = 4,
-               rate_limit: tuple[float, float] | None = (50.0, 200.0)) -> FastAPI:
+               rate_limit: tuple[float, float] | None = (50.0, 200.0), agents: Any = None) -> FastAPI:
     """The server on the database at ``db_url`` (default: the SQLite file in the data
     directory), migrated and with its unfinished rooms reloaded at start. ``rate_limit`` is
-    (requests per second, burst) per client address, None for no limit."""
+    (requests per second, burst) per client address, None for no limit. ``agents``: the
+    agents clients may name (name -> spec, or an :class:`~nemeton.server.agents.AgentPolicy`;
+    default: random, heuristic, search-1s, search-3s)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         for name in ("uvicorn.access", "uvicorn.error"):  # requests, and WebSocket connections
             redact_tokens(logging.getLogger(name))
         engine = await asyncio.to_thread(open_engine, db_url)
-        app.state.rooms = Rooms(Store(engine), agent_threads)
+        app.state.rooms = Rooms(Store(engine), agent_threads, agents=agents)
         await app.state.rooms.start()
         try:
             yield
@@ -169,19 +202,54 @@ def _rooms(request: Request | WebSocket) -> Rooms:
     return request.app.state.rooms
 
 
+def safe_text(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate (``"\\ud800"`` in a client's JSON) replaced
+    by U+FFFD, so that it can be sent as UTF-8 (a pair becomes its character)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def json_text(content: Any) -> str:
+    """JSON as the server sends it: UTF-8-safe whatever text a client made it echo."""
+    text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = safe_text(text)
+    return text
+
+
+class SafeJSONResponse(JSONResponse):
+    """A JSON answer that can always be encoded (lone surrogates replaced)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_text(content).encode("utf-8")
+
+
 def _errors(app: FastAPI) -> None:
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
     @app.exception_handler(ServerError)
     async def refused(_request: Request, exc: ServerError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        return SafeJSONResponse({"detail": str(exc), "parts": exc.parts}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": f"malformed request: {_explain(exc.errors())}"}, status_code=422)
+        return SafeJSONResponse({"detail": f"malformed request: {_explain(exc.errors())}"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: Any) -> Any:
+        # FastAPI answers 400 for a body it could not decode (invalid UTF-8, JSON nested too
+        # deep): a malformed body is 422 here, like any other
+        if exc.status_code == 400 and isinstance(exc.__cause__, (ValueError, RecursionError)):
+            return SafeJSONResponse({"detail": "malformed request: the body is not JSON "
+                                               "(invalid UTF-8, or nested too deep)"}, status_code=422)
+        from fastapi.exception_handlers import http_exception_handler
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-        return JSONResponse({"detail": "internal server error"}, status_code=500)
+        return SafeJSONResponse({"detail": "internal server error"}, status_code=500)
 
 
 def _explain(errors: Any) -> str:
@@ -193,14 +261,34 @@ def _explain(errors: Any) -> str:
     return "; ".join(parts)
 
 
+def _bearer(token: str | None, authorization: str | None) -> str | None:
+    """The token of a query, else of an ``Authorization: Bearer <token>`` header."""
+    if token is None and authorization is not None:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ServerError("the Authorization header must be 'Bearer <token>'", 401)
+        token = value.strip()
+    return token
+
+
 def _routes(app: FastAPI) -> None:
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201,
               summary="Create a room; returns one secret token per person's seat")
     async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).create(body.game, body.options, [s.model_dump() for s in body.seats],
-                                            body.undo, body.turn_timeout_s)
+                                            body.undo, body.turn_timeout_s, body.listed)
 
-    @app.get("/api/rooms", summary="The rooms, newest first, for a lobby (nothing hidden)")
+    @app.post("/api/rooms/{room}/seats/{seat}/join", response_model=Joined,
+              summary="Take an open seat with a name (before the game starts); returns its secret token")
+    async def join(room: str, seat: int, body: JoinIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).join(room, seat, body.name)
+
+    @app.post("/api/rooms/{room}/leave", summary="Leave the seat one took, before the game starts (it is open again)")
+    async def leave(room: str, body: LeaveIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).leave(room, body.token)
+
+    @app.get("/api/rooms", summary="The listed rooms, newest first, for a lobby (nothing hidden; unlisted "
+                                   "rooms never appear)")
     async def list_rooms(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         return await _rooms(request).lobby(limit)
 
@@ -211,12 +299,7 @@ def _routes(app: FastAPI) -> None:
                    authorization: str | None = Header(None, max_length=220,
                                                       description="Bearer <token>: the token kept out of URLs")
                    ) -> dict[str, Any]:
-        if token is None and authorization is not None:
-            scheme, _, value = authorization.partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                raise ServerError("the Authorization header must be 'Bearer <token>'", 401)
-            token = value.strip()
-        return await _rooms(request).view(room, token, since)
+        return await _rooms(request).view(room, _bearer(token, authorization), since)
 
     @app.post("/api/rooms/{room}/actions", response_model=RoomView,
               summary="A person's action; answers with the seat's new view")
@@ -250,8 +333,11 @@ def _routes(app: FastAPI) -> None:
     @app.get("/api/rooms/{room}/replay",
              summary="A finished game as one seat (or the spectator, without seat) saw it after a step")
     async def replay(room: str, request: Request, seat: int | None = Query(None, ge=0, le=63),
-                     step: int | None = Query(None, ge=0, le=1_000_000)) -> dict[str, Any]:
-        return await _rooms(request).replay(room, seat, step)
+                     step: int | None = Query(None, ge=0, le=1_000_000),
+                     authorization: str | None = Header(None, max_length=220,
+                                                        description="Bearer <token>: a seat's replay of a game "
+                                                                    "still being played")) -> dict[str, Any]:
+        return await _rooms(request).replay(room, seat, step, _bearer(None, authorization))
 
     @app.post("/api/rooms/{room}/rematch", summary="The creator asks for a rematch: same game, options and "
                                                    "seats, every person keeping their token")
@@ -292,6 +378,11 @@ def _pages(app: FastAPI) -> None:
     async def lobby() -> FileResponse:
         return page("index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:  # browsers ask for it whatever the page says
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/rooms/{room}", include_in_schema=False)
     async def room_page(room: str) -> FileResponse:
         return page("room.html")
@@ -327,12 +418,28 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
     sender = asyncio.create_task(_send(websocket, sub))
     try:
         while True:
-            text = await websocket.receive_text()
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            text = received.get("text")
             if limiter is not None and not limiter.allow(client_of(websocket.scope)):
                 answer = {"type": "error", "status": 429, "message": "too many messages; slow down"}
+            elif text is None:  # a binary frame
+                answer = {"type": "error", "status": 422, "message": "malformed message: messages are JSON text"}
             else:
                 answer = await _handle(rooms, room_id, token, text)
-            sub.queue.put_nowait(answer)
+            try:
+                sub.queue.put_nowait(answer)
+            except asyncio.QueueFull:  # the client sends but reads nothing: its answers fill the queue
+                log.warning("a WebSocket client of room %s reads none of its %d waiting messages: closed (4429)",
+                            room_id, sub.queue.qsize())
+                sender.cancel()
+                await asyncio.gather(sender, return_exceptions=True)
+                try:
+                    await websocket.close(code=4429, reason="too many messages waiting: read them")
+                except Exception:  # the connection is gone already
+                    pass
+                break
     except WebSocketDisconnect:
         pass
     finally:
@@ -345,7 +452,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
 async def _send(websocket: WebSocket, sub: Subscriber) -> None:
     while True:
         message = await sub.queue.get()
-        await websocket.send_json(message)
+        await websocket.send_text(json_text(message))
 
 
 async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> dict[str, Any]:
@@ -373,24 +480,43 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
             snapshot = await rooms.act(room_id, token, message["action"], version, snapshot=False)
         return {"type": "ok", "version": snapshot["version"]}
     except ServerError as exc:
-        return {"type": "error", "status": exc.status, "message": str(exc)}
+        return {"type": "error", "status": exc.status, "message": str(exc), "parts": exc.parts}
     except Exception:
         log.exception("unexpected error on a message to room %s", room_id)
         return {"type": "error", "status": 500, "message": "internal server error"}
 
 
 # ----- logs ------------------------------------------------------------------------------
-_TOKEN = re.compile(r"(token=)[^&\s\"]*")
+_TOKEN = re.compile(r"(token=)[^&\s\"]*", re.IGNORECASE)
+_QUERY = re.compile(r"\?([^\s\"#]*)")
+
+
+def _redact_query(match: re.Match) -> str:
+    """A query string with the value of every parameter whose name, percent-decoded as the
+    server reads it (``tok%65n``), is ``token`` shown as ``***``."""
+    from urllib.parse import unquote_plus
+    parts = []
+    for part in match.group(1).split("&"):
+        name, _sep, _value = part.partition("=")
+        if unquote_plus(name).strip().lower() == "token":
+            part = f"{name}=***"
+        parts.append(part)
+    return "?" + "&".join(parts)
+
+
+def redact(text: str) -> str:
+    return _TOKEN.sub(r"\1***", _QUERY.sub(_redact_query, text))
 
 
 class RedactTokens(logging.Filter):
-    """Seat tokens travel in query strings (``?token=``): access logs show them as ``***``."""
+    """Seat tokens travel in query strings (``?token=``): access logs show them as ``***``,
+    however the parameter's name is percent-encoded."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
         if isinstance(record.msg, str):
-            record.msg = _TOKEN.sub(r"\1***", record.msg)
+            record.msg = redact(record.msg)
         return True
 
 
@@ -401,7 +527,9 @@ def redact_tokens(logger: logging.Logger) -> None:
 
 # ----- request size ----------------------------------------------------------------------
 class BodyLimit:
-    """Refuse (413) a request body larger than ``limit`` bytes, declared or streamed."""
+    """Refuse (413) a request body larger than ``limit`` bytes, declared or streamed
+    (chunked): the body is read here, at most ``limit`` bytes of it, before the application
+    sees the request (which would answer a body cut short 400)."""
 
     def __init__(self, app: Any, limit: int):
         self.app = app
@@ -413,25 +541,25 @@ class BodyLimit:
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             return await _too_large(send, self.limit)
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited_receive() -> dict:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client left before its body ended: nobody to answer
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                return await _too_large(send, self.limit)
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except _BodyTooLarge:
-            await _too_large(send, self.limit)
+        async def replay() -> dict:
+            return pending.pop() if pending else await receive()
 
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _too_large(send: Any, limit: int) -> None:

@@ -42,7 +42,7 @@ rooms = Table(
     Column("rules_version", Integer, nullable=False),
     Column("options", JSON, nullable=False),
     Column("seed", String(24), nullable=False),  # up to 2**64-1: wider than a signed BIGINT
-    Column("status", String(16), nullable=False, index=True),  # "playing" or "finished"
+    Column("status", String(16), nullable=False, index=True),  # "waiting" (open seats), "playing" or "finished"
     Column("version", Integer, nullable=False),  # one more at every change: never goes back
     Column("undo", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -50,6 +50,7 @@ rooms = Table(
     Column("creator_hash", String(64), nullable=True),  # sha256 hex of the creator's token
     Column("turn_timeout_s", Float, nullable=True),  # a person's time per decision, None: no limit
     Column("rematch", String(32), nullable=True),  # the room of this game's rematch, once asked for
+    Column("listed", Boolean, nullable=False, default=True),  # False: reachable only by its links
 )
 
 seats = Table(
@@ -75,6 +76,10 @@ actions = Table(
 
 class StaleVersion(Exception):
     """The room moved on since the action was validated (another request or process won)."""
+
+
+class SeatTaken(Exception):
+    """The seat asked for is no longer open (somebody else took it first)."""
 
 
 @dataclass
@@ -104,10 +109,16 @@ class RoomRow:
     creator_hash: str | None = None
     turn_timeout_s: float | None = None
     rematch: str | None = None
+    listed: bool = True
 
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(r.seat, r.kind, r.name, r.agent, r.token_hash, r.stand_in, bool(r.stand_in_auto))
+
+
+def is_open(seat: SeatRow) -> bool:
+    """A person's seat nobody has taken yet (no token): anyone may take it while the room waits."""
+    return seat.kind == "human" and seat.token_hash is None
 
 
 def default_url() -> str:
@@ -173,17 +184,45 @@ class Store:
 
     def create_room(self, room_id: str, game: str, rules_version: int, options: dict[str, Any], seed: int,
                     seat_rows: Iterable[SeatRow], undo: bool = False, creator_hash: str | None = None,
-                    turn_timeout_s: float | None = None) -> None:
+                    turn_timeout_s: float | None = None, listed: bool = True) -> None:
+        """A new room: "waiting" while a person's seat has no token yet (an open seat), else "playing"."""
         now = _now()
+        seat_rows = list(seat_rows)
+        status = "waiting" if any(is_open(s) for s in seat_rows) else "playing"
         with self.engine.begin() as c:
             c.execute(insert(rooms).values(
                 id=room_id, game=game, rules_version=rules_version, options=options, seed=str(seed),
-                status="playing", version=0, undo=undo, created_at=now, updated_at=now,
-                creator_hash=creator_hash, turn_timeout_s=turn_timeout_s))
+                status=status, version=0, undo=undo, created_at=now, updated_at=now,
+                creator_hash=creator_hash, turn_timeout_s=turn_timeout_s, listed=listed))
             c.execute(insert(seats), [
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
                  "token_hash": s.token_hash, "stand_in": s.stand_in, "stand_in_auto": s.stand_in_auto}
                 for s in seat_rows])
+
+    def claim_seat(self, room_id: str, version: int, seat: int, name: str, token_hash: str) -> tuple[int, str]:
+        """A person takes an open seat (one at a time: the seat must still have no token);
+        returns the room's new version and status ("playing" once no seat is open). Raises
+        :class:`SeatTaken` if the seat was taken meanwhile, :class:`StaleVersion` if the room moved on."""
+        with self.engine.begin() as c:
+            taken = c.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat,
+                                                  seats.c.kind == "human", seats.c.token_hash.is_(None))
+                              .values(name=name, token_hash=token_hash))
+            if taken.rowcount != 1:
+                raise SeatTaken(f"seat {seat} of room {room_id} is not open")
+            still_open = c.execute(select(seats.c.seat).where(seats.c.room_id == room_id, seats.c.kind == "human",
+                                                              seats.c.token_hash.is_(None))).first()
+            status = "waiting" if still_open is not None else "playing"
+            self._move_on(c, room_id, version, status=status)
+        return version + 1, status
+
+    def release_seat(self, room_id: str, version: int, seat: int) -> int:
+        """A person leaves their seat before the game starts: it is open again (its token no
+        longer works) and the room waits; returns the new version."""
+        with self.engine.begin() as c:
+            self._move_on(c, room_id, version, status="waiting")
+            c.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat)
+                      .values(name=None, token_hash=None))
+        return version + 1
 
     def take_back(self, room_id: str, version: int, moves: int) -> int:
         """Drop the room's actions from index ``moves`` on (a take-back); returns the new version."""
@@ -280,12 +319,14 @@ class Store:
                 .order_by(actions.c.idx))]
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
-                       action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"])
+                       action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"], bool(row["listed"]))
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
-        """The newest rooms with their seats, without their actions (for a lobby)."""
+        """The newest listed rooms with their seats, without their actions (for a lobby);
+        unlisted rooms are never among them."""
         with self.engine.connect() as c:
-            newest = select(rooms).order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit)
+            newest = (select(rooms).where(rooms.c.listed.is_(True))
+                      .order_by(rooms.c.created_at.desc(), rooms.c.id).limit(limit))
             rows = c.execute(newest).mappings().all()
             ids = [r["id"] for r in rows]
             by_room: dict[str, list[SeatRow]] = {i: [] for i in ids}
@@ -295,7 +336,7 @@ class Store:
                     by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
-                        r["turn_timeout_s"], r["rematch"])
+                        r["turn_timeout_s"], r["rematch"], bool(r["listed"]))
                 for r in rows]
 
     def room_ids(self, status: str | None = None) -> list[str]:

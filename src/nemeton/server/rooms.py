@@ -28,8 +28,9 @@ from typing import Any
 
 from ..agents.base import make_agent, parse_agent_spec
 from ..engine import GameRecord, GameSpec, NemetonError, display_options, get_game
+from ..engine.log import seat_ref, split_parts
 from ..table import Table
-from .db import RoomRow, SeatRow, StaleVersion, Store
+from .db import RoomRow, SeatRow, SeatTaken, StaleVersion, Store, is_open
 from .takeback import what_it_revealed
 
 log = logging.getLogger("nemeton.server")
@@ -41,6 +42,22 @@ MAX_ITERATIONS = 200_000
 SYNC_INTERVAL = 1.0  # seconds between version checks where the database cannot announce changes
 QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
 MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded when asked for)
+MAX_NAME = 24  # characters in a person's name: the longest keeps every game's table intact
+
+
+def check_name(name: Any, what: str = "a name") -> str:
+    """A person's name as typed: trimmed, 1 to MAX_NAME characters, no control characters."""
+    if not isinstance(name, str):
+        raise BadRequest(f"{what} must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise BadRequest(f"{what} may not be empty")
+    if len(name) > MAX_NAME:
+        raise BadRequest(f"{what} is at most {MAX_NAME} characters; got {len(name)}")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or 0xE000 <= ord(c) < 0xF900
+           for c in name):
+        raise BadRequest(f"{what} may not hold control or private-use characters")
+    return name
 
 
 class ServerError(Exception):
@@ -49,9 +66,19 @@ class ServerError(Exception):
     status = 400
 
     def __init__(self, message: str, status: int | None = None):
-        super().__init__(message)
+        plain, parts = split_parts(message)  # seats named with seat_ref: parts a client renders by name
+        super().__init__(plain)
+        self.parts: list = parts
         if status is not None:
             self.status = status
+
+
+def marked(exc: Exception) -> str:
+    """An error's message with its seats as markers again (to quote it in a refusal of ours)."""
+    parts = getattr(exc, "parts", None)
+    if not parts:
+        return str(exc)
+    return "".join(p if isinstance(p, str) else seat_ref(p["seat"]) for p in parts)
 
 
 class BadRequest(ServerError):
@@ -81,7 +108,35 @@ class Subscriber:
 
     seat: int | None
     since: int = 0
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    queue: "Outbox" = field(default_factory=lambda: Outbox(QUEUE_SIZE))
+
+
+class Outbox(asyncio.Queue):
+    """A client's messages waiting to be sent, at most ``maxsize``. A client that lags does
+    not get a backlog of states: once the queue is full, every state and seats notice waiting
+    gives way to one state (a resync, built by :meth:`Room.publish`) in the first one's place,
+    so a state still comes before the answers that follow it. Answers (``ok``, ``error``) are
+    never dropped: a client whose queue is full of them reads nothing and is closed
+    (:func:`~nemeton.server.app.serve_socket`: code 4429)."""
+
+    def put_state(self, message: dict[str, Any]) -> bool:
+        """Queue a state, coalescing when full; False if the queue holds answers only."""
+        if not self.full():
+            self.put_nowait(message)
+            return True
+        kept: list[dict[str, Any]] = []
+        at = None
+        for waiting in self._queue:
+            if waiting.get("type") in ("state", "seats"):
+                at = len(kept) if at is None else at
+            else:
+                kept.append(waiting)
+        if at is None:
+            return False
+        kept.insert(at, message)
+        self._queue.clear()
+        self._queue.extend(kept)
+        return True
 
 
 class Room:
@@ -98,6 +153,8 @@ class Room:
         self.creator_hash = row.creator_hash
         self.turn_timeout = row.turn_timeout_s
         self.rematch = row.rematch
+        self.listed = row.listed
+        self._take_back: tuple[int, int, str | None] | None = None  # (version, seat, refusal): kept per version
         # what every seat knows of the game's components under its options (Edora: the board)
         self.components = self.spec.public_data(self.spec.options(**self.options))
         self.pending_since: dict[int, float] = {}  # people's seats waited for, since when
@@ -144,6 +201,14 @@ class Room:
     def finished(self) -> bool:
         return self.table.over
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the game waits for people to take its open seats (nothing is played until then)."""
+        return any(is_open(s) for s in self.seats)
+
+    def open_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if is_open(s)]
+
     def snapshot(self, seat: int | None, since: int = 0) -> dict[str, Any]:
         """What ``seat`` (None = spectator) may know now: its view, who acts, its legal
         actions, its log entries from ``since``, whether the game is over, the room's version
@@ -161,14 +226,30 @@ class Room:
             "stand_in": self.stand_in(seat),
             "seats": self.seat_info(),
             "undo": self.undo,
+            "take_back": self.take_back_info(seat),
+            "waiting": self.waiting,
+            "open_seats": self.open_seats(),
+            "listed": self.listed,
             "rematch": self.rematch,
         }
+
+    def take_back_info(self, seat: int | None) -> dict[str, Any] | None:
+        """Whether ``seat`` may take back its last action now and, if not, why (None for the
+        spectator): the page offers the take-back only when the server would grant it."""
+        if seat is None:
+            return None
+        reason = self.take_back_refusal(seat)
+        if reason is None:
+            return {"allowed": True, "reason": None, "parts": []}
+        plain, parts = split_parts(reason, len(self.seats))
+        return {"allowed": False, "reason": plain, "parts": parts}
 
     def seat_info(self) -> list[dict[str, Any]]:
         """Who sits where, for everyone: names, people or agents, stand-ins, who is connected."""
         connected = {sub.seat for sub in self.subscribers}
         return [{"seat": s.seat, "name": s.name or f"Seat {s.seat + 1}", "kind": s.kind, "agent": s.agent,
-                 "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected} for s in self.seats]
+                 "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected, "open": is_open(s)}
+                for s in self.seats]
 
     def publish_seats(self) -> None:
         """Tell every watcher who sits where now (a client connected or left)."""
@@ -186,7 +267,8 @@ class Room:
         return {"agent": row.stand_in, "until_return": row.stand_in_auto}
 
     def take_back_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last action now, or None if it may."""
+        """Why ``seat`` may not take back its last action now, or None if it may (the replay
+        it may need is done once per version of the room)."""
         state = self.table.state
         if not self.undo:
             return "this room was created without take-backs (\"undo\": true)"
@@ -197,9 +279,14 @@ class Room:
         last, action = state.history[-1]
         if last != seat:
             return "another seat has acted since your last action"
+        kept = self._take_back
+        if kept is not None and kept[:2] == (self.version, seat):
+            return kept[2]
         before = self.record(len(state.history) - 1).replay()
         reason = what_it_revealed(self.spec, before, state, seat, action)
-        return None if reason is None else f"your last action cannot be taken back: {reason}"
+        refusal = None if reason is None else f"your last action cannot be taken back: {reason}"
+        self._take_back = (self.version, seat, refusal)
+        return refusal
 
     def record(self, moves: int) -> GameRecord:
         """The room's record up to its first ``moves`` actions."""
@@ -210,28 +297,27 @@ class Room:
         (called under the lock, right after a change is committed)."""
         length = self.table.state.log_length()
         for sub in list(self.subscribers):
-            message = {"type": "state", **self.snapshot(sub.seat, sub.since)}
-            if resync:  # actions were taken back: the whole log again, to replace the client's
+            # resync: actions were taken back, or a client does not keep up (its waiting
+            # states give way to this one, with the whole log: Outbox.put_state)
+            if resync or sub.queue.full():
                 message = {"type": "state", "resync": True, **self.snapshot(sub.seat)}
-            if sub.queue.full():  # a client that does not keep up: drop what waits, send it all
-                while not sub.queue.empty():
-                    sub.queue.get_nowait()
-                message = {"type": "state", "resync": True, **self.snapshot(sub.seat)}
+            else:
+                message = {"type": "state", **self.snapshot(sub.seat, sub.since)}
             sub.since = length
-            sub.queue.put_nowait(message)
+            sub.queue.put_state(message)
+        if self.table.over:  # the game is over: its agents' helper processes stop now
+            from .agents import close_agents
+            close_agents(self.table.seats)
 
 
 def check_agent(agent: str, spec: GameSpec, seat: int) -> None:
-    """An AI seat's spec: a known agent with valid parameters, within the server's budget."""
+    """A client's agent for a seat: one the server's operator offers, by name (the policy of
+    nemeton.server.agents), that can play this game."""
+    from .agents import active
     try:
-        _cls, params = parse_agent_spec(agent)
-        make_agent(agent, spec, seat, 0)
+        active().check(agent, spec, seat)
     except NemetonError as exc:
         raise BadRequest(f"seat {seat}: {exc}") from None
-    if params.get("seconds", 0) > MAX_THINK_SECONDS:
-        raise BadRequest(f"seat {seat}: an agent may think at most {MAX_THINK_SECONDS:g} seconds per decision here")
-    if params.get("iterations", 0) > MAX_ITERATIONS:
-        raise BadRequest(f"seat {seat}: an agent may search at most {MAX_ITERATIONS:,} iterations per decision here")
 
 
 def timeout_agent(spec: GameSpec) -> str:
@@ -246,7 +332,11 @@ def timeout_agent(spec: GameSpec) -> str:
 class Rooms:
     """Every room of one server, backed by one :class:`Store`."""
 
-    def __init__(self, store: Store, agent_threads: int = 4, sync_interval: float = SYNC_INTERVAL):
+    def __init__(self, store: Store, agent_threads: int = 4, sync_interval: float = SYNC_INTERVAL,
+                 agents: Any = None):
+        from .agents import AgentPolicy, install
+        self.agent_policy = install(AgentPolicy.of(agents))  # the agents clients may name
+        self._shown_options: dict[str, dict[str, Any] | None] = {}  # room id -> options as the lobby shows them
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.agents = ThreadPoolExecutor(max_workers=agent_threads, thread_name_prefix="nemeton-agent")
@@ -279,18 +369,27 @@ class Rooms:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.agents.shutdown(wait=True, cancel_futures=True)
+        from ..agents import parallel
+        from .agents import close_agents
+        for room in self.rooms.values():  # no search helper outlives the server
+            close_agents(room.table.seats)
+        parallel.close_all()
 
     # ----- rooms ------------------------------------------------------------------------
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     undo: bool = False, turn_timeout_s: float | None = None) -> dict[str, Any]:
+                     undo: bool = False, turn_timeout_s: float | None = None,
+                     listed: bool = True) -> dict[str, Any]:
         """A new room: options checked by the game, agent specs by ``make_agent``, a secret
         seed; returns its id, one token per person's seat and the creator's token (who may
-        hand an absent person's seat to an agent and back), all stored hashed."""
+        hand an absent person's seat to an agent and back), all stored hashed. An open seat
+        (``{"kind": "open"}``) gets no token: anyone may take it (:meth:`join`), and the game
+        waits until every seat is taken. An unlisted room (``listed=False``) is never shown
+        in the lobby: only its links lead to it."""
         try:
             spec = get_game(game)
             raw = dict(options)
             raw.setdefault("players", len(seats))
-            checked = spec.options(**raw)
+            checked = await asyncio.to_thread(spec.options, **raw)  # rules data (a board) parsed off the loop
         except NemetonError as exc:
             raise BadRequest(str(exc)) from None
         if len(seats) != checked.players:
@@ -306,14 +405,20 @@ class Rooms:
                 if seat.get("agent"):
                     raise BadRequest(f"seat {i} is a person's seat and takes no agent; "
                                      "an AI seat is {\"kind\": \"ai\", \"agent\": ...}")
+                if seat["kind"] == "open":
+                    if seat.get("name"):
+                        raise BadRequest(f"seat {i} is open: whoever takes it gives their name")
+                    rows.append(SeatRow(i, "human", None, None, None))
+                    continue
+                name = check_name(seat["name"], f"seat {i}'s name") if seat.get("name") else f"Seat {i + 1}"
                 token = secrets.token_urlsafe(24)
-                rows.append(SeatRow(i, "human", seat.get("name") or f"Seat {i + 1}", None, hash_token(token)))
+                rows.append(SeatRow(i, "human", name, None, hash_token(token)))
                 tokens.append({"seat": i, "token": token})
         room_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(64)
         creator = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.create_room, room_id, spec.name, spec.rules_version,
-                                checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s)
+                                checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s, listed)
         room = await self.get(room_id)
         async with room.lock:
             self.watch(room)
@@ -354,20 +459,26 @@ class Rooms:
         return [self.summary(row) for row in await asyncio.to_thread(self.store.list_rooms, limit)]
 
     def summary(self, row: RoomRow) -> dict[str, Any]:
-        """A room for a lobby: nothing hidden (data options shown by content hash). A
-        person's seat is open while no client holds it (connected over a WebSocket)."""
+        """A room for a lobby: nothing hidden (data options shown by content hash). An open
+        seat is a person's seat nobody has taken yet (anyone may, while the room waits)."""
         room = self.rooms.get(row.id)
         connected = {sub.seat for sub in room.subscribers} if room is not None else set()
-        try:
-            options = display_options(get_game(row.game).options(**row.options))
-        except NemetonError:
-            options = None
+        options = self._shown_options.get(row.id, False)
+        if options is False:  # a room's options never change: shown from the stored JSON, once
+            from .catalogue import display_stored_options
+            try:
+                options = display_stored_options(row.game, row.options)
+            except NemetonError:
+                options = None
+            if len(self._shown_options) >= 10_000:
+                self._shown_options.clear()
+            self._shown_options[row.id] = options
         return {
             "room": row.id, "game": row.game, "options": options, "players": len(row.seats),
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent, "stand_in": s.stand_in,
-                       "connected": s.seat in connected} for s in row.seats],
-            "open_seats": [s.seat for s in row.seats if s.kind == "human" and s.seat not in connected],
-            "status": row.status, "version": row.version,
+                       "connected": s.seat in connected, "open": is_open(s)} for s in row.seats],
+            "open_seats": [s.seat for s in row.seats if is_open(s)],
+            "status": row.status, "version": row.version, "listed": row.listed,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
 
@@ -464,19 +575,23 @@ class Rooms:
         state = room.table.state
         if state.is_terminal():
             raise Conflict("the game is over; no action is legal")
+        if room.waiting:
+            raise Conflict(f"the game starts when every seat is taken; open: "
+                           f"{', '.join(seat_ref(s) for s in room.open_seats())}")
         await self.returns(room, seat)
         if room.table.seats[seat] is not None:
             raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
                            "the room's creator can hand it back to you")
         if seat not in state.acting():
-            raise Conflict(f"not your turn: seat {seat} may not act now "
-                           f"(acting: {', '.join(map(str, state.acting())) or 'nobody'})")
+            raise Conflict(f"not your turn: waiting for {', '.join(seat_ref(s) for s in state.acting()) or 'nobody'}")
         try:
             action = room.spec.action_from_json(action_json, room.table.state.options)
             room.table.submit(seat, action)
         except NemetonError as exc:
-            raise BadRequest(f"illegal action: {exc}") from None
+            raise BadRequest(f"illegal action: {marked(exc)}") from None
         await self._commit(room, [(seat, action)])
+        if room.undo:  # whether it can be taken back (a replay) is found on a thread, then kept
+            await asyncio.to_thread(room.take_back_refusal, seat)
         room.publish()
         self.watch(room)
         return room.snapshot(seat, since) if snapshot else {"version": room.version}
@@ -533,6 +648,64 @@ class Rooms:
         self.kick(room)
         return answer
 
+    async def join(self, room_id: str, seat: int, name: str) -> dict[str, Any]:
+        """Anyone takes an open seat of a waiting room with their name; returns the seat's
+        secret token. Two people asking for one seat at once: the first gets it, the other a
+        409 that says who took it. The game starts when the last open seat is taken."""
+        name = check_name(name, "your name")
+        room = await self.get(room_id)
+        async with room.lock:
+            if not 0 <= seat < len(room.seats):
+                raise BadRequest(f"no seat {seat}: this game has seats 0 to {len(room.seats) - 1}")
+            row = room.seats[seat]
+            if row.kind != "human":
+                raise Conflict("this seat is the AI's")
+            if not is_open(row):
+                raise Conflict(self._taken(room, seat))
+            token = secrets.token_urlsafe(24)
+            try:
+                room.version, status = await asyncio.to_thread(
+                    self.store.claim_seat, room.id, room.version, seat, name, hash_token(token))
+            except (SeatTaken, StaleVersion):  # another process took it (or changed the room) first
+                await self._resync(room)
+                raise Conflict(self._taken(room, seat) if not is_open(room.seats[seat])
+                               else "the room changed meanwhile; try again") from None
+            row.name, row.token_hash = name, hash_token(token)
+            room.publish()
+            self.watch(room)
+            answer = {"room": room.id, "seat": seat, "token": token, "version": room.version,
+                      "started": status == "playing"}
+        self.kick(room)
+        return answer
+
+    @staticmethod
+    def _taken(room: Room, seat: int) -> str:
+        row = room.seats[seat]
+        others = room.open_seats()
+        rest = f"; open seats: {', '.join(seat_ref(s) for s in others)}" if others else "; no seat is open now"
+        return f"{row.name or 'somebody'} has taken this seat{rest}"
+
+    async def leave(self, room_id: str, token: str) -> dict[str, Any]:
+        """A person leaves the seat they took, before the game starts: it is open again and
+        their token no longer works."""
+        room = await self.get(room_id)
+        async with room.lock:
+            seat = room.seat_of(token)
+            if seat is None:
+                raise Forbidden("a seat's token is needed to leave it")
+            if room.finished or not room.waiting:
+                raise Conflict("the game has started: a seat can no longer be left (the room's creator "
+                               "can hand it to the AI)")
+            try:
+                room.version = await asyncio.to_thread(self.store.release_seat, room.id, room.version, seat)
+            except StaleVersion:
+                await self._resync(room)
+                raise Conflict("the room changed meanwhile; try again") from None
+            row = room.seats[seat]
+            row.name, row.token_hash = None, None
+            room.publish()
+            return {"room": room.id, "seat": seat, "version": room.version}
+
     async def info(self, room_id: str) -> dict[str, Any]:
         """A room's public description (as in the lobby), with its take-back and timeout settings."""
         room = await self.get(room_id)
@@ -540,23 +713,29 @@ class Rooms:
         return {**self.summary(row), "undo": room.undo, "turn_timeout_s": room.turn_timeout, "rematch": room.rematch,
                 "moves": len(row.actions), "components": room.components}
 
-    async def replay(self, room_id: str, seat: int | None, step: int | None) -> dict[str, Any]:
-        """A finished game as ``seat`` (None: the spectator) saw it after ``step`` actions
-        (None: the end): its view, log and who was to act."""
+    async def replay(self, room_id: str, seat: int | None, step: int | None,
+                     token: str | None = None) -> dict[str, Any]:
+        """The game as ``seat`` (None: the spectator) saw it after ``step`` actions (None: the
+        latest): its view, log and who was to act. A finished game's replay is open to all,
+        as any seat; while the game is on, the spectator's replay of the moves so far is open
+        to all and a seat's needs that seat's token."""
         room = await self.get(room_id)
         async with room.lock:
-            if not room.finished:
-                raise Forbidden("a replay is available once the game has ended")
+            finished = room.finished
             history = list(room.table.state.history)
+            holder = room.seat_of(token) if token is not None else None
         if seat is not None and not 0 <= seat < len(room.seats):
             raise BadRequest(f"no seat {seat}: seats are 0 to {len(room.seats) - 1}, or none for the spectator")
+        if not finished and seat is not None and holder != seat:
+            raise Forbidden("while the game is on, a seat's replay is shown only to that seat (with its token); "
+                            "the spectator's replay of the moves so far is open to all")
         step = len(history) if step is None else step
         if not 0 <= step <= len(history):
             raise BadRequest(f"no step {step}: this game has steps 0 to {len(history)}")
 
         def rebuild() -> dict[str, Any]:
             state = GameRecord(room.spec.name, dict(room.options), room.seed, history[:step]).replay()
-            return {"steps": len(history), "step": step, "seat": seat, "view": state.view(seat),
+            return {"steps": len(history), "step": step, "seat": seat, "view": state.view(seat), "over": finished,
                     "to_move": list(state.acting()), "log": state.log(seat), "finished": state.is_terminal(),
                     "seats": room.seat_info(), "last": None if step == 0 else history[step - 1][0]}
         return await asyncio.to_thread(rebuild)
@@ -575,7 +754,7 @@ class Rooms:
                 rows = [SeatRow(s.seat, s.kind, s.name, s.agent, s.token_hash) for s in room.seats]
                 await asyncio.to_thread(self.store.create_room, new_id, room.spec.name, room.spec.rules_version,
                                         dict(room.options), secrets.randbits(64), rows, room.undo,
-                                        room.creator_hash, room.turn_timeout)
+                                        room.creator_hash, room.turn_timeout, room.listed)
                 room.rematch = await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
                 room.publish()
             rematch = room.rematch
@@ -615,7 +794,7 @@ class Rooms:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
-        waiting = [] if room.finished else room.table.pending()
+        waiting = [] if room.finished or room.waiting else room.table.pending()
         room.pending_since = {s: room.pending_since.get(s, now) for s in waiting}
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
@@ -681,6 +860,8 @@ class Rooms:
         """Make sure the room's agents move if one of them is to act."""
         if room.finished:
             self.forget_finished()
+            return
+        if room.waiting:  # nothing is played until every seat is taken
             return
         if room.driver is None or room.driver.done():
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))

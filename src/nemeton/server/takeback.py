@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from ..engine import Action, GameSpec, NemetonError, State
+from ..engine.log import seat_ref
 
 SAMPLES = 8  # re-sampled hidden parts per seat
 
@@ -47,4 +48,4 @@ def what_it_revealed(spec: GameSpec, before: State, after: State, seat: int, act
 
 
 def _whom(viewer: int, seat: int) -> str:
-    return "it showed you something new" if viewer == seat else f"it showed seat {viewer} something new"
+    return "it showed you something new" if viewer == seat else f"it showed {seat_ref(viewer)} something new"

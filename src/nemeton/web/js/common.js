@@ -46,8 +46,8 @@ export class ApiError extends Error {
   constructor(status, message, parts = null) { super(message); this.status = status; this.parts = parts; }
 }
 
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -103,14 +103,42 @@ const KEY = (room) => `nemeton:room:${room}`;
 export function loadTokens(room) {
   try {
     const data = JSON.parse(localStorage.getItem(KEY(room)) || "null");
-    if (data && typeof data === "object") return { seats: data.seats || {}, creator: data.creator || null };
+    if (data && typeof data === "object") {
+      return { seats: data.seats || {}, invites: data.invites || {}, joined: data.joined || {}, creator: data.creator || null };
+    }
   } catch (err) { /* unreadable: none */ }
-  return { seats: {}, creator: null };
+  return { seats: {}, invites: {}, joined: {}, creator: null };
 }
 
 export function saveTokens(room, tokens) {
   try { localStorage.setItem(KEY(room), JSON.stringify(tokens)); } catch (err) { /* private mode */ }
 }
+
+// A seat this browser took in a room's open seats (it may leave it before the game starts).
+export function rememberJoined(room, seat, token) {
+  const tokens = loadTokens(room);
+  tokens.seats[seat] = token;
+  tokens.joined[seat] = true;
+  saveTokens(room, tokens);
+}
+
+export function forgetSeat(room, seat) {
+  const tokens = loadTokens(room);
+  delete tokens.seats[seat];
+  delete tokens.joined[seat];
+  saveTokens(room, tokens);
+}
+
+// The name this browser last played under (offered when taking an open seat).
+export function myName() {
+  try { return localStorage.getItem("nemeton:name") || ""; } catch (err) { return ""; }
+}
+
+export function setMyName(name) {
+  try { localStorage.setItem("nemeton:name", name); } catch (err) { /* private mode */ }
+}
+
+export const MAX_NAME = 24;  // the server's limit on a person's name
 
 export function rememberSeat(room, seat, token) {
   const tokens = loadTokens(room);

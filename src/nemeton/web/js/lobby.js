@@ -1,7 +1,7 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { api, h, loadTokens, saveTokens, seatBadge, toast } from "./common.js";
+import { MAX_NAME, api, h, loadTokens, myName, rememberJoined, saveTokens, seatBadge, setMyName, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -11,6 +11,7 @@ let filter = "open";
 const SEAT_KINDS = [
   { value: "here", label: "Played here (on this device)" },
   { value: "invite", label: "A friend (invite link)" },
+  { value: "open", label: "Anyone (open seat in the lobby)" },
   { value: "ai", label: "AI" },
 ];
 
@@ -32,6 +33,8 @@ async function start() {
     document.querySelectorAll(".rooms-filter button").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
     listRooms();
   }));
+  $("my-name").value = myName();
+  $("my-name").maxLength = MAX_NAME;
   listRooms();
   setInterval(listRooms, 5000);
 }
@@ -54,11 +57,11 @@ function drawSeats() {
     const was = old[i] || { kind: i === 0 ? "here" : "ai", name: i === 0 ? "You" : "", agent: "heuristic" };
     const kind = h("select", { class: "seat-kind", "aria-label": `seat ${i + 1}: who plays` },
       SEAT_KINDS.map((k) => h("option", { value: k.value, selected: k.value === was.kind }, k.label)));
-    const name = h("input", { class: "seat-name", value: was.name, placeholder: `Player ${i + 1}`, maxlength: 64,
+    const name = h("input", { class: "seat-name", value: was.name, placeholder: `Player ${i + 1}`, maxlength: MAX_NAME,
                               "aria-label": `seat ${i + 1}: name` });
     const agent = h("select", { class: "seat-agent", "aria-label": `seat ${i + 1}: AI` },
       game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
-    const sync = () => { name.hidden = kind.value === "ai"; agent.hidden = kind.value !== "ai"; };
+    const sync = () => { name.hidden = kind.value === "ai" || kind.value === "open"; agent.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);
     sync();
     rows.push(h("li", { class: "seat-row" }, seatBadge(i, ""), kind, name, agent));
@@ -108,8 +111,10 @@ async function create(event) {
   const rows = [...$("seat-list").children].map((li, i) => ({
     kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value.trim() || `Player ${i + 1}`,
     agent: li.querySelector(".seat-agent").value }));
-  const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent } : { kind: "human", name: r.name }));
-  const body = { game: game.name, options: { players: rows.length, ...(await readOptions()) }, seats, undo: $("undo").checked };
+  const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent }
+    : r.kind === "open" ? { kind: "open" } : { kind: "human", name: r.name }));
+  const body = { game: game.name, options: { players: rows.length, ...(await readOptions()) }, seats,
+                 undo: $("undo").checked, listed: $("listed").checked };
   if ($("timeout").value) body.turn_timeout_s = Number($("timeout").value);
   $("create").disabled = true;
   try {
@@ -127,27 +132,60 @@ async function create(event) {
   }
 }
 
+// Take an open seat of a room with the name typed above the list; then open its page.
+async function takeSeat(room, seat, button) {
+  const input = $("my-name");
+  const name = input.value.trim();
+  $("join-error").textContent = "";
+  if (!name) {
+    $("join-error").textContent = "Type your name first: the other players will see it.";
+    input.focus();
+    return;
+  }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(room)}/seats/${seat}/join`, { name });
+    setMyName(name);
+    rememberJoined(room, joined.seat, joined.token);
+    location.href = `/rooms/${encodeURIComponent(room)}`;
+  } catch (err) {
+    $("join-error").textContent = err.message;
+    button.disabled = false;
+    listRooms();
+  }
+}
+
 async function listRooms() {
   let rooms;
   try { rooms = await api("GET", "/api/rooms?limit=100"); } catch (err) { return; }
   const mine = (r) => Object.keys(loadTokens(r.room).seats).length > 0 || loadTokens(r.room).creator;
   const shown = rooms.filter((r) => (filter === "finished" ? r.status === "finished"
     : filter === "yours" ? mine(r)
-      : filter === "playing" ? r.status === "playing"
-        : r.status === "playing" && r.open_seats.length && !mine(r)));
+      : filter === "playing" ? r.status !== "finished"
+        : r.status === "waiting" && r.open_seats.length && !mine(r)));
+  $("join-box").hidden = filter !== "open" || !shown.length;
   const title = (name) => (catalogue.find((g) => g.name === name) || { title: name }).title;
   $("rooms").replaceChildren(...(shown.length ? shown.map((r) => {
     const links = [];
-    if (mine(r) && r.status === "playing") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, "Continue"));
-    if (r.status === "playing") links.push(h("a", { class: "button", href: `/rooms/${r.room}?watch` }, "Watch"));
+    if (mine(r) && r.status !== "finished") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, "Continue"));
+    if (r.status !== "finished") links.push(h("a", { class: "button", href: `/rooms/${r.room}?watch` }, "Watch"));
     else links.push(h("a", { class: "button", href: `/rooms/${r.room}/replay` }, "Replay"));
-    return h("li", { class: "room" },
-      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${r.players} players`,
-        r.status === "finished" ? " · finished" : ""),
-      h("div", { class: "room-seats" }, r.seats.map((s) => h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? `AI (${s.agent})` : s.name),
-        s.kind === "human" && !s.connected && r.status === "playing" ? h("em", {}, " open") : ""))),
+    const seat = (s) => {
+      if (s.open) {
+        const take = h("button", { type: "button", class: "take-seat primary", dataset: { seat: s.seat },
+                                   onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, `Take seat ${s.seat + 1}`);
+        return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, "open"), " ", mine(r) ? "" : take);
+      }
+      return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? `AI (${s.agent})` : s.name),
+        s.kind === "human" && !s.connected && r.status === "playing" ? h("em", {}, " away") : "");
+    };
+    const status = r.status === "finished" ? " · finished" : r.status === "waiting"
+      ? ` · waiting for ${r.open_seats.length} player${r.open_seats.length > 1 ? "s" : ""}` : "";
+    return h("li", { class: "room", dataset: { room: r.room } },
+      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${r.players} players`, status),
+      h("div", { class: "room-seats" }, r.seats.map(seat)),
       h("div", { class: "room-links" }, links));
-  }) : [h("li", { class: "hint" }, filter === "open" ? "No game is waiting for players: create one and send its invite links." : "None yet.")]));
+  }) : [h("li", { class: "hint" }, filter === "open" ? "No game is waiting for players: create one with open seats, or invite friends by link." : "None yet.")]));
 }
 
 start();

@@ -1,6 +1,7 @@
-// The replay of a finished game: step through it as any seat or the spectator saw it.
+// The replay of a game: step through it as any seat or the spectator saw it. While the game is
+// still on, the moves so far, as the spectator saw them or as a seat this browser holds.
 
-import { api, clickable, h, nameText, seatBadge, seatColour, svg, toast } from "./common.js";
+import { api, clickable, h, loadTokens, renderParts, seatBadge, seatColour, svg, toast } from "./common.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -20,8 +21,15 @@ async function start() {
   $("game-css").href = `/static/css/${page.info.game}.css`;
   document.body.dataset.game = page.info.game;
   try { page.game = await import(`./games/${page.info.game}.js`); } catch (err) { page.game = null; }
+  page.tokens = loadTokens(roomId);
+  page.over = page.info.status === "finished";
+  // a game still on: the spectator's replay, or the replay of a seat this browser holds
+  const viewers = page.info.seats.filter((s) => page.over || page.tokens.seats[s.seat]);
   $("viewer").replaceChildren(h("option", { value: "" }, "the spectator"),
-    ...page.info.seats.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name)));
+    ...viewers.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name)));
+  $("note").hidden = page.over;
+  $("note").textContent = page.over ? "" : "This game is still being played: the replay shows the moves so far, as the spectator "
+    + "saw them (or as your own seat, if you play in it). Other seats' views open once the game has ended.";
   $("viewer").addEventListener("change", () => { page.seat = $("viewer").value === "" ? null : Number($("viewer").value); page.cache.clear(); go(page.step); });
   $("first").addEventListener("click", () => go(0));
   $("back").addEventListener("click", () => go(page.step - 1));
@@ -40,17 +48,30 @@ async function start() {
 async function fetchStep(step) {
   const key = `${page.seat}:${step}`;
   if (!page.cache.has(key)) {
-    const query = new URLSearchParams({ step: String(step) });
-    if (page.seat !== null) query.set("seat", String(page.seat));
-    page.cache.set(key, api("GET", `/api/rooms/${encodeURIComponent(roomId)}/replay?${query}`));
+    const query = new URLSearchParams(step === null ? {} : { step: String(step) });
+    const headers = {};
+    if (page.seat !== null) {
+      query.set("seat", String(page.seat));
+      if (!page.over && page.tokens.seats[page.seat]) headers.Authorization = `Bearer ${page.tokens.seats[page.seat]}`;
+    }
+    const asked = api("GET", `/api/rooms/${encodeURIComponent(roomId)}/replay?${query}`, undefined, headers);
+    if (step === null) return asked;  // "the latest": a game still on moves on, not kept
+    page.cache.set(key, asked);
   }
   return page.cache.get(key);
 }
 
 async function go(step, first = false) {
-  if (!first && (step < 0 || step > page.steps)) return;
+  if (!first && (step < 0 || step > page.steps)) {
+    if (!page.over && step === page.steps + 1) step = null; else return;  // a game still on: look for new moves
+  }
   let data;
-  try { data = await fetchStep(step); } catch (err) { toast(err.message, "error"); stop(); return; }
+  try { data = await fetchStep(step); } catch (err) {  // the last drawing stays; the reason is said where it shows
+    $("replay-error").textContent = err.message;
+    stop();
+    return;
+  }
+  $("replay-error").textContent = "";
   page.data = data;
   page.step = data.step;
   page.steps = data.steps;
@@ -79,7 +100,7 @@ function draw() {
   const seats = data.seats;
   const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
   const last = data.last;
-  $("status").replaceChildren(data.finished ? "The end." : (data.to_move.length ? "To act: " : ""),
+  $("status").replaceChildren(data.finished ? "The end." : (data.to_move.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : ""),
     ...(data.finished ? [] : data.to_move.flatMap((s, i) => [i ? ", " : "", seatBadge(s, names(s))])));
   $("players").replaceChildren(h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { class: `player${data.to_move.includes(s.seat) ? " acting" : ""}` },
     seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : "person"),
@@ -88,7 +109,7 @@ function draw() {
   const lastMove = last === null ? -1 : log.map((e) => e.seat).lastIndexOf(last);
   const fresh = lastMove < 0 ? [] : log.slice(lastMove).filter((e, i) => i === 0 || e.seat !== last);
   $("log-list").replaceChildren(h("ol", {}, log.map((e) => h("li", { class: "log-entry" },
-    e.seat === null || e.seat === undefined ? "◇ " : seatBadge(e.seat, ""), " ", nameText(e.text, names)))));
+    e.seat === null || e.seat === undefined ? "◇ " : seatBadge(e.seat, ""), " ", renderParts(e.parts, seats, e.text)))));
   $("log-list").scrollTop = $("log-list").scrollHeight;
   const bar = $("actionbar");
   bar.replaceChildren();

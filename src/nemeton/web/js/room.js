@@ -2,7 +2,8 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { api, clickable, h, loadTokens, nameText, rememberSeat, saveTokens, seatBadge, seatColour, svg, toast } from "./common.js";
+import { MAX_NAME, api, clickable, forgetSeat, h, loadTokens, myName, rememberJoined, rememberSeat, renderParts, saveTokens,
+  seatBadge, seatColour, setMyName, svg, toast } from "./common.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -67,7 +68,7 @@ class Connection {
       // the new state was pushed just before
     } else if (message.type === "error") {
       this.pending = false;
-      toast(message.message, "error");
+      toast(h("span", {}, renderParts(message.parts, this.seats, message.message)), "error");
       update();
     }
   }
@@ -198,6 +199,7 @@ function update() {
     drawMoves(conn, snap);
     drawControls(conn, snap);
   }
+  drawWaiting(conn, snap, seats);
   drawCreator(snap, seats, names);
   drawScore(conn, snap, seats, names);
 }
@@ -263,7 +265,7 @@ function drawLog(conn, names) {
     h("h3", {}, round ? `Round ${round}` : "Setup"),
     h("ol", {}, entries.map((e) => h("li", { class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
       e.seat === null || e.seat === undefined ? h("span", { class: "auto", "aria-hidden": "true" }, "◇ ") : seatBadge(e.seat, ""),
-      " ", nameText(e.text, names))))));
+      " ", renderParts(e.parts, conn.seats.length ? conn.seats : page.info.seats, e.text))))));
   list.replaceChildren(...sections);
   if (nearBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
   list.dataset.filled = "1";
@@ -326,9 +328,77 @@ function drawMoves(conn, snap) {
 function drawControls(conn, snap) {
   const box = $("controls");
   box.replaceChildren();
-  if (snap.undo && conn.seat !== null && !snap.finished) {
-    box.append(h("button", { type: "button", id: "undo", onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"));
+  if (!snap.finished && snap.moves > 0) {
+    box.append(h("a", { class: "button", id: "replay-so-far", href: `/rooms/${encodeURIComponent(roomId)}/replay` },
+      "Replay the moves so far"), " ");
   }
+  if (snap.undo && conn.seat !== null && !snap.finished && !snap.waiting) {
+    // offered only when the server would grant it; else disabled, with the server's reason
+    const info = snap.take_back || { allowed: false, reason: "", parts: [] };
+    const seats = conn.seats.length ? conn.seats : page.info.seats;
+    const why = info.allowed ? null : h("span", { id: "undo-reason", class: "hint" }, renderParts(info.parts, seats, info.reason || ""));
+    box.append(h("button", { type: "button", id: "undo", disabled: !info.allowed || conn.pending,
+                             title: info.allowed ? "Take back your last move" : (why ? why.textContent : ""),
+                             "aria-describedby": why ? "undo-reason" : null,
+                             onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"), why ? " " : "", why || "");
+  }
+}
+
+// ----- open seats: waiting for players -------------------------------------------------------
+function drawWaiting(conn, snap, seats) {
+  const box = $("waiting");
+  if (!snap.waiting || snap.finished) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const open = snap.open_seats || [];
+  const mine = [...page.conns.keys()].filter((k) => k !== "watch");
+  const parts = [h("h2", {}, "Waiting for players"),
+    h("p", {}, `The game starts when every seat is taken: ${open.length} open seat${open.length === 1 ? "" : "s"} left.`)];
+  const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}`;
+  parts.push(h("p", { class: "hint" }, "Anyone with this link can take an open seat:"),
+    h("div", { class: "invite-row" },
+      h("input", { class: "invite", id: "open-link", readonly: true, value: link, "aria-label": "link to take an open seat" }),
+      h("button", { type: "button", onclick: () => copy(link) }, "Copy link")));
+  if (!mine.length) {  // a visitor: take a seat with a name
+    const name = h("input", { id: "join-name", maxlength: MAX_NAME, value: myName(), autocomplete: "nickname",
+                              placeholder: "the name others see", "aria-label": "your name" });
+    const error = h("p", { class: "error", role: "alert", id: "join-error" });
+    parts.push(h("label", { class: "field" }, "Your name ", name), error,
+      h("div", { class: "button-row" }, open.map((s) => h("button", {
+        type: "button", class: "primary take-seat", dataset: { seat: s },
+        onclick: (e) => join(s, name, error, e.currentTarget) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
+  } else {
+    for (const seat of mine) {
+      if (page.tokens.joined && page.tokens.joined[seat]) {
+        parts.push(h("button", { type: "button", class: "leave-seat", onclick: () => leave(seat) },
+          `Leave my seat (${(seats[seat] || {}).name || `seat ${seat + 1}`})`));
+      }
+    }
+  }
+  box.replaceChildren(...parts);
+}
+
+async function join(seat, input, error, button) {
+  const name = input.value.trim();
+  error.textContent = "";
+  if (!name) { error.textContent = "Type your name first: the other players will see it."; input.focus(); return; }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats/${seat}/join`, { name });
+    setMyName(name);
+    rememberJoined(roomId, joined.seat, joined.token);
+    location.href = `/rooms/${encodeURIComponent(roomId)}`;
+  } catch (err) {
+    error.replaceChildren(...renderParts(err.parts, page.focus ? page.focus.seats : [], err.message));
+    button.disabled = false;
+  }
+}
+
+async function leave(seat) {
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/leave`, { token: page.tokens.seats[seat] });
+    forgetSeat(roomId, seat);
+    location.href = `/rooms/${encodeURIComponent(roomId)}?watch`;
+  } catch (err) { toast(err.message, "error"); }
 }
 
 function drawCreator(snap, seats, names) {
@@ -338,23 +408,34 @@ function drawCreator(snap, seats, names) {
   box.hidden = false;
   const invites = page.tokens.invites || {};
   const items = seats.filter((s) => s.kind === "human").map((s) => {
-    const parts = [seatBadge(s.seat, s.name)];
+    const parts = [seatBadge(s.seat, s.open ? `open seat ${s.seat + 1}` : s.name)];
     const token = invites[s.seat];
-    if (token) {
+    if (token && !s.open) {
       const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}?token=${encodeURIComponent(token)}`;
-      parts.push(h("input", { class: "invite", readonly: true, value: link, "aria-label": `invite link for ${s.name}` }),
-        h("button", { type: "button", onclick: () => copy(link) }, "Copy link"));
+      parts.push(h("div", { class: "invite-row" },
+        h("input", { class: "invite", readonly: true, value: link, dataset: { seat: s.seat },
+                     "aria-label": `invite link for ${s.name}` }),
+        h("button", { type: "button", class: "copy-invite", onclick: () => copy(link) }, "Copy link")),
+        h("span", { class: "hint" }, s.connected ? "here" : "not here yet: send them this link"));
     }
-    if (!snap.finished) {
+    if (!snap.finished && !s.open && !snap.waiting) {
       parts.push(s.stand_in
         ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, `Give back to ${s.name}`)
         : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, "Hand to the AI"));
     }
     return h("li", {}, parts);
   });
+  const watch = `${location.origin}/rooms/${encodeURIComponent(roomId)}?watch`;
   box.replaceChildren(h("h2", {}, "Your room"),
-    h("p", { class: "hint" }, "You created this room: share each invite link with its player; hand an absent player's seat to the AI and back."),
-    h("ul", { class: "creator-seats" }, items));
+    h("p", { class: "hint" }, Object.keys(invites).length
+      ? "You created this room: send each friend their own invite link (it is their seat: keep it private); hand an absent player's seat to the AI and back."
+      : "You created this room: hand an absent player's seat to the AI and back."),
+    h("p", { class: "hint" }, page.info.listed === false ? "Unlisted: the lobby does not show this room; only its links lead here."
+      : "Listed in the lobby: anyone may watch."),
+    h("ul", { class: "creator-seats" }, items),
+    h("div", { class: "invite-row" }, h("label", { class: "field" }, "Spectators ",
+      h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": "link for spectators" })),
+      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link")));
 }
 
 async function copy(text) {
@@ -372,7 +453,7 @@ function drawScore(conn, snap, seats, names) {
   if (!snap.finished || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
   const scores = snap.view.scores || [];
   const last = [...conn.log].reverse().find((e) => e.kind === "game_won" || e.kind === "game_end");
-  $("score-winner").textContent = last ? nameText(last.text, names) : "";
+  $("score-winner").replaceChildren(...(last ? renderParts(last.parts, seats, last.text) : []));
   const body = $("score-body");
   body.replaceChildren();
   const ctx = { ...page.ctx, view: snap.view, legal: [], mode: "score" };

@@ -1,0 +1,288 @@
+"""Online play as a newcomer does it, in real browsers: everything a test needs it takes from
+the page (a link shown with a copy button, a button it sees), never from the API. The
+creator's invite links, a friend playing through one to the end while a spectator watches,
+open seats in the lobby taken with a name and left again, two people after one seat, an
+unlisted room, the take-back offered only when the server would grant it, the replay of a
+game still on, and no console error or failed request on any page."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from conftest import new_page, screenshot, snapshot
+
+INDEX = re.compile(r"\b[Ss]eats? \d")
+
+
+def close(*pages):
+    errors = []
+    for p in pages:
+        errors += list(p.errors)
+        p.context.close()
+    assert not errors, f"the pages raised JavaScript errors: {errors[:3]}"
+
+
+def wait_state(page):
+    page.wait_for_function("window.nemeton && window.nemeton.snapshot")
+
+
+def create_in_lobby(page, server, game, players, seats, listed=True, undo=False):
+    """Fill the lobby's form as a person does: ``seats`` is a list of (kind, name or agent)
+    with kind one of here / invite / open / ai."""
+    page.goto(server.base + "/")
+    page.get_by_role("radio", name=game).check()
+    page.select_option("#players", str(players))
+    rows = page.locator(".seat-row")
+    for i, (kind, value) in enumerate(seats):
+        rows.nth(i).locator(".seat-kind").select_option(kind)
+        if kind in ("here", "invite"):
+            rows.nth(i).locator(".seat-name").fill(value)
+        elif kind == "ai":
+            rows.nth(i).locator(".seat-agent").select_option(value)
+    if not listed:
+        page.uncheck("#listed")
+    if undo:
+        page.locator("details", has=page.locator("#undo")).evaluate("d => d.open = true")
+        page.check("#undo")
+    page.click("#create")
+    page.wait_for_url("**/rooms/**")
+    wait_state(page)
+    return page.url.split("/rooms/")[1].split("?")[0]
+
+
+def click_a_move(page, rng):
+    """One click on something highlighted on the table (passing the device if asked);
+    True if a click was made."""
+    if page.locator("#pass").is_visible():
+        page.click("#pass-ready")
+        return True
+    legal = page.locator(".legal:visible")
+    count = legal.count()
+    if not count:
+        return False
+    try:
+        legal.nth(rng.randrange(count)).click(timeout=2000)
+        return True
+    except Exception:  # redrawn under the click
+        return False
+
+
+def play_between(pages, seed=0, timeout=240.0):
+    """Clicks on whichever page may act until every page shows the score screen."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    while not all(p.locator("#score").is_visible() for p in pages):
+        assert time.monotonic() < deadline, f"no end after {clicks} clicks"
+        moved = False
+        for p in pages:
+            if not p.locator("#score").is_visible() and click_a_move(p, rng):
+                clicks += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(40)
+    return clicks
+
+
+def test_the_creators_page_shows_invite_links_a_friend_plays_through_one_to_the_end_and_a_spectator_watches(
+        server, browser):
+    ann = new_page(browser, 1366, 768)
+    bob = new_page(browser, 1366, 768)
+    watcher = new_page(browser)
+    try:
+        create_in_lobby(ann, server, "Alarún", 2, [("here", "Ann"), ("invite", "Bob")])
+        # the creator sees one invite link per friend's seat, with a copy button
+        invites = ann.locator("#creator input.invite[data-seat]")
+        assert invites.count() == 1
+        link = invites.first.input_value()
+        assert "/rooms/" in link and "token=" in link
+        assert ann.locator("#creator button.copy-invite").is_visible()
+        watch_link = ann.locator("#watch-link").input_value()
+        screenshot(ann, "invite-links")
+        bob.goto(link)
+        wait_state(bob)
+        assert bob.evaluate("window.nemeton.seat") == 1
+        assert "Bob" in bob.text_content("#players") and "Ann" in bob.text_content("#players")
+        watcher.goto(watch_link)
+        wait_state(watcher)
+        assert watcher.evaluate("window.nemeton.seat") is None
+        clicks = play_between([ann, bob], seed=3)
+        assert clicks > 10
+        for p in (ann, bob):
+            winner = p.text_content("#score-winner")
+            assert ("Ann" in winner or "Bob" in winner or "you" in winner.lower()) and not INDEX.search(winner), winner
+            assert not INDEX.search(p.text_content("#log-list"))
+        watcher.wait_for_function("window.nemeton.snapshot.finished")
+        watcher.wait_for_selector("#score:not([hidden])")
+        assert snapshot(watcher)["view"]["seat"] is None and snapshot(watcher)["legal_actions"] == []
+        assert not INDEX.search(watcher.text_content("#log-list"))
+    finally:
+        close(ann, bob, watcher)
+
+
+def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_when_all_are_taken(server, browser):
+    ann, bob, cleo = (new_page(browser) for _ in range(3))
+    try:
+        room = create_in_lobby(ann, server, "Amarok", 3, [("here", "Ann"), ("open", None), ("open", None)])
+        ann.wait_for_selector("#waiting:not([hidden])")
+        assert "2 open seats" in ann.text_content("#waiting")
+        # Bob finds the room in the lobby's open games and takes a seat with his name
+        bob.goto(server.base + "/")
+        entry = bob.locator(f".room[data-room='{room}']")
+        entry.wait_for()
+        assert entry.locator("button.take-seat").count() == 2
+        entry.locator("button.take-seat").first.click()  # no name yet: told to type one
+        bob.wait_for_function("document.getElementById('join-error').textContent.length > 0")
+        assert bob.url.endswith("/")
+        bob.fill("#my-name", "Bob")
+        entry.locator("button.take-seat").first.click()
+        bob.wait_for_url(f"**/rooms/{room}")
+        wait_state(bob)
+        assert bob.evaluate("window.nemeton.seat") == 1
+        bob.wait_for_selector("#waiting:not([hidden])")
+        ann.wait_for_function("document.getElementById('waiting').textContent.includes('1 open seat')")
+        assert "Bob" in ann.text_content("#players")
+        # ... and leaves again before the game starts: the seat is open once more
+        bob.click("button.leave-seat")
+        bob.wait_for_url("**?watch")
+        wait_state(bob)
+        assert bob.evaluate("window.nemeton.seat") is None
+        ann.wait_for_function("document.getElementById('waiting').textContent.includes('2 open seats')")
+        # Cleo takes a seat from the open-seat link shown on Ann's page, then Bob the last one
+        cleo.goto(ann.locator("#open-link").input_value())
+        wait_state(cleo)
+        cleo.fill("#join-name", "Cleo")
+        cleo.locator("#waiting button.take-seat").first.click()
+        cleo.wait_for_function("window.nemeton && window.nemeton.seat === 1")
+        bob.wait_for_function("document.querySelectorAll('#waiting button.take-seat').length === 1")
+        bob.fill("#join-name", "Bob")
+        bob.locator("#waiting button.take-seat").click()
+        bob.wait_for_function("window.nemeton && window.nemeton.seat === 2")
+        for p in (ann, bob, cleo):  # the game has started on every page
+            p.wait_for_function("window.nemeton.snapshot && !window.nemeton.snapshot.waiting")
+            assert p.locator("#waiting").is_hidden()
+        names = ann.text_content("#players")
+        assert "Ann" in names and "Bob" in names and "Cleo" in names
+        assert ann.locator("button.leave-seat").count() == 0
+        bob.goto(server.base + "/")
+        bob.wait_for_selector("#rooms li")
+        assert bob.locator(f".room[data-room='{room}'] button.take-seat").count() == 0
+    finally:
+        close(ann, bob, cleo)
+
+
+def test_two_people_after_the_last_open_seat_one_gets_it_and_the_other_a_clear_message(server, browser):
+    ann, bob, cleo = (new_page(browser) for _ in range(3))
+    try:
+        room = create_in_lobby(ann, server, "Alarún", 2, [("here", "Ann"), ("open", None)])
+        for p, name in ((bob, "Bob"), (cleo, "Cleo")):  # both see the seat open
+            p.goto(server.base + "/")
+            p.locator(f".room[data-room='{room}'] button.take-seat").wait_for()
+            p.fill("#my-name", name)
+        bob.locator(f".room[data-room='{room}'] button.take-seat").click()
+        cleo.locator(f".room[data-room='{room}'] button.take-seat").click()
+        bob.wait_for_url(f"**/rooms/{room}")
+        cleo.wait_for_function("document.getElementById('join-error').textContent.length > 0")
+        message = cleo.text_content("#join-error")
+        assert "Bob has taken this seat" in message, message
+        assert cleo.url.endswith("/")
+    finally:
+        close(ann, bob, cleo)
+
+
+def test_an_unlisted_room_is_found_only_through_its_links(server, browser):
+    ann, stranger = new_page(browser), new_page(browser)
+    try:
+        room = create_in_lobby(ann, server, "Alarún", 2, [("here", "Ann"), ("open", None)], listed=False)
+        assert "Unlisted" in ann.text_content("#creator")
+        screenshot(ann, "unlisted-room")
+        stranger.goto(server.base + "/")
+        stranger.wait_for_selector("#rooms li")
+        for name in ("open", "playing", "finished", "yours"):
+            stranger.click(f"[data-filter={name}]")
+            stranger.wait_for_timeout(300)
+            assert room not in stranger.inner_html("#rooms")
+        stranger.goto(ann.locator("#open-link").input_value())  # the link the creator sent
+        wait_state(stranger)
+        stranger.fill("#join-name", "Zoe")
+        stranger.locator("#waiting button.take-seat").click()
+        stranger.wait_for_function("window.nemeton && window.nemeton.snapshot && window.nemeton.seat === 1 && !window.nemeton.snapshot.waiting")
+        ann.wait_for_function("!window.nemeton.snapshot.waiting")
+        assert "Zoe" in ann.text_content("#players")
+    finally:
+        close(ann, stranger)
+
+
+def test_the_take_back_button_is_enabled_only_when_the_server_would_grant_it_and_says_why_not(server, page):
+    create_in_lobby(page, server, "Amarok", 3, [("here", "Ann"), ("ai", "random"), ("ai", "random")], undo=True)
+    rng = random.Random(7)
+    seen = {"enabled": 0, "disabled": 0}
+    deadline = time.monotonic() + 90
+    while (not seen["enabled"] or not seen["disabled"]) and time.monotonic() < deadline:
+        page.wait_for_function("window.nemeton.snapshot.finished || (window.nemeton.snapshot.legal_actions.length > 0"
+                               " && !window.nemeton.pending)")
+        if snapshot(page)["finished"]:
+            break
+        moves = snapshot(page)["moves"]
+        if not click_a_move(page, rng):
+            continue
+        page.wait_for_function(f"window.nemeton.snapshot.moves > {moves} && !window.nemeton.pending")
+        button = page.locator("#undo")
+        if snapshot(page)["moves"] != moves + 1:
+            continue  # the AI moved at once: another seat has acted
+        if button.is_enabled():
+            seen["enabled"] += 1
+            button.click()
+            page.wait_for_function(f"window.nemeton.snapshot.moves === {moves}")
+        else:
+            seen["disabled"] += 1
+            reason = page.text_content("#undo-reason")
+            assert reason and not INDEX.search(reason), reason
+    assert seen["enabled"] and seen["disabled"], seen
+
+
+def test_the_replay_of_a_game_still_on_shows_the_moves_so_far_and_says_why_other_seats_are_not_shown(server, page):
+    create_in_lobby(page, server, "Amarok", 3, [("here", "Ann"), ("ai", "random"), ("ai", "random")])
+    rng = random.Random(2)
+    for _ in range(6):
+        page.wait_for_function("window.nemeton.snapshot.legal_actions.length > 0 && !window.nemeton.pending")
+        click_a_move(page, rng)
+    page.wait_for_function("window.nemeton.snapshot.moves >= 4")
+    page.click("a#replay-so-far")
+    page.wait_for_url("**/replay")
+    page.wait_for_function("document.getElementById('step-text').textContent.includes('of')")
+    assert page.locator("#note").is_visible() and "still being played" in page.text_content("#note")
+    options = page.locator("#viewer option")
+    assert options.count() == 2  # the spectator and Ann's own seat, not the AI's
+    page.click("#last")
+    page.wait_for_function("document.querySelectorAll('#log-list li').length > 0")
+    log_before = page.text_content("#log-list")
+    page.select_option("#viewer", "0")
+    page.wait_for_timeout(500)
+    assert page.text_content("#replay-error") == ""
+    assert page.locator("#board *").count() > 0 and log_before
+    for _ in range(3):  # stepping back and forth never blanks the table
+        page.click("#back")
+        page.wait_for_timeout(150)
+        assert page.locator("#board *").count() > 0
+
+
+def test_no_page_logs_a_console_error_or_a_failed_request(server, browser):
+    p = new_page(browser)
+    failed, messages = [], []
+    p.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    p.on("console", lambda m: messages.append(m.text) if m.type == "error" else None)
+    try:
+        room = create_in_lobby(p, server, "The Druids of Edora", 2, [("here", "Ann"), ("ai", "random")])
+        p.wait_for_timeout(300)
+        p.goto(f"{server.base}/rooms/{room}?watch")
+        wait_state(p)
+        p.goto(f"{server.base}/rooms/{room}/replay")
+        p.wait_for_function("document.getElementById('step-text').textContent.length > 0")
+        p.goto(server.base + "/")
+        p.wait_for_timeout(300)
+        assert not failed and not messages, (failed, messages)
+    finally:
+        close(p)
