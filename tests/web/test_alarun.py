@@ -132,8 +132,10 @@ def read_score(page):
           words: s.querySelector(".al-lines").textContent,
         };
       });
-      const headline = document.querySelector("#score .al-headline");
-      return { summary, sheets, headline: headline ? headline.textContent : "" };
+      // the winner is named once, by the room's score line (the sheet has no second headline)
+      const headline = document.getElementById("score-winner");
+      return { summary, sheets, headline: headline ? headline.textContent : "",
+               headlines: document.querySelectorAll("#score .al-headline").length };
     }""")
 
 
@@ -150,6 +152,7 @@ def check_score_sheets(page, server, room):
     assert score["summary"][0][1] == round(view["scores"][view["winners"][0]])
     best = round(view["scores"][view["winners"][0]])
     assert f"with {best} points" in score["headline"] and "win" in score["headline"]
+    assert score["headlines"] == 0, "the winner is announced twice"
     for seat, b in enumerate(view["breakdowns"]):
         sheet = score["sheets"][str(seat)]
         lines = {e["line"]: e for e in log if e["kind"] == "potion_scored" and e["player"] == seat}
@@ -356,3 +359,38 @@ def test_the_spectator_sees_every_square_no_hand_and_nothing_to_click(server, pa
         assert sorted(t["seats"][str(seat)]["cells"]) == with_druid(t["view"]["squares"][seat])
         assert len(t["view"]["squares"][seat]) == 3
     assert t["highlighted"] == 0 and t["backsWithCard"] == 0
+
+
+def test_on_a_390_by_844_phone_your_hand_never_covers_your_square(server, browser):
+    """The square lies between the centre and the hand (kept at the bottom of the screen): at
+    every turn, the page scrolled to the top, the hand's box and the square's do not meet and
+    every cell of the square is on the screen."""
+    from conftest import new_page
+    phone = new_page(browser, 390, 844)
+    try:
+        room, tokens, _ = create_room(server, "alarun", ["human", "random", "random"])
+        open_seat(phone, server, room, tokens[0])
+        checked = 0
+        for k in range(5):
+            phone.wait_for_function("""() => { const s = window.nemeton.snapshot; return s.finished ||
+                (s.legal_actions.length && !window.nemeton.pending && document.querySelector('#board .legal, #actionbar .legal')); }""")
+            if phone.locator("#score").is_visible():
+                break
+            phone.evaluate("window.scrollTo(0, 0)")
+            boxes = phone.evaluate("""() => {
+              const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+              return { hand: box(document.querySelector('.al-hand-box')), square: box(document.querySelector('.al-own .al-square')),
+                       cells: [...document.querySelectorAll('.al-own .al-square > *')].map(box) };
+            }""")
+            h, q = boxes["hand"], boxes["square"]
+            assert h[3] <= 844 + 1 and h[1] >= 0, f"the hand is not in sight: {h}"
+            assert q[3] <= h[1] or h[3] <= q[1], f"the hand {h} covers the square {q}"
+            assert boxes["cells"] and all(c[1] >= 0 and c[3] <= h[1] + 1 and c[0] >= 0 and c[2] <= 390 for c in boxes["cells"])
+            checked += 1
+            before = snapshot(phone)["moves"]
+            play_by_clicks(phone, until=lambda p: snapshot(p)["moves"] > before or p.locator("#score").is_visible(), seed=k, timeout=30)
+        assert checked >= 3
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not phone.errors, phone.errors[:3]
+    finally:
+        phone.context.close()
