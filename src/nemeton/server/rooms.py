@@ -45,6 +45,20 @@ MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded w
 MAX_NAME = 24  # characters in a person's name: the longest keeps every game's table intact
 
 
+# The names of AI seats given none: names, not numbers (a seat's number reads like the engine's index).
+BOT_NAMES = ("Alder", "Birch", "Cedar", "Hazel", "Rowan", "Willow", "Yew", "Holly", "Ash", "Elm", "Oak", "Pine",
+             "Beech", "Larch", "Maple", "Aspen")
+
+
+def seat_name(seat: SeatRow) -> str:
+    """The name a seat is shown by: its person's, an AI seat's own or a tree's, "Open seat"."""
+    if seat.name:
+        return seat.name
+    if seat.kind == "ai":
+        return f"{BOT_NAMES[seat.seat % len(BOT_NAMES)]} (AI)"
+    return "Open seat" if seat.token_hash is None else f"Player {seat.seat + 1}"
+
+
 def check_name(name: Any, what: str = "a name") -> str:
     """A person's name as typed: trimmed, 1 to MAX_NAME characters, no control characters."""
     if not isinstance(name, str):
@@ -247,7 +261,7 @@ class Room:
     def seat_info(self) -> list[dict[str, Any]]:
         """Who sits where, for everyone: names, people or agents, stand-ins, who is connected."""
         connected = {sub.seat for sub in self.subscribers}
-        return [{"seat": s.seat, "name": s.name or f"Seat {s.seat + 1}", "kind": s.kind, "agent": s.agent,
+        return [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "agent": s.agent,
                  "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected, "open": is_open(s)}
                 for s in self.seats]
 
@@ -410,7 +424,7 @@ class Rooms:
                         raise BadRequest(f"seat {i} is open: whoever takes it gives their name")
                     rows.append(SeatRow(i, "human", None, None, None))
                     continue
-                name = check_name(seat["name"], f"seat {i}'s name") if seat.get("name") else f"Seat {i + 1}"
+                name = check_name(seat["name"], f"seat {i}'s name") if seat.get("name") else f"Player {i + 1}"
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "human", name, None, hash_token(token)))
                 tokens.append({"seat": i, "token": token})
@@ -475,7 +489,7 @@ class Rooms:
             self._shown_options[row.id] = options
         return {
             "room": row.id, "game": row.game, "options": options, "players": len(row.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent, "stand_in": s.stand_in,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": seat_name(s), "agent": s.agent, "stand_in": s.stand_in,
                        "connected": s.seat in connected, "open": is_open(s)} for s in row.seats],
             "open_seats": [s.seat for s in row.seats if is_open(s)],
             "status": row.status, "version": row.version, "listed": row.listed,
