@@ -192,3 +192,32 @@ def test_search_helpers_end_with_their_game_hold_no_socket_and_die_with_the_serv
         with socket.socket() as s:  # the port is free at once (no helper holds the listening socket)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", port))
+
+
+@pytest.mark.parametrize("method", ["spawn", None])
+def test_helpers_started_from_a_thread_that_ends_keep_searching(method):
+    """A helper watches its parent *process*: the thread that started the pool (a server's
+    agent thread, a short-lived one here) may end without taking the helpers with it."""
+    import threading
+
+    from nemeton.agents import parallel
+    from nemeton.agents.base import make_agent
+    from nemeton.engine import get_game
+    spec = get_game("alarun")
+    state = spec.make(players=2, seed=3)
+    seat = state.acting()[0]
+    agent = make_agent("ismcts:iterations=40:workers=2", spec, seat, 5)
+    before = parallel._START_METHOD
+    parallel.set_start_method(method)
+    try:
+        decided = []
+        thread = threading.Thread(target=lambda: decided.append(agent.act(state.view(seat), state.legal_actions(seat))))
+        thread.start()
+        thread.join(60)
+        assert decided
+        time.sleep(0.5)  # the starting thread is gone
+        assert agent.act(state.view(seat), state.legal_actions(seat)) in state.legal_actions(seat)
+        assert agent.last_iterations == 40  # the helper searched its share
+    finally:
+        agent.close()
+        parallel.set_start_method(before)

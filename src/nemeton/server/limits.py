@@ -1,9 +1,13 @@
 """Rate limiting: a token bucket per client address, for HTTP requests and WebSocket messages.
 
 A client may send ``burst`` requests at once and ``rate`` per second on average; beyond that
-it is answered 429 (over a WebSocket: an error message) until its bucket refills. One server
-process counts on its own; behind a proxy, run uvicorn with the proxy's forwarded headers so
-that the address is the client's, not the proxy's.
+it is answered 429 (over a WebSocket: an error message) until its bucket refills. Creating a
+room costs far more than any other request (its options are parsed and checked, rules data
+included), so ``POST /api/rooms`` also draws on a second, smaller bucket per client
+(:data:`ROOM_RATE`). One server process counts on its own. The address is the connection's
+peer; forwarded headers (``X-Forwarded-For``) are read only from the proxies the operator
+names (``nemeton serve --forwarded-allow-ips``), never by default: a client cannot claim
+another address to escape its bucket.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import time
 from typing import Any, Callable
 
 MAX_CLIENTS = 10_000  # buckets kept before full ones are forgotten
+ROOM_RATE = (2.0, 10.0)  # rooms created per second per client, and the burst
 
 
 class Limiter:
@@ -47,22 +52,41 @@ def client_of(scope: dict) -> str:
 
 
 class RateLimit:
-    """ASGI middleware: HTTP requests under ``/api`` and WebSocket connections count."""
+    """ASGI middleware: HTTP requests under ``/api`` and WebSocket connections count; room
+    creations also count in ``rooms`` (default :data:`ROOM_RATE`; None: not separately)."""
 
-    def __init__(self, app: Any, limiter: Limiter):
+    def __init__(self, app: Any, limiter: Limiter, rooms: Limiter | None | bool = True):
         self.app = app
         self.limiter = limiter
+        self.rooms = Limiter(*ROOM_RATE, clock=limiter.clock) if rooms is True else (rooms or None)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         counted = (scope["type"] == "http" and scope["path"].startswith("/api/")) or scope["type"] == "websocket"
         if counted and not self.limiter.allow(client_of(scope)):
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
+            if scope["type"] == "websocket":  # accepted, then closed: the client sees why (4429)
+                await _refuse_socket(receive, send)
                 return
-            body = json.dumps({"detail": "too many requests; slow down and retry shortly"}).encode()
-            await send({"type": "http.response.start", "status": 429,
-                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
-            return
+            return await _too_many(send, "too many requests; slow down and retry shortly")
+        if (self.rooms is not None and scope["type"] == "http" and scope.get("method") == "POST"
+                and scope["path"].rstrip("/") == "/api/rooms" and not self.rooms.allow(client_of(scope))):
+            return await _too_many(send, f"too many rooms created; at most {self.rooms.rate:g} per second "
+                                         f"(bursts of {self.rooms.burst:g}) per client: retry shortly")
         await self.app(scope, receive, send)
+
+
+async def _too_many(send: Any, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": 429,
+                "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse_socket(receive: Any, send: Any) -> None:
+    """Complete the handshake, then close with 4429: refused at the handshake, a browser's
+    client would only see a failed connection (and a 403), not that it went too fast."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
