@@ -121,7 +121,7 @@ def test_play_takes_the_human_seat_from_the_agent_list(kuhn):
     result = runner.invoke(app, ["play", "kuhn", "-p", "2", "--seed", "1", "--agents", "random,human"],
                            input="1\n" * 5)
     assert result.exit_code == 0, result.output
-    assert "You are seat 1" in result.output
+    assert "You are player 2" in result.output
 
 
 def test_closing_the_input_abandons_the_game_with_a_message(kuhn):
@@ -237,7 +237,7 @@ def test_play_shows_the_events_since_the_last_decision(kuhn):
                            input="2\n" * 3)
     assert result.exit_code == 0, result.output
     first_screen = result.output.split("Legal actions")[0]
-    assert re.search(r"Seat 0: (check|bet)\.", first_screen)
+    assert re.search(r"Bot 1 \(random\): (check|bet)\.", first_screen)
     assert "You: bet." in result.output.split("Game over")[1]  # own last action, then what followed
 
 
@@ -245,9 +245,9 @@ def test_the_end_shows_whole_scores_ranks_winners_and_seed(deckkuhn):
     result = runner.invoke(app, ["play", "deckkuhn", "-p", "2", "--seed", "3"], input="2\n" * 3)
     assert result.exit_code == 0, result.output
     end = result.output.split("Game over")[1]
-    assert re.search(r"seat 0 \(you\): score -?\d+, rank [12]\n", end)
+    assert re.search(r"\nYou: score -?\d+, rank [12]\n", end)
     assert ".0," not in end
-    assert re.search(r"Winners?: seat \d \((you|random)\)", end)
+    assert re.search(r"Winners?: (You|Bot 2 \(random\))", end)
     assert "Seed: 3" in end
 
 

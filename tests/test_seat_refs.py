@@ -275,3 +275,13 @@ def test_renderers_name_players_when_given_names():
             assert all(name in named for name in NAMES[:players]), (game, viewer)
             plain = spec.render(view)                       # other callers: "seat n", no marker
             assert not MARK.search(plain) and re.search(r"\bseat \d", plain)
+
+
+def test_an_unknown_option_name_holding_a_marker_or_a_surrogate_is_quoted_escaped():
+    for name in ("\ue0001\ue001x", "\ud800"):
+        with pytest.raises(InvalidOptionsError) as info:
+            nemeton.make("alarun", players=2, **{name: 1})
+        assert all(isinstance(p, str) for p in info.value.parts)  # no seat made up from the name
+        text = str(info.value)
+        assert "\ue000" not in text and "\ud800" not in text and "\\u" in text
+        text.encode("utf-8")  # the message can be sent

@@ -228,6 +228,7 @@ def test_a_player_takes_back_a_quiet_move_and_the_creator_hands_a_seat_to_the_ai
     assert after["legal_actions"] == before["legal_actions"] and after["view"] == before["view"]
     # the creator hands the other person's seat to the AI, then back
     other = 1 - first
+    page.click("#creator summary")  # the creator's panel, folded away when no friend is awaited
     page.click(f"#creator li:nth-child({other + 1}) >> text=Hand to the AI")
     page.wait_for_function(f"window.nemeton.snapshot.seats[{other}].stand_in === 'heuristic'")
     assert "played by heuristic" in page.text_content("#players")

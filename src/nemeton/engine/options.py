@@ -231,7 +231,8 @@ def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
         raise InvalidOptionsError(f"options must be a mapping of option names to values; got {snippet(raw)}")
     unknown = [name for name in raw if name not in fields]
     if unknown:
-        shown = ", ".join(name if isinstance(name, str) and len(name) <= 40 else snippet(name, 40)
+        # a name that is not plain printable text (a seat marker, a lone surrogate) is quoted escaped
+        shown = ", ".join(name if isinstance(name, str) and len(name) <= 40 and name.isprintable() else snippet(name, 40)
                           for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
         raise InvalidOptionsError(
             f"unknown option{'s' if len(unknown) > 1 else ''} {shown}; "

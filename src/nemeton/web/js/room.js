@@ -426,7 +426,11 @@ function drawCreator(snap, seats, names) {
     return h("li", {}, parts);
   });
   const watch = `${location.origin}/rooms/${encodeURIComponent(roomId)}?watch`;
-  box.replaceChildren(h("h2", {}, "Your room"),
+  // open while a friend has yet to come (their link is what they need), folded away after
+  const expected = seats.some((s) => invites[s.seat] && !s.connected && !s.open) || snap.waiting;
+  const details = box.querySelector("details");
+  const open = details ? (details.dataset.auto === String(expected) ? details.open : expected) : expected;
+  box.replaceChildren(h("details", { open, dataset: { auto: String(expected) } }, h("summary", {}, h("h2", {}, "Your room")),
     h("p", { class: "hint" }, Object.keys(invites).length
       ? "You created this room: send each friend their own invite link (it is their seat: keep it private); hand an absent player's seat to the AI and back."
       : "You created this room: hand an absent player's seat to the AI and back."),
@@ -435,7 +439,7 @@ function drawCreator(snap, seats, names) {
     h("ul", { class: "creator-seats" }, items),
     h("div", { class: "invite-row" }, h("label", { class: "field" }, "Spectators ",
       h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": "link for spectators" })),
-      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link")));
+      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link"))));
 }
 
 async function copy(text) {
