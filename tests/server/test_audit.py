@@ -11,7 +11,6 @@ import asyncio
 import http.client
 import json
 import logging
-import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
