@@ -388,6 +388,7 @@ class Rooms:
         for room in self.rooms.values():  # no search helper outlives the server
             close_agents(room.table.seats)
         parallel.close_all()
+        parallel.set_start_method(None)  # this process serves no more
 
     # ----- rooms ------------------------------------------------------------------------
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
@@ -412,19 +413,19 @@ class Rooms:
         for i, seat in enumerate(seats):
             if seat["kind"] == "ai":
                 if not seat.get("agent"):
-                    raise BadRequest(f"seat {i} is an AI seat and needs an agent spec (e.g. 'heuristic')")
+                    raise BadRequest(f"{seat_ref(i)} is an AI seat and needs an agent spec (e.g. 'heuristic')")
                 check_agent(seat["agent"], spec, i)
                 rows.append(SeatRow(i, "ai", seat.get("name"), seat["agent"], None))
             else:
                 if seat.get("agent"):
-                    raise BadRequest(f"seat {i} is a person's seat and takes no agent; "
+                    raise BadRequest(f"{seat_ref(i)} is a person's seat and takes no agent; "
                                      "an AI seat is {\"kind\": \"ai\", \"agent\": ...}")
                 if seat["kind"] == "open":
                     if seat.get("name"):
-                        raise BadRequest(f"seat {i} is open: whoever takes it gives their name")
+                        raise BadRequest(f"{seat_ref(i)} is open: whoever takes it gives their name")
                     rows.append(SeatRow(i, "human", None, None, None))
                     continue
-                name = check_name(seat["name"], f"seat {i}'s name") if seat.get("name") else f"Player {i + 1}"
+                name = check_name(seat["name"], f"{seat_ref(i)}'s name") if seat.get("name") else f"Player {i + 1}"
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "human", name, None, hash_token(token)))
                 tokens.append({"seat": i, "token": token})
@@ -648,7 +649,7 @@ class Rooms:
                 raise Forbidden("only the room's creator (with the creator token) may hand seats over")
             if not (0 <= seat < len(room.seats)) or room.seats[seat].kind != "human":
                 people = [s.seat for s in room.seats if s.kind == "human"]
-                raise BadRequest(f"seat {seat} is not a person's seat; people's seats: {people}")
+                raise BadRequest(f"{seat_ref(seat)} is not a person's seat; people's seats: {', '.join(map(seat_ref, people))}")
             if room.finished:
                 raise Conflict("the game is over")
             if agent is not None:

@@ -1,7 +1,7 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { MAX_NAME, api, h, loadTokens, myName, rememberJoined, saveTokens, seatBadge, setMyName, toast } from "./common.js";
+import { MAX_NAME, api, h, loadTokens, myName, rememberJoined, renderParts, saveTokens, seatBadge, setMyName, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -126,8 +126,8 @@ async function create(event) {
     }
     saveTokens(made.room, tokens);
     location.href = `/rooms/${encodeURIComponent(made.room)}${Object.keys(tokens.seats).length ? "" : "?watch"}`;
-  } catch (err) {
-    $("form-error").textContent = err.message;
+  } catch (err) {  // the server names seats as references: drawn with the form's names
+    $("form-error").replaceChildren(...renderParts(err.parts, rows.map((r, i) => ({ seat: i, name: r.kind === "ai" ? `the AI at place ${i + 1}` : r.kind === "open" ? `the open seat ${i + 1}` : r.name })), err.message));
     $("create").disabled = false;
   }
 }
