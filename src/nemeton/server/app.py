@@ -186,6 +186,7 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
             engine.dispose()
 
     app = FastAPI(title="Nemeton game server", version="1", lifespan=lifespan,
+                  default_response_class=SafeJSONResponse,  # every answer's text made safe to encode
                   description="Rooms of seats (people with secret tokens, or AI agents) playing "
                               "Nemeton's games. See docs/server.md.")
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)

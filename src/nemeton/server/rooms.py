@@ -26,8 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import make_agent, parse_agent_spec
-from ..engine import GameRecord, GameSpec, NemetonError, display_options, get_game
+from ..agents.base import make_agent
+from ..engine import GameRecord, GameSpec, NemetonError, get_game
 from ..engine.log import seat_ref, split_parts
 from ..table import Table
 from .db import RoomRow, SeatRow, SeatTaken, StaleVersion, Store, is_open
@@ -35,10 +35,6 @@ from .takeback import what_it_revealed
 
 log = logging.getLogger("nemeton.server")
 
-# An AI seat's budget per decision: agents run on the server's threads, so a spec may not ask
-# for more (a search's ``seconds`` or ``iterations`` parameter).
-MAX_THINK_SECONDS = 10.0
-MAX_ITERATIONS = 200_000
 SYNC_INTERVAL = 1.0  # seconds between version checks where the database cannot announce changes
 QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
 MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded when asked for)
@@ -331,7 +327,7 @@ def check_agent(agent: str, spec: GameSpec, seat: int) -> None:
     try:
         active().check(agent, spec, seat)
     except NemetonError as exc:
-        raise BadRequest(f"seat {seat}: {exc}") from None
+        raise BadRequest(f"{seat_ref(seat)}: {marked(exc)}") from None
 
 
 def timeout_agent(spec: GameSpec) -> str:
