@@ -109,7 +109,9 @@ function draw() {
   const lastMove = last === null ? -1 : log.map((e) => e.seat).lastIndexOf(last);
   const fresh = lastMove < 0 ? [] : log.slice(lastMove).filter((e, i) => i === 0 || e.seat !== last);
   $("log-list").replaceChildren(h("ol", {}, log.map((e) => h("li", { class: "log-entry" },
-    e.seat === null || e.seat === undefined ? "◇ " : seatBadge(e.seat, ""), " ", renderParts(e.parts, seats, e.text)))));
+    e.seat === null || e.seat === undefined ? "◇ "
+      : (Array.isArray(e.parts) && e.parts[0] && e.parts[0].seat === e.seat ? "" : [seatBadge(e.seat, ""), " "]),
+    renderParts(e.parts, seats, e.text)))));
   $("log-list").scrollTop = $("log-list").scrollHeight;
   const bar = $("actionbar");
   bar.replaceChildren();

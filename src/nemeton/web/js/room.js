@@ -222,6 +222,9 @@ function drawHeader(conn, snap, seats, names) {
   status.replaceChildren();
   if (snap.finished) {
     status.append("The game is over.");
+  } else if (snap.waiting) {
+    const open = (snap.open_seats || []).length;
+    status.append(`Waiting for players: ${open} open seat${open === 1 ? "" : "s"}`);
   } else if (conn.seat !== null && snap.legal_actions.length) {
     status.append(h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn"));
   } else {
@@ -239,14 +242,15 @@ function drawHeader(conn, snap, seats, names) {
 function drawPlayers(conn, snap, seats, names) {
   const box = $("players");
   const rows = seats.map((s) => {
-    const acting = snap.to_move.includes(s.seat) && !snap.finished;
+    const acting = snap.to_move.includes(s.seat) && !snap.finished && !snap.waiting;
     const score = snap.view.scores ? snap.view.scores[s.seat] : null;
     return h("li", { class: `player${acting ? " acting" : ""}${s.seat === conn.seat ? " me" : ""}`,
                      style: `--seat:${seatColour(s.seat).css}` },
       h("span", { class: "marker", "aria-hidden": "true" }, acting ? "▶" : ""),
       seatBadge(s.seat, s.name),
       s.seat === conn.seat ? h("span", { class: "tag" }, "you") : "",
-      h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : (s.stand_in ? `played by ${s.stand_in}` : (s.connected ? "online" : "away"))),
+      h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : s.open ? "open seat"
+        : (s.stand_in ? `played by ${s.stand_in}` : (s.connected ? "online" : "away"))),
       acting ? h("span", { class: "tag acting-tag" }, "to act") : "",
       score !== null && score !== undefined ? h("span", { class: "score", title: "score" }, String(score)) : "");
   });
@@ -264,13 +268,21 @@ function drawLog(conn, names) {
   const sections = [...groups.entries()].map(([round, entries]) => h("section", { class: "log-round" },
     h("h3", {}, round ? `Round ${round}` : "Setup"),
     h("ol", {}, entries.map((e) => h("li", { class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
-      e.seat === null || e.seat === undefined ? h("span", { class: "auto", "aria-hidden": "true" }, "◇ ") : seatBadge(e.seat, ""),
-      " ", renderParts(e.parts, conn.seats.length ? conn.seats : page.info.seats, e.text))))));
+      logMarker(e), renderParts(e.parts, conn.seats.length ? conn.seats : page.info.seats, e.text))))));
   list.replaceChildren(...sections);
   if (nearBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
   list.dataset.filled = "1";
 }
 
+
+// An entry's marker: ◇ for the game's own effects; the actor's symbol unless the sentence
+// starts by naming the actor (then its badge says it already).
+export function logMarker(e) {
+  if (e.seat === null || e.seat === undefined) return h("span", { class: "auto", "aria-hidden": "true" }, "◇ ");
+  const first = Array.isArray(e.parts) ? e.parts[0] : null;
+  if (first && typeof first === "object" && first.seat === e.seat) return "";
+  return [seatBadge(e.seat, ""), " "];
+}
 
 function freshEntries(conn) {
   const log = conn.log;
