@@ -23,6 +23,7 @@ from .common import console, err, fail, parse_option_pairs, say, show, shown_opt
 from .arena import analyze_command, tournament_command
 from .play import play_command
 from .serve import serve_command
+from .admin import app as admin_app
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Nemeton: play and study Alarún, Amarok and The Druids of Edora.")
@@ -30,6 +31,7 @@ app.command("play")(play_command)
 app.command("serve")(serve_command)
 app.command("tournament")(tournament_command)
 app.command("analyze")(analyze_command)
+app.add_typer(admin_app, name="admin")
 
 
 def check_agent_specs(specs: List[str], spec: Any) -> None:

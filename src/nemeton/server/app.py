@@ -18,14 +18,15 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .limits import Limiter, RateLimit, client_of
-from .rooms import MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
+from .observe import Observe
+from .rooms import EXPIRE_AFTER_DAYS, MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
 
 log = logging.getLogger("nemeton.server")
 
@@ -165,19 +166,25 @@ class RoomView(BaseModel):
 
 # ----- the application -------------------------------------------------------------------
 def create_app(db_url: str | None = None, agent_threads: int = 4,
-               rate_limit: tuple[float, float] | None = (50.0, 200.0), agents: Any = None) -> FastAPI:
+               rate_limit: tuple[float, float] | None = (50.0, 200.0), agents: Any = None,
+               metrics: bool | None = None, expire_after: float | None = EXPIRE_AFTER_DAYS) -> FastAPI:
     """The server on the database at ``db_url`` (default: the SQLite file in the data
     directory), migrated and with its unfinished rooms reloaded at start. ``rate_limit`` is
     (requests per second, burst) per client address, None for no limit. ``agents``: the
     agents clients may name (name -> spec, or an :class:`~nemeton.server.agents.AgentPolicy`;
-    default: random, heuristic, search-1s, search-3s)."""
+    default: random, heuristic, search-1s, search-3s). ``metrics``: whether ``GET /metrics``
+    answers (True, False; None: only on loopback, to a direct client); docs/operations.md.
+    ``expire_after``: days an unfinished room may stay untouched before it is closed (None or
+    0: for ever; docs/server.md, "Expiry and loading")."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         for name in ("uvicorn.access", "uvicorn.error"):  # requests, and WebSocket connections
             redact_tokens(logging.getLogger(name))
         engine = await asyncio.to_thread(open_engine, db_url)
-        app.state.rooms = Rooms(Store(engine), agent_threads, agents=agents)
+        app.state.rooms = Rooms(Store(engine), agent_threads, agents=agents, expire_after=expire_after)
+        app.state.rooms.metrics = app.state.metrics  # the rooms' hooks count in this app's registry
+        app.state.metrics.watch_rooms(app.state.rooms)
         await app.state.rooms.start()
         try:
             yield
@@ -186,6 +193,7 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
             engine.dispose()
 
     app = FastAPI(title="Nemeton game server", version="1", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # served by _docs from the package's files, not a CDN
                   default_response_class=SafeJSONResponse,  # every answer's text made safe to encode
                   description="Rooms of seats (people with secret tokens, or AI agents) playing "
                               "Nemeton's games. See docs/server.md.")
@@ -195,7 +203,10 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
         app.add_middleware(RateLimit, limiter=app.state.limiter)
     _errors(app)
     _routes(app)
+    _docs(app)
     _pages(app)
+    _operations(app, metrics)
+    app.add_middleware(Observe, metrics=app.state.metrics, routes=app.router.routes)  # outermost
     return app
 
 
@@ -367,6 +378,49 @@ PAGE_HEADERS = {
 }
 
 
+def _docs(app: FastAPI) -> None:
+    """The interactive API documentation, served whole by this server (it works offline and
+    loads nothing from elsewhere): Swagger UI at ``/docs`` and ReDoc at ``/redoc``, their
+    scripts and styles from the ``fastapi-offline`` package under ``/docs-assets``. Swagger
+    UI starts from an inline script: its page's policy allows that one script by its hash,
+    and the other pages keep ``script-src 'self'``."""
+    import base64
+    import hashlib
+
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    try:
+        import fastapi_offline
+    except ModuleNotFoundError:  # the server extra installs it; without it there are no docs pages
+        log.warning("the API documentation pages are off: the fastapi-offline package is missing")
+        return
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs-assets", StaticFiles(directory=assets), name="docs-assets")
+    policy = ("default-src 'self'; script-src 'self'{scripts}; style-src 'self' 'unsafe-inline'; "
+              "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; "
+              "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+    def docs_page(page: HTMLResponse) -> HTMLResponse:
+        inline = re.findall(r"<script>(.*?)</script>", page.body.decode("utf-8"), re.DOTALL)
+        hashes = "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
+                         for s in inline)
+        page.headers.update({**PAGE_HEADERS, "Content-Security-Policy": policy.format(scripts=hashes)})
+        return page
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui() -> HTMLResponse:
+        return docs_page(get_swagger_ui_html(
+            openapi_url=app.openapi_url, title=f"{app.title}: API", swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css", swagger_favicon_url="/favicon.ico",
+            swagger_ui_parameters={"validatorUrl": None}))  # no badge fetched from the validator's site
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return docs_page(get_redoc_html(openapi_url=app.openapi_url, title=f"{app.title}: API",
+                                        redoc_js_url="/docs-assets/redoc.standalone.js",
+                                        redoc_favicon_url="/favicon.ico", with_google_fonts=False))
+
+
 def _pages(app: FastAPI) -> None:
     """The lobby, a room's page (a seat's with ?token=, the spectator's with ?watch) and a
     finished game's replay: static files that draw what the API sends (docs/web.md)."""
@@ -391,6 +445,39 @@ def _pages(app: FastAPI) -> None:
     @app.get("/rooms/{room}/replay", include_in_schema=False)
     async def replay_page(room: str) -> FileResponse:
         return page("replay.html")
+
+
+# ----- operations ------------------------------------------------------------------------
+def _operations(app: FastAPI, metrics: bool | None) -> None:
+    """``/health`` (the process answers), ``/ready`` (the database answers, its migrations at
+    head) and ``/metrics`` (Prometheus' text format; 404 where disabled): docs/operations.md."""
+    from .observe import Metrics, metrics_allowed, readiness
+    app.state.metrics = Metrics()
+    app.state.metrics_enabled = metrics
+
+    @app.get("/health", summary="The process is alive", tags=["operations"])
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/ready", summary="The database answers and its migrations are at head (503 otherwise, with "
+                               "what is wrong)", tags=["operations"])
+    async def ready(request: Request) -> JSONResponse:
+        rooms = getattr(request.app.state, "rooms", None)
+        if rooms is None:
+            return SafeJSONResponse({"status": "not ready", "database": "not opened yet", "migrations": "unknown"},
+                                    status_code=503)
+        try:
+            ok, answer = await asyncio.wait_for(asyncio.to_thread(readiness, rooms.store.engine), 5.0)
+        except asyncio.TimeoutError:
+            ok, answer = False, {"status": "not ready", "database": "timed out (5 s)", "migrations": "unknown"}
+        return SafeJSONResponse(answer, status_code=200 if ok else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_text(request: Request) -> Response:
+        if not metrics_allowed(request.app.state.metrics_enabled, request.scope):
+            return SafeJSONResponse({"detail": "Not Found"}, status_code=404)
+        body, content_type = request.app.state.metrics.exposition(request.headers.get("accept"))
+        return Response(body, headers={"content-type": content_type})
 
 
 # ----- WebSocket -------------------------------------------------------------------------

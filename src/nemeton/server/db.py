@@ -13,14 +13,17 @@ announced with ``NOTIFY`` (:meth:`Store.listen`); elsewhere processes poll the v
 (:meth:`Store.versions`).
 
 The default database is an SQLite file (WAL mode, synchronous=FULL: a commit is on disk
-before it returns) in the data directory; any SQLAlchemy URL may be given instead.
+before it returns) in the data directory (:func:`data_dir`: ``$NEMETON_DATA``, else
+platformdirs' user data directory); any SQLAlchemy URL may be given instead.
+
+A room ended before its game did (by the operator, or after days untouched) is "closed": no
+change of it is ever stored again (:class:`RoomClosed`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,6 +33,8 @@ from typing import Any, Callable, Iterable
 from sqlalchemy import (JSON, Boolean, Column, DateTime, Float, ForeignKey, Integer, MetaData, String, Table, Text,
                         create_engine, delete, event, insert, select, text, update)
 from sqlalchemy.engine import Engine
+
+from .paths import DB_FILE, LEGACY_DATA_DIR, data_dir, default_db_path  # noqa: F401 (part of this module's API)
 
 log = logging.getLogger("nemeton.server")
 
@@ -42,7 +47,7 @@ rooms = Table(
     Column("rules_version", Integer, nullable=False),
     Column("options", JSON, nullable=False),
     Column("seed", String(24), nullable=False),  # up to 2**64-1: wider than a signed BIGINT
-    Column("status", String(16), nullable=False, index=True),  # "waiting" (open seats), "playing" or "finished"
+    Column("status", String(16), nullable=False, index=True),  # "waiting" (open seats), "playing", "finished", "closed"
     Column("version", Integer, nullable=False),  # one more at every change: never goes back
     Column("undo", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -51,6 +56,8 @@ rooms = Table(
     Column("turn_timeout_s", Float, nullable=True),  # a person's time per decision, None: no limit
     Column("rematch", String(32), nullable=True),  # the room of this game's rematch, once asked for
     Column("listed", Boolean, nullable=False, default=True),  # False: reachable only by its links
+    Column("closed_reason", String(200), nullable=True),  # why a "closed" room was ended before its game
+    Column("to_move", Text, nullable=True),  # JSON list: the seats to act after the last stored action
 )
 
 seats = Table(
@@ -76,6 +83,10 @@ actions = Table(
 
 class StaleVersion(Exception):
     """The room moved on since the action was validated (another request or process won)."""
+
+
+class RoomClosed(StaleVersion):
+    """The room was closed (by the operator or by expiry): nothing of it changes any more."""
 
 
 class SeatTaken(Exception):
@@ -110,6 +121,8 @@ class RoomRow:
     turn_timeout_s: float | None = None
     rematch: str | None = None
     listed: bool = True
+    closed_reason: str | None = None
+    updated_at: datetime | None = None
 
 
 def _seat_row(r: Any) -> SeatRow:
@@ -122,10 +135,10 @@ def is_open(seat: SeatRow) -> bool:
 
 
 def default_url() -> str:
-    """The SQLite file in the data directory: ``$NEMETON_DATA`` or ``~/.local/share/nemeton``."""
-    base = os.environ.get("NEMETON_DATA") or os.path.join(
-        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "nemeton")
-    return f"sqlite:///{Path(base) / 'nemeton.db'}"
+    """The SQLite file ``nemeton.db`` in the data directory (:func:`~nemeton.server.paths.data_dir`:
+    ``$NEMETON_DATA``, else platformdirs' user data directory, else a database left in the old
+    ``~/.local/share/nemeton``)."""
+    return f"sqlite:///{default_db_path()}"
 
 
 def open_engine(url: str | None = None) -> Engine:
@@ -227,7 +240,7 @@ class Store:
     def take_back(self, room_id: str, version: int, moves: int) -> int:
         """Drop the room's actions from index ``moves`` on (a take-back); returns the new version."""
         with self.engine.begin() as c:
-            self._move_on(c, room_id, version)
+            self._move_on(c, room_id, version, to_move=None)  # who acts now: unknown until replayed
             c.execute(delete(actions).where(actions.c.room_id == room_id, actions.c.idx >= moves))
         return version + 1
 
@@ -241,12 +254,14 @@ class Store:
         return version + 1
 
     def append_actions(self, room_id: str, version: int, first: int, new: list[tuple[int, Any]],
-                       finished: bool) -> int:
+                       finished: bool, to_move: list[int] | None = None) -> int:
         """Store ``new`` (seat, action JSON) pairs as the room's actions ``first``, ``first + 1``,
         ...; returns the room's new version, or raises :class:`StaleVersion` (nothing
-        written) when the room is no longer at ``version``."""
+        written) when the room is no longer at ``version``. ``to_move``: the seats to act
+        after them (what :meth:`rooms_to_load` reads at start; None: unknown)."""
         with self.engine.begin() as c:
-            self._move_on(c, room_id, version, status="finished" if finished else "playing")
+            self._move_on(c, room_id, version, status="finished" if finished else "playing",
+                          to_move=None if to_move is None else json.dumps(list(to_move)))
             if new:
                 c.execute(insert(actions), [
                     {"room_id": room_id, "idx": first + i, "seat": seat,
@@ -258,10 +273,16 @@ class Store:
     def _move_on(c: Any, room_id: str, version: int, **values: Any) -> None:
         """The optimistic check: one change moves the room from ``version`` to the next. On
         PostgreSQL a trigger (migration 0005) announces it to every server process sharing the
-        database (``NOTIFY``, delivered when the transaction commits, never before)."""
-        moved = c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.version == version)
+        database (``NOTIFY``, delivered when the transaction commits, never before). A closed
+        room never moves on (:class:`RoomClosed`)."""
+        moved = c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.version == version,
+                                              rooms.c.status != "closed")
                           .values(version=rooms.c.version + 1, updated_at=_now(), **values))
         if moved.rowcount != 1:
+            reason = c.execute(select(rooms.c.closed_reason).where(rooms.c.id == room_id,
+                                                                   rooms.c.status == "closed")).first()
+            if reason is not None:
+                raise RoomClosed(closed_message(reason.closed_reason))
             raise StaleVersion(f"room {room_id} is no longer at version {version}")
 
     def versions(self, room_ids: Iterable[str]) -> dict[str, int]:
@@ -319,7 +340,8 @@ class Store:
                 .order_by(actions.c.idx))]
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
-                       action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"], bool(row["listed"]))
+                       action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"], bool(row["listed"]),
+                       row["closed_reason"], row["updated_at"])
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest listed rooms with their seats, without their actions (for a lobby);
@@ -336,7 +358,7 @@ class Store:
                     by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
-                        r["turn_timeout_s"], r["rematch"], bool(r["listed"]))
+                        r["turn_timeout_s"], r["rematch"], bool(r["listed"]), r["closed_reason"], r["updated_at"])
                 for r in rows]
 
     def room_ids(self, status: str | None = None) -> list[str]:
@@ -345,3 +367,95 @@ class Store:
             query = query.where(rooms.c.status == status)
         with self.engine.connect() as c:
             return [r.id for r in c.execute(query)]
+
+    # ----- loading, expiry and administration ---------------------------------------------
+    def rooms_to_load(self) -> list[str]:
+        """The rooms being played that must move without anyone asking, loaded at start: an
+        agent is to act (an AI seat, or a stand-in, among the seats to move after the last
+        stored action), a turn timer runs (a person to move in a room with a turn timeout),
+        or who is to act is not stored (no action yet, a take-back, a room stored before
+        migration 0007). Every other room is loaded when a request asks for it."""
+        with self.engine.connect() as c:
+            playing = c.execute(select(rooms.c.id, rooms.c.to_move, rooms.c.turn_timeout_s)
+                                .where(rooms.c.status == "playing").order_by(rooms.c.created_at, rooms.c.id)).all()
+            agents: dict[str, set[int]] = {}
+            for r in c.execute(select(seats.c.room_id, seats.c.seat).join(rooms, rooms.c.id == seats.c.room_id)
+                               .where(rooms.c.status == "playing",
+                                      (seats.c.kind == "ai") | seats.c.stand_in.is_not(None))):
+                agents.setdefault(r.room_id, set()).add(r.seat)
+        chosen = []
+        for r in playing:
+            to_move = None
+            if r.to_move is not None:
+                try:
+                    to_move = set(json.loads(r.to_move))
+                except ValueError:
+                    pass
+            if to_move is None or (to_move and r.turn_timeout_s is not None) or to_move & agents.get(r.id, set()):
+                chosen.append(r.id)
+        return chosen
+
+    def close_room(self, room_id: str, reason: str, untouched_since: datetime | None = None) -> int | None:
+        """End an unfinished room ("waiting" or "playing") before its game ends: its status
+        becomes "closed" (nothing of it is stored again, no server loads it) and its version
+        moves on (other processes hear of it). With ``untouched_since``: only if it has not
+        changed since then (expiry). Returns the new version, or None if nothing was closed."""
+        with self.engine.begin() as c:
+            where = [rooms.c.id == room_id, rooms.c.status.in_(("waiting", "playing"))]
+            if untouched_since is not None:
+                where.append(rooms.c.updated_at < untouched_since)
+            moved = c.execute(update(rooms).where(*where).values(
+                status="closed", closed_reason=reason[:200], version=rooms.c.version + 1, updated_at=_now()))
+            if moved.rowcount != 1:
+                return None
+            return c.execute(select(rooms.c.version).where(rooms.c.id == room_id)).scalar_one()
+
+    def untouched_rooms(self, before: datetime) -> list[str]:
+        """The unfinished rooms ("waiting" or "playing") that have not changed since ``before``."""
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(select(rooms.c.id).where(
+                rooms.c.status.in_(("waiting", "playing")), rooms.c.updated_at < before)
+                .order_by(rooms.c.updated_at, rooms.c.id))]
+
+    def room_table(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Every room (newest first), for the operator: id, game, players, status, moves,
+        created, updated, listed, and why a closed room was closed."""
+        from sqlalchemy import func
+        players = select(func.count()).where(seats.c.room_id == rooms.c.id).scalar_subquery()
+        moves = select(func.count()).where(actions.c.room_id == rooms.c.id).scalar_subquery()
+        query = (select(rooms.c.id, rooms.c.game, players.label("players"), rooms.c.status, moves.label("moves"),
+                        rooms.c.created_at, rooms.c.updated_at, rooms.c.listed, rooms.c.closed_reason)
+                 .order_by(rooms.c.created_at.desc(), rooms.c.id))
+        if status is not None:
+            query = query.where(rooms.c.status == status)
+        with self.engine.connect() as c:
+            return [{"room": r.id, "game": r.game, "players": r.players, "status": r.status, "moves": r.moves,
+                     "created": _iso(r.created_at), "updated": _iso(r.updated_at), "listed": bool(r.listed),
+                     "closed_reason": r.closed_reason} for r in c.execute(query)]
+
+    def purge(self, before: datetime, dry_run: bool = True) -> list[str]:
+        """The rooms whose game ended ("finished" or "closed") and that have not changed since
+        ``before``; deleted with their seats and actions unless ``dry_run``."""
+        with self.engine.begin() as c:
+            ids = [r.id for r in c.execute(select(rooms.c.id).where(
+                rooms.c.status.in_(("finished", "closed")), rooms.c.updated_at < before))]
+            if not dry_run:
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i:i + 500]
+                    c.execute(delete(actions).where(actions.c.room_id.in_(chunk)))
+                    c.execute(delete(seats).where(seats.c.room_id.in_(chunk)))
+                    c.execute(delete(rooms).where(rooms.c.id.in_(chunk)))
+        return ids
+
+
+def closed_message(reason: str | None) -> str:
+    """What a request to a closed room is answered (410)."""
+    return f"this room was closed: {reason or 'by the server operator'}; nothing can be played in it any more"
+
+
+def _iso(when: datetime | None) -> str | None:
+    if when is None:
+        return None
+    if when.tzinfo is None:  # SQLite gives back naive datetimes: they were stored in UTC
+        when = when.replace(tzinfo=timezone.utc)
+    return when.isoformat(timespec="seconds")

@@ -23,6 +23,7 @@ import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,8 @@ from ..agents.base import make_agent
 from ..engine import GameRecord, GameSpec, NemetonError, get_game
 from ..engine.log import seat_ref, split_parts
 from ..table import Table
-from .db import RoomRow, SeatRow, SeatTaken, StaleVersion, Store, is_open
+from .db import RoomClosed, RoomRow, SeatRow, SeatTaken, StaleVersion, Store, closed_message, is_open
+from . import observe
 from .takeback import what_it_revealed
 
 log = logging.getLogger("nemeton.server")
@@ -39,6 +41,8 @@ SYNC_INTERVAL = 1.0  # seconds between version checks where the database cannot 
 QUEUE_SIZE = 256  # messages waiting for one WebSocket client before it is resynchronised
 MAX_FINISHED_ROOMS = 200  # finished rooms kept in memory (others are reloaded when asked for)
 MAX_NAME = 24  # characters in a person's name: the longest keeps every game's table intact
+EXPIRE_AFTER_DAYS = 14.0  # an unfinished room untouched this long is closed (nemeton serve --expire-after)
+EXPIRY_INTERVAL = 3600.0  # seconds between two looks for expired rooms
 
 
 # The names of AI seats given none: names, not numbers (a seat's number reads like the engine's index).
@@ -105,6 +109,11 @@ class NotFound(ServerError):
 
 class Conflict(ServerError):
     status = 409
+
+
+class Gone(ServerError):
+    """The room was closed (by the operator, or expired): nothing can be played in it."""
+    status = 410
 
 
 def hash_token(token: str) -> str:
@@ -182,7 +191,8 @@ class Room:
         state = record.replay()
         self.seats = row.seats
         self.rematch = row.rematch
-        self.table = Table(state, [self.agent_for(s) for s in self.seats], keep_log=True)
+        self.closed = row.closed_reason or "by the server operator" if row.status == "closed" else None
+        self.table = Table(state, [None if self.closed else self.agent_for(s) for s in self.seats], keep_log=True)
         self.version = row.version
 
     def agent_for(self, seat: SeatRow) -> Any | None:
@@ -343,7 +353,8 @@ class Rooms:
     """Every room of one server, backed by one :class:`Store`."""
 
     def __init__(self, store: Store, agent_threads: int = 4, sync_interval: float = SYNC_INTERVAL,
-                 agents: Any = None):
+                 agents: Any = None, expire_after: float | None = EXPIRE_AFTER_DAYS,
+                 expiry_interval: float = EXPIRY_INTERVAL):
         from .agents import AgentPolicy, install
         self.agent_policy = install(AgentPolicy.of(agents))  # the agents clients may name
         self._shown_options: dict[str, dict[str, Any] | None] = {}  # room id -> options as the lobby shows them
@@ -355,11 +366,21 @@ class Rooms:
         self._follower: asyncio.Task | None = None
         self._catching_up: set[asyncio.Task] = set()
         self._stop_listening = threading.Event()
+        self.expire_after = expire_after  # days an unfinished room may stay untouched (None or 0: for ever)
+        self.expiry_interval = expiry_interval
+        self._expiry: asyncio.Task | None = None
 
     # ----- start and stop ---------------------------------------------------------------
     async def start(self) -> None:
-        """Reload every unfinished room (replaying its record) and let its agents move."""
-        for room_id in await asyncio.to_thread(self.store.room_ids, "playing"):
+        """Close the rooms untouched for too long, then load the rooms that must move without
+        anyone asking (an agent or a turn timer to act: :meth:`Store.rooms_to_load`), replaying
+        their records, and let their agents move. Every other room is loaded when a request or
+        a WebSocket asks for it (:meth:`get`)."""
+        try:
+            await self.expire()
+        except Exception:  # the periodic task tries again
+            log.exception("closing the expired rooms failed")
+        for room_id in await asyncio.to_thread(self.store.rooms_to_load):
             try:
                 room = await self.get(room_id)
             except Exception:  # one broken room must not stop the server
@@ -369,12 +390,14 @@ class Rooms:
                 self.watch(room)
             self.kick(room)
         self._follower = asyncio.get_running_loop().create_task(self._follow())
+        if self.expire_after:
+            self._expiry = asyncio.get_running_loop().create_task(self._expire_periodically())
 
     async def close(self) -> None:
         self._stop_listening.set()
         tasks = [task for room in self.rooms.values() for task in (room.driver, room.timer)
                  if task is not None and not task.done()]
-        tasks += [task for task in (self._follower, *self._catching_up) if task is not None]
+        tasks += [task for task in (self._follower, self._expiry, *self._catching_up) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -431,6 +454,7 @@ class Rooms:
         await asyncio.to_thread(self.store.create_room, room_id, spec.name, spec.rules_version,
                                 checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s, listed)
         room = await self.get(room_id)
+        observe.room_created(self, room_id, spec.name, started=not room.waiting, seats=len(rows), listed=listed)
         async with room.lock:
             self.watch(room)
         self.kick(room)
@@ -439,6 +463,9 @@ class Rooms:
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
+            if room.closed is not None:  # closed meanwhile (another process's change, read back)
+                self._evict(room)
+                raise Gone(closed_message(room.closed))
             room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(room_id, asyncio.Lock())
@@ -449,6 +476,9 @@ class Rooms:
                 if row is None:
                     self._loading.pop(room_id, None)
                     raise NotFound(f"no room {room_id[:40]!r}")
+                if row.status == "closed":  # never replayed: a closed room is not played
+                    self._loading.pop(room_id, None)
+                    raise Gone(closed_message(row.closed_reason))
                 room = await asyncio.to_thread(Room, row)
                 room.last_used = time.monotonic()
                 self.rooms[room_id] = room
@@ -545,6 +575,7 @@ class Rooms:
             try:
                 await self._poll()
             except Exception:  # a failed poll is retried at the next tick
+                observe.retry(self, "poll")
                 log.exception("checking the rooms' versions failed")
 
     def _changed(self, room_id: str, version: int) -> None:
@@ -581,6 +612,7 @@ class Rooms:
         if seat is None:
             raise Forbidden("a token is needed to act")
         if version is not None and version != room.version:
+            observe.stale(self, "client_version")
             raise Conflict(f"stale version {version}: the room is at version {room.version}; "
                            "fetch the view again")
         state = room.table.state
@@ -618,6 +650,7 @@ class Rooms:
             if seat is None:
                 raise Forbidden("a token is needed to take back an action")
             if version is not None and version != room.version:
+                observe.stale(self, "client_version")
                 raise Conflict(f"stale version {version}: the room is at version {room.version}; "
                                "fetch the view again")
             refusal = await asyncio.to_thread(room.take_back_refusal, seat)
@@ -627,10 +660,12 @@ class Rooms:
             try:
                 await asyncio.to_thread(self.store.take_back, room.id, room.version, moves)
             except StaleVersion:
+                observe.stale(self, "lost_race")
                 raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
             finally:  # rebuilt from what the database holds, whatever happened
                 row = await asyncio.to_thread(self.store.load_room, room.id)
                 await asyncio.to_thread(room.rebuild, row)
+            observe.room_event(self, "take-back", room, seat=seat, moves=len(room.table.state.history))
             room.publish(resync=True)
             self.watch(room)
             answer = room.snapshot(seat, since)
@@ -678,10 +713,12 @@ class Rooms:
                 room.version, status = await asyncio.to_thread(
                     self.store.claim_seat, room.id, room.version, seat, name, hash_token(token))
             except (SeatTaken, StaleVersion):  # another process took it (or changed the room) first
+                observe.stale(self, "lost_race")
                 await self._resync(room)
                 raise Conflict(self._taken(room, seat) if not is_open(room.seats[seat])
                                else "the room changed meanwhile; try again") from None
             row.name, row.token_hash = name, hash_token(token)
+            observe.joined(self, room, seat, started=status == "playing")
             room.publish()
             self.watch(room)
             answer = {"room": room.id, "seat": seat, "token": token, "version": room.version,
@@ -710,10 +747,12 @@ class Rooms:
             try:
                 room.version = await asyncio.to_thread(self.store.release_seat, room.id, room.version, seat)
             except StaleVersion:
+                observe.stale(self, "lost_race")
                 await self._resync(room)
                 raise Conflict("the room changed meanwhile; try again") from None
             row = room.seats[seat]
             row.name, row.token_hash = None, None
+            observe.room_event(self, "seat left", room, seat=seat)
             room.publish()
             return {"room": room.id, "seat": seat, "version": room.version}
 
@@ -767,6 +806,7 @@ class Rooms:
                                         dict(room.options), secrets.randbits(64), rows, room.undo,
                                         room.creator_hash, room.turn_timeout, room.listed)
                 room.rematch = await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
+                observe.room_created(self, new_id, room.spec.name, started=True, seats=len(rows), rematch_of=room.id)
                 room.publish()
             rematch = room.rematch
         new_room = await self.get(rematch)
@@ -789,13 +829,18 @@ class Rooms:
         first = len(room.table.state.history) - len(new)
         try:
             room.version = await asyncio.to_thread(
-                self.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished)
+                self.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished,
+                [] if room.finished else list(room.table.state.acting()))
         except BaseException as exc:
             row = await asyncio.to_thread(self.store.load_room, room.id)
             await self._rebuild(room, row, shown=first)  # the table ran ahead of the database
+            if isinstance(exc, RoomClosed):
+                raise Gone(str(exc)) from None
             if isinstance(exc, StaleVersion):
+                observe.stale(self, "lost_race")
                 raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
             raise
+        observe.applied(self, room, len(new))
 
     # ----- turn timeouts and returning people -------------------------------------------
     def watch(self, room: Room) -> None:
@@ -837,10 +882,12 @@ class Rooms:
         try:
             room.version = await asyncio.to_thread(self.store.set_stand_in, room.id, room.version, seat, agent, auto)
         except StaleVersion:  # another process changed the room: catch up, and refuse
+            observe.stale(self, "lost_race")
             await asyncio.to_thread(room.rebuild, await asyncio.to_thread(self.store.load_room, room.id))
             raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
         row = room.seats[seat]
         row.stand_in, row.stand_in_auto = agent, auto and agent is not None
+        observe.room_event(self, "stand-in", room, seat=seat, agent=agent, auto=auto)
         room.table.replace_seat(seat, room.agent_for(row))
 
     async def returns(self, room: Room, seat: int) -> bool:
@@ -872,7 +919,7 @@ class Rooms:
         if room.finished:
             self.forget_finished()
             return
-        if room.waiting:  # nothing is played until every seat is taken
+        if room.waiting or room.closed:  # nothing is played until every seat is taken, nor once closed
             return
         if room.driver is None or room.driver.done():
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
@@ -892,13 +939,14 @@ class Rooms:
                     turn = table.ask_agent()
                     if turn is None:
                         return
-                action = await loop.run_in_executor(self.agents, turn.decide)
+                action = await loop.run_in_executor(self.agents, observe.timed(self, room, turn.decide))
                 async with room.lock:
                     if room.table is not table or not table.play_agent(turn, action):
                         continue
                     try:
                         await self._commit(room, [(turn.seat, action)])
                     except Conflict:  # another process moved the room on: it is rebuilt, ask again
+                        observe.retry(self, "agent_move")
                         continue
                     room.publish()
                     self.watch(room)
@@ -906,3 +954,53 @@ class Rooms:
             raise
         except Exception:
             log.exception("the agents of room %s stopped", room.id)
+
+    # ----- expiry -----------------------------------------------------------------------
+    async def _expire_periodically(self) -> None:
+        """Every ``expiry_interval`` seconds, close the rooms untouched for ``expire_after`` days."""
+        while True:
+            await asyncio.sleep(self.expiry_interval)
+            try:
+                await self.expire()
+            except Exception:  # tried again at the next tick
+                log.exception("closing the expired rooms failed")
+
+    async def expire(self) -> list[str]:
+        """Close every unfinished room that nobody has changed for ``expire_after`` days (it
+        is then no longer loaded or played; a request to it is answered 410); returns their ids."""
+        if not self.expire_after:
+            return []
+        cutoff = datetime.now(timezone.utc) - timedelta(days=self.expire_after)
+        days = f"{self.expire_after:g} day{'s' if self.expire_after != 1 else ''}"
+        closed = []
+        for room_id in await asyncio.to_thread(self.store.untouched_rooms, cutoff):
+            reason = f"nobody had played in it for {days} (expired {datetime.now(timezone.utc):%Y-%m-%d})"
+            room = self.rooms.get(room_id)
+            if room is None:
+                version = await asyncio.to_thread(self.store.close_room, room_id, reason, cutoff)
+            else:
+                async with room.lock:
+                    version = await asyncio.to_thread(self.store.close_room, room_id, reason, cutoff)
+                    if version is not None:
+                        room.closed, room.version = reason, version
+                        self._evict(room)
+            if version is not None:
+                closed.append(room_id)
+        if closed:
+            log.warning("closed %d room%s untouched for %s: %s", len(closed), "s" if len(closed) != 1 else "",
+                        days, ", ".join(closed[:20]) + (", ..." if len(closed) > 20 else ""))
+        return closed
+
+    def _evict(self, room: Room) -> None:
+        """A closed room leaves memory: its agents and turn timer stop, its watchers are told."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        for task in (room.driver, room.timer):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+        from .agents import close_agents
+        close_agents(room.table.seats)
+        note = {"type": "error", "status": 410, "message": closed_message(room.closed), "parts": []}
+        for sub in list(room.subscribers):
+            if not sub.queue.full():
+                sub.queue.put_nowait(note)
