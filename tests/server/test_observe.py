@@ -102,6 +102,8 @@ def test_probes_are_not_rate_limited(db_url):
         answers = [c.get("/api/games").status_code for _ in range(5)]
         assert 429 in answers
         assert {c.get(path).status_code for path in ("/health", "/ready", "/metrics") for _ in range(20)} == {200}
+        text = scrape(c)  # a request refused before routing is counted under its route's template
+        assert sample(text, "nemeton_requests_total", method="GET", route="/api/games", status="429") >= 1
 
 
 # ----- /metrics --------------------------------------------------------------------------
