@@ -26,7 +26,7 @@ from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .limits import Limiter, RateLimit, client_of
 from .observe import Observe
-from .rooms import EXPIRE_AFTER_DAYS, MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
+from .rooms import MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
 
 log = logging.getLogger("nemeton.server")
 
@@ -167,7 +167,7 @@ class RoomView(BaseModel):
 # ----- the application -------------------------------------------------------------------
 def create_app(db_url: str | None = None, agent_threads: int = 4,
                rate_limit: tuple[float, float] | None = (50.0, 200.0), agents: Any = None,
-               metrics: bool | None = None, expire_after: float | None = EXPIRE_AFTER_DAYS) -> FastAPI:
+               metrics: bool | None = None, expire_after: float | None = None) -> FastAPI:
     """The server on the database at ``db_url`` (default: the SQLite file in the data
     directory), migrated and with its unfinished rooms reloaded at start. ``rate_limit`` is
     (requests per second, burst) per client address, None for no limit. ``agents``: the
@@ -175,7 +175,8 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
     default: random, heuristic, search-1s, search-3s). ``metrics``: whether ``GET /metrics``
     answers (True, False; None: only on loopback, to a direct client); docs/operations.md.
     ``expire_after``: days an unfinished room may stay untouched before it is closed (None or
-    0: for ever; docs/server.md, "Expiry and loading")."""
+    0, the default here: for ever; ``nemeton serve`` passes its ``--expire-after``, default
+    14 days; docs/server.md, "Expiry and loading")."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

@@ -353,7 +353,7 @@ class Rooms:
     """Every room of one server, backed by one :class:`Store`."""
 
     def __init__(self, store: Store, agent_threads: int = 4, sync_interval: float = SYNC_INTERVAL,
-                 agents: Any = None, expire_after: float | None = EXPIRE_AFTER_DAYS,
+                 agents: Any = None, expire_after: float | None = None,
                  expiry_interval: float = EXPIRY_INTERVAL):
         from .agents import AgentPolicy, install
         self.agent_policy = install(AgentPolicy.of(agents))  # the agents clients may name
