@@ -4,7 +4,7 @@
 #   docker run -p 8000:8000 -v nemeton-data:/data nemeton
 #
 # On PostgreSQL (deploy/compose.yaml runs two of these behind nginx):
-#   docker run nemeton nemeton serve --host 0.0.0.0 --port 8000 --db postgresql+psycopg://...
+#   docker run -e NEMETON_DATABASE_URL=postgresql+psycopg://user:pw@host/db nemeton
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -32,7 +32,8 @@ EXPOSE 8000
 
 # Liveness: the process answers /health (Python's urllib: the slim image has no curl).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import urllib.request, sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=2).status == 200 else 1)"]
+    CMD ["python", "-c", "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/health' % os.environ.get('NEMETON_PORT', '8000'), timeout=2).status == 200 else 1)"]
 
-# Host and port as plain flags (NEMETON_HOST/NEMETON_PORT say the same for the environment).
-CMD ["nemeton", "serve", "--host", "0.0.0.0", "--port", "8000"]
+# Host and port come from NEMETON_HOST and NEMETON_PORT above (every flag of `nemeton serve`
+# has its NEMETON_* variable: NEMETON_DATABASE_URL, NEMETON_AGENT, NEMETON_FORWARDED_ALLOW_IPS...).
+CMD ["nemeton", "serve"]

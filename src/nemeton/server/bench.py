@@ -141,10 +141,12 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
             await asyncio.sleep(0.05)
 
 
-async def _run(args: argparse.Namespace, base: str, agent: str, kill=None) -> dict:
+async def _run(args: argparse.Namespace, base: str | list[str], agent: str, kill=None) -> dict:
     """Play ``args.rooms`` rooms at once through ``base``; ``kill`` (a function) is called
-    ``args.kill_after`` seconds into the play and returns the moment it killed."""
-    ws_base = base.replace("http://", "ws://")
+    ``args.kill_after`` seconds into the play and returns the moment it killed. Several
+    bases: room i is created and played on base i mod N (no proxy)."""
+    bases = [base] if isinstance(base, str) else base
+    base = bases[0]
     shared = _Shared()
     rng = random.Random(args.seed)
     started = time.perf_counter()
@@ -155,8 +157,9 @@ async def _run(args: argparse.Namespace, base: str, agent: str, kill=None) -> di
 
     kill_task = asyncio.create_task(killer()) if kill is not None else None
     results = await asyncio.gather(*(
-        _play(base, ws_base, args.game, args.players, agent, random.Random(rng.random()), shared, args.think)
-        for _ in range(args.rooms)), return_exceptions=True)
+        _play(bases[i % len(bases)], bases[i % len(bases)].replace("http://", "ws://"), args.game, args.players,
+              agent, random.Random(rng.random()), shared, args.think)
+        for i in range(args.rooms)), return_exceptions=True)
     seconds = time.perf_counter() - started
     if kill_task is not None and not kill_task.done():
         kill_task.cancel()
@@ -395,6 +398,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes on the one database")
     parser.add_argument("--proxy", action="store_true",
                         help="nginx in front of the processes (implied by --processes 2 or more)")
+    parser.add_argument("--direct", action="store_true",
+                        help="several processes without the proxy: room i created and played on process i mod N "
+                             "(the ideal routing, for comparison)")
     parser.add_argument("--kill-after", type=float, default=None,
                         help="SIGKILL one server process this many seconds into the play (needs --processes 2+)")
     parser.add_argument("--seed", type=int, default=1)
@@ -408,7 +414,7 @@ def main(argv: list[str] | None = None) -> None:
         report["database"] = "the server's"
         print(json.dumps(report, indent=2))
         return
-    proxy = args.proxy or args.processes > 1
+    proxy = (args.proxy or args.processes > 1) and not args.direct
     if args.kill_after is not None and (args.processes < 2 or not proxy):
         parser.error("--kill-after needs --processes 2 or more (behind the proxy)")
     if args.db and args.postgres:
@@ -466,7 +472,8 @@ def main(argv: list[str] | None = None) -> None:
             at = time.perf_counter()
             victim.send_signal(signal.SIGKILL)
             return at
-        report = asyncio.run(_run(args, base, AGENT_NAME, kill if args.kill_after is not None else None))
+        target = [f"http://127.0.0.1:{p}" for p in ports] if args.direct else base
+        report = asyncio.run(_run(args, target, AGENT_NAME, kill if args.kill_after is not None else None))
         report["cpu"] = meter.stop(report["moves"])
         server_cpu = sum(v["cpu_s"] for k, v in report["cpu"]["parts"].items() if k.startswith("server"))
         if report["moves"]:
@@ -483,7 +490,8 @@ def main(argv: list[str] | None = None) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     report["database"] = database
     report["processes"] = args.processes
-    report["proxy"] = "nginx (consistent hash of the room id)" if proxy else None
+    report["proxy"] = ("nginx (consistent hash of the room id)" if proxy else
+                       "none: room i on process i mod N" if args.direct and args.processes > 1 else None)
     print(json.dumps(report, indent=2))
 
 
