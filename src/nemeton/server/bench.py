@@ -118,8 +118,12 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
                     if message["type"] == "state":
                         state = message
                     if sent_at is None and state is not None and state["legal_actions"] and not state["finished"]:
-                        if think and rethink:
-                            await asyncio.sleep(rng.uniform(0, 2 * think))  # a person's think time
+                        if think and rethink:  # a person's think time; a lost connection is seen at once
+                            closed = asyncio.ensure_future(ws.wait_closed())
+                            await asyncio.wait({closed}, timeout=rng.uniform(0, 2 * think))
+                            if closed.done():
+                                raise OSError("the connection was lost while the person was thinking")
+                            closed.cancel()
                         rethink = True
                         sent_at = time.perf_counter()
                         await ws.send(json.dumps({"type": "action", "action": rng.choice(state["legal_actions"]),
@@ -422,6 +426,8 @@ def main(argv: list[str] | None = None) -> None:
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if proxy and nginx is None:
         raise SystemExit("the proxy needs nginx (Debian: apt-get install nginx)")
+    # SIGTERM (timeout, kill) stops what the bench started too, as Ctrl+C does
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     tmp = Path(tempfile.mkdtemp(prefix="nemeton-bench-"))
     tmp.chmod(0o755)
     stops: list = []
