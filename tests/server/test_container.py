@@ -34,11 +34,11 @@ def image():
     except subprocess.TimeoutExpired:
         pytest.skip("no Docker daemon answered `docker info` within 20 s")
     if info.returncode != 0:
-        pytest.skip(f"no Docker daemon answers `docker info`: {info.stderr.strip()[-300:]}")
+        pytest.skip("no Docker daemon answers `docker info`")
     if docker("image", "inspect", BASE_IMAGE, check=False).returncode != 0:
         pulled = docker("pull", BASE_IMAGE, timeout=600, check=False)
         if pulled.returncode != 0:
-            pytest.skip(f"the base image {BASE_IMAGE} is not here and cannot be pulled: {pulled.stderr.strip()[-300:]}")
+            pytest.skip(f"the base image {BASE_IMAGE} is not here and cannot be pulled (no image registry reachable)")
     tag = f"nemeton-test:{uuid.uuid4().hex[:12]}"
     docker("build", "-t", tag, str(ROOT), timeout=1200)
     try:
