@@ -164,3 +164,19 @@ def receive(ws):
         message = ws.receive_json()
         if message.get("type") != "seats":
             return message
+
+
+def start_uvicorn(config):
+    """A uvicorn server for ``config`` running in a thread of this process, once it has
+    started: returns (server, thread); stop with ``server.should_exit = True`` and a join."""
+    import threading
+
+    import uvicorn
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
+        time.sleep(0.05)
+    return server, thread

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import create, receive, view, wait_for
+from conftest import create, receive, start_uvicorn, view, wait_for
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_helpers import call, free_port, served
@@ -237,14 +237,8 @@ def live(db_url):
     """The app on a real uvicorn in a thread (access log through the logging module)."""
     import uvicorn
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url, rate_limit=None), host="127.0.0.1", port=port,
-                                           log_config=None, access_log=True, lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive()
-        time.sleep(0.05)
+    server, thread = start_uvicorn(uvicorn.Config(create_app(db_url, rate_limit=None), host="127.0.0.1", port=port,
+                                                  log_config=None, access_log=True, lifespan="on"))
     yield port
     server.should_exit = True
     thread.join(20)

@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from conftest import ANY_AGENT, TestClient, create, receive, store_of, view, wait_for
+from conftest import ANY_AGENT, TestClient, create, receive, start_uvicorn, store_of, view, wait_for
 from sqlalchemy import create_engine
 
 from nemeton.server.app import create_app
@@ -307,13 +307,7 @@ def live_server(app, stream, fmt):
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="debug", access_log=False,
                             log_config=log_config(fmt, "DEBUG", stream=stream), lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive()
-        time.sleep(0.05)
+    server, thread = start_uvicorn(config)
     return server, thread, port
 
 

@@ -140,6 +140,26 @@ export function setMyName(name) {
 
 export const MAX_NAME = 24;  // the server's limit on a person's name
 
+// Take an open seat of ``room`` with the name typed in ``input`` (the refusal shown in
+// ``error``, drawn with ``seats``' names), then open the room's page as that seat.
+export async function takeOpenSeat(room, seat, input, error, button, seats = []) {
+  const name = input.value.trim();
+  error.textContent = "";
+  if (!name) { error.textContent = "Type your name first: the other players will see it."; input.focus(); return false; }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(room)}/seats/${seat}/join`, { name });
+    setMyName(name);
+    rememberJoined(room, joined.seat, joined.token);
+    location.href = `/rooms/${encodeURIComponent(room)}`;
+    return true;
+  } catch (err) {
+    error.replaceChildren(...renderParts(err.parts, seats, err.message));
+    button.disabled = false;
+    return false;
+  }
+}
+
 export function rememberSeat(room, seat, token) {
   const tokens = loadTokens(room);
   tokens.seats[seat] = token;

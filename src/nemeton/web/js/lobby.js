@@ -1,7 +1,7 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { MAX_NAME, api, h, loadTokens, myName, rememberJoined, renderParts, saveTokens, seatBadge, setMyName, toast } from "./common.js";
+import { MAX_NAME, api, h, loadTokens, myName, renderParts, saveTokens, seatBadge, takeOpenSeat, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -134,25 +134,7 @@ async function create(event) {
 
 // Take an open seat of a room with the name typed above the list; then open its page.
 async function takeSeat(room, seat, button) {
-  const input = $("my-name");
-  const name = input.value.trim();
-  $("join-error").textContent = "";
-  if (!name) {
-    $("join-error").textContent = "Type your name first: the other players will see it.";
-    input.focus();
-    return;
-  }
-  button.disabled = true;
-  try {
-    const joined = await api("POST", `/api/rooms/${encodeURIComponent(room)}/seats/${seat}/join`, { name });
-    setMyName(name);
-    rememberJoined(room, joined.seat, joined.token);
-    location.href = `/rooms/${encodeURIComponent(room)}`;
-  } catch (err) {
-    $("join-error").textContent = err.message;
-    button.disabled = false;
-    listRooms();
-  }
+  if (!(await takeOpenSeat(room, seat, $("my-name"), $("join-error"), button))) listRooms();
 }
 
 async function listRooms() {

@@ -2,8 +2,8 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { MAX_NAME, api, clickable, forgetSeat, h, loadTokens, myName, rememberJoined, rememberSeat, renderParts, saveTokens,
-  seatBadge, seatColour, setMyName, svg, toast } from "./common.js";
+import { MAX_NAME, api, clickable, forgetSeat, h, loadTokens, myName, rememberSeat, renderParts, saveTokens,
+  seatBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -377,7 +377,7 @@ function drawWaiting(conn, snap, seats) {
     parts.push(h("label", { class: "field" }, "Your name ", name), error,
       h("div", { class: "button-row" }, open.map((s) => h("button", {
         type: "button", class: "primary take-seat", dataset: { seat: s },
-        onclick: (e) => join(s, name, error, e.currentTarget) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
+        onclick: (e) => takeOpenSeat(roomId, s, name, error, e.currentTarget, seats) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
   } else {
     for (const seat of mine) {
       if (page.tokens.joined && page.tokens.joined[seat]) {
@@ -387,22 +387,6 @@ function drawWaiting(conn, snap, seats) {
     }
   }
   box.replaceChildren(...parts);
-}
-
-async function join(seat, input, error, button) {
-  const name = input.value.trim();
-  error.textContent = "";
-  if (!name) { error.textContent = "Type your name first: the other players will see it."; input.focus(); return; }
-  button.disabled = true;
-  try {
-    const joined = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats/${seat}/join`, { name });
-    setMyName(name);
-    rememberJoined(roomId, joined.seat, joined.token);
-    location.href = `/rooms/${encodeURIComponent(roomId)}`;
-  } catch (err) {
-    error.replaceChildren(...renderParts(err.parts, page.focus ? page.focus.seats : [], err.message));
-    button.disabled = false;
-  }
 }
 
 async function leave(seat) {
