@@ -106,22 +106,34 @@ def new_page(browser, width=1280, height=800):
     return page
 
 
+def close_pages(*pages):
+    """Close the pages' browsers; fails if any page raised a JavaScript error."""
+    errors = []
+    for p in pages:
+        errors += list(p.errors)
+        p.context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
+
+
+def _checked_page(browser, width=1280, height=800):
+    p = new_page(browser, width, height)
+    yield p
+    close_pages(p)
+
+
 @pytest.fixture
 def page(browser):
-    p = new_page(browser)
-    yield p
-    errors = list(p.errors)
-    p.context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
+    yield from _checked_page(browser)
 
 
 @pytest.fixture
 def phone(browser):
-    p = new_page(browser, 360, 740)
-    yield p
-    errors = list(p.errors)
-    p.context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
+    yield from _checked_page(browser, 360, 740)
+
+
+@pytest.fixture
+def laptop(browser):
+    yield from _checked_page(browser, 1366, 768)
 
 
 def create_room(server, game, seats, undo=False, **options):

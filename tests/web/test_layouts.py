@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from conftest import new_page, open_seat, play_by_clicks, screenshot
+from conftest import open_seat, play_by_clicks, screenshot
 
 WIDE = "W" * 24                            # the widest letters
 UNBROKEN = "Abcdefghijklmnopqrstuvwx"        # 24 characters, nowhere to break a line
@@ -159,15 +159,6 @@ def test_the_score_screen_holds_four_of_the_longest_names_and_names_the_winner_o
     # no engine index in the score screen: every seat is named
     assert "seat 0" not in text.lower() and "Seat 0" not in line
     screenshot(page, f"layout-score-{game}{'-teams' if options else ''}")
-
-
-@pytest.fixture
-def laptop(browser):
-    p = new_page(browser, 1366, 768)
-    yield p
-    errors = list(p.errors)
-    p.context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors[:3]}"
 
 
 LAPTOP = {  # per game: the shared board, the seat's own area

@@ -11,17 +11,9 @@ import random
 import re
 import time
 
-from conftest import new_page, screenshot, snapshot
+from conftest import close_pages as close, new_page, screenshot, snapshot
 
 INDEX = re.compile(r"\b[Ss]eats? \d")
-
-
-def close(*pages):
-    errors = []
-    for p in pages:
-        errors += list(p.errors)
-        p.context.close()
-    assert not errors, f"the pages raised JavaScript errors: {errors[:3]}"
 
 
 def wait_state(page):
