@@ -127,7 +127,10 @@ def test_a_whole_game_by_clicks_shows_each_view_and_ends_on_a_score_sheet_of_the
     # the screenshot: seat 0's turn in round 2 or later, some cards already in front
     checks = TableChecks(shot_at=lambda v: v["round"] >= 2 and sum(map(len, v["fronts"])) >= 2)
     clicks = play_by_clicks(page, until=checks, seed=1, timeout=60)
-    assert clicks >= 5 and checks.turns >= 5
+    # seat 0 decides at least 5 times in a game (5 in about 2% of games with these seats); a
+    # check skips a turn whose state arrived between its read and the click (rare), so most
+    # turns, not all, are checked
+    assert clicks >= 5 and checks.turns >= 3 and checks.turns >= clicks * 2 // 3
     check_score_sheet(page, server, room)
     assert page.eval_on_selector_all("#score-body *", SMALL_TEXT) == [], "text below 14 px on the score sheet"
     if not checks.shot:  # a game decided in round 1 (3 matings in a row): shoot the final table

@@ -72,6 +72,9 @@ class GameSpec:
     # ``options_from_view(view)``; see nemeton.engine.encoding), imported on first use so that
     # nothing else needs NumPy.
     encoding_module: str | None = None
+    # The folder of the game's web renderer (``renderer.js``, an ES module, and ``style.css``);
+    # the server serves it at ``/games/<name>/`` and the room page imports it from there.
+    web_dir: str | None = None
 
     def __post_init__(self) -> None:
         # The public decoders are the game's functions behind the engine's guards.

@@ -16,6 +16,8 @@ each ruling beside the rule it refines, with the test that checks it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...engine import ActionCodec, GameSpec, register
 from .actions import ACTION_CLASSES, intern_action
 from .events import EVENT_KINDS
@@ -44,6 +46,7 @@ SPEC = register(GameSpec(
     event_kinds=EVENT_KINDS,
     playthroughs={"2p": ({"players": 2}, 1, 1), "4p": ({"players": 4, "action_cap": 12}, 2, 2)},
     encoding_module=f"{__name__}.encoding",
+    web_dir=str(Path(__file__).with_name("web")),
 ))
 
 __all__ = ["AlarunOptions", "AlarunState", "SPEC"]

@@ -11,6 +11,8 @@ file's text (None = the standard deck); the command line reads ``--deck FILE``.
 Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
 """
 
+from pathlib import Path
+
 from ...engine import GameSpec, register
 from .actions import ACTION_CODEC
 from .events import EVENT_KINDS
@@ -37,6 +39,7 @@ SPEC = register(GameSpec(
     playthroughs={"3p": ({"players": 3}, 3, 3),
                   "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
     encoding_module=f"{__name__}.encoding",
+    web_dir=str(Path(__file__).with_name("web")),
 ))
 
 __all__ = ["AmarokOptions", "AmarokState", "SPEC"]

@@ -11,6 +11,7 @@ ends stalled games.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from ...engine.registry import GameSpec, register
 from .actions import CODEC
@@ -51,6 +52,7 @@ SPEC = register(GameSpec(
                   "2p-variants": ({"players": 2, "tablet_draft": True, "arranged_herbs": True,
                                    "shared_dice": True, "safety_valve": True}, 6, 6)},
     encoding_module=f"{__name__}.encoding",
+    web_dir=str(Path(__file__).with_name("web")),
 ))
 
 __all__ = ["EdoraOptions", "EdoraState", "SPEC"]
