@@ -1,4 +1,4 @@
-"""Alarún's table in a real browser (js/games/alarun.js): whole games played by clicks on the
+"""Alarún's table in a real browser (games/alarun/web/renderer.js): whole games played by clicks on the
 cards and cells themselves, what the table shows against the seat's view, the score sheets
 against the final view and log, hidden cards never reaching seat 0's page, the keyboard, and a
 phone's screen."""

@@ -1,4 +1,4 @@
-"""Amarok's table in a real browser (js/games/amarok.js): whole games played by clicks on the
+"""Amarok's table in a real browser (games/amarok/web/renderer.js): whole games played by clicks on the
 cards themselves, what the table shows against the seat's view, the score sheet against the
 final result, hidden cards never reaching seat 0's page, the keyboard, and a phone's screen."""
 

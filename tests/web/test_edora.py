@@ -1,4 +1,4 @@
-"""The Druids of Edora in a real browser (js/games/edora.js): whole games played by clicks on the
+"""The Druids of Edora in a real browser (games/edora/web/renderer.js): whole games played by clicks on the
 map and the boards, what the table shows against the seat's view, the five scoring steps
 against the final view, hidden tablets and herbs never reaching seat 0's page, a move made
 part by part (sanctuary, space, die) with a second click cancelling, the keyboard, a phone's

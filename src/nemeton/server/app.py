@@ -426,6 +426,10 @@ def _pages(app: FastAPI) -> None:
     """The lobby, a room's page (a seat's with ?token=, the spectator's with ?watch) and a
     finished game's replay: static files that draw what the API sends (docs/web.md)."""
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    from ..engine import list_games
+    for spec in list_games():  # each game's renderer and stylesheet, from its own folder
+        if spec.web_dir is not None and Path(spec.web_dir).is_dir():
+            app.mount(f"/games/{spec.name}", StaticFiles(directory=spec.web_dir), name=f"game-{spec.name}")
 
     def page(name: str) -> FileResponse:
         return FileResponse(WEB / name, media_type="text/html", headers=PAGE_HEADERS)

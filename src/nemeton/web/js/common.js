@@ -166,6 +166,20 @@ export function rememberSeat(room, seat, token) {
   saveTokens(room, tokens);
 }
 
+// A game's renderer and its stylesheet, served from the game's own folder (games/<g>/web) at
+// /games/<g>/: the module, or null when the game has none (the moves list still plays it).
+export async function loadRenderer(game) {
+  const base = `/games/${encodeURIComponent(game)}/`;
+  const css = document.getElementById("game-css");
+  if (css) css.href = `${base}style.css`;
+  try {
+    return await import(`${base}renderer.js`);
+  } catch (err) {
+    console.error(err);
+    return null;
+  }
+}
+
 export function gameTitle(catalogue, name) {
   const g = (catalogue || []).find((x) => x.name === name);
   return g ? g.title : name;

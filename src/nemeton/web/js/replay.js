@@ -1,7 +1,7 @@
 // The replay of a game: step through it as any seat or the spectator saw it. While the game is
 // still on, the moves so far, as the spectator saw them or as a seat this browser holds.
 
-import { api, clickable, h, loadTokens, renderParts, seatBadge, seatColour, svg, toast } from "./common.js";
+import { api, clickable, loadRenderer, h, loadTokens, renderParts, seatBadge, seatColour, svg, toast } from "./common.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -18,9 +18,8 @@ async function start() {
   const game = catalogue.find((g) => g.name === page.info.game);
   document.title = `Replay · ${game ? game.title : page.info.game} · Nemeton`;
   $("title").textContent = `Replay · ${game ? game.title : page.info.game}`;
-  $("game-css").href = `/static/css/${page.info.game}.css`;
   document.body.dataset.game = page.info.game;
-  try { page.game = await import(`./games/${page.info.game}.js`); } catch (err) { page.game = null; }
+  page.game = await loadRenderer(page.info.game);
   page.tokens = loadTokens(roomId);
   page.over = page.info.status === "finished";
   // a game still on: the spectator's replay, or the replay of a seat this browser holds

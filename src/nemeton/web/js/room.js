@@ -2,7 +2,7 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { MAX_NAME, api, clickable, forgetSeat, h, loadTokens, myName, rememberSeat, renderParts, saveTokens,
+import { MAX_NAME, api, loadRenderer, clickable, forgetSeat, h, loadTokens, myName, rememberSeat, renderParts, saveTokens,
   seatBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 const page = {
   info: null,        // the room's public description (GET /api/rooms/ROOM)
-  game: null,        // the game's module (js/games/<game>.js), or null: the moves list only
+  game: null,        // the game's renderer (/games/<game>/renderer.js), or null: the moves list only
   catalogue: null,
   conns: new Map(),  // seat (or "watch") -> Connection
   focus: null,       // the Connection whose table is shown
@@ -109,13 +109,8 @@ async function start() {
   }
   const game = page.catalogue.find((g) => g.name === page.info.game);
   document.title = `${game ? game.title : page.info.game} · Nemeton`;
-  $("game-css").href = `/static/css/${page.info.game}.css`;
   document.body.dataset.game = page.info.game;
-  try {
-    page.game = await import(`./games/${page.info.game}.js`);
-  } catch (err) {
-    page.game = null;  // no renderer: the moves list still plays the game
-  }
+  page.game = await loadRenderer(page.info.game);  // null without one: the moves list still plays the game
   if (params.has("watch")) {
     page.conns.set("watch", new Connection(null, null));
   } else if (urlToken) {

@@ -16,8 +16,8 @@
  * the room's description: the views carry only what changes).
  */
 
-import { renderParts } from "../common.js";
-import { nameText as indexText, seatNameOf } from "../text.js";
+import { renderParts } from "/static/js/common.js";
+import { nameText as indexText, seatNameOf } from "/static/js/text.js";
 
 // The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
 // and the components' names and texts, as nemeton.games.edora.public makes them); set by

@@ -4,7 +4,7 @@
 //
 // The module interface is the shell's (notes: web contract): render, renderScore, label.
 
-import { seatNameOf } from "../text.js";
+import { seatNameOf } from "/static/js/text.js";
 
 // ----- names and pictures ----------------------------------------------------------------
 

@@ -8,8 +8,8 @@
 // every card it may send to the bottom of the deck. Nothing here knows a rule: what is legal
 // comes from ctx.legal, what is shown from ctx.view, what just happened from ctx.fresh/ctx.log.
 
-import { renderParts } from "../common.js";
-import { seatNameOf } from "../text.js";
+import { renderParts } from "/static/js/common.js";
+import { seatNameOf } from "/static/js/text.js";
 
 const SYMBOL_WORDS = { heart: "heart", claw: "claw", season: "change of season", trap: "wolf trap" };
 const SYMBOL_SHORT = { heart: "heart", claw: "claw", season: "season", trap: "trap" };
