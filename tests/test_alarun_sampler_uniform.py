@@ -20,7 +20,7 @@ import pytest
 
 from nemeton.engine import get_game, make
 from nemeton.games.alarun.square import BOX, CELL_XY, NEIGHBOURS, ORIGIN, SIDE, MagicSquare
-from nemeton.games.alarun.view import hidden_layouts, unseen_pool
+from nemeton.games.alarun.infer import hidden_layouts, unseen_pool
 
 SPEC = get_game("alarun")
 # chi-square critical values at p = 0.001 (scipy.stats.chi2.ppf(0.999, dof))

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import nemeton
-from nemeton.agents import fitted
+from nemeton.games.alarun import fitted
 from nemeton.agents.base import AgentSpecError, get_heuristic, make_agent
 from nemeton.agents.fitted import fitted_evaluation
-from nemeton.agents.fitted_weights import WEIGHTS
+from nemeton.games.alarun import fitted_weights
+from nemeton.games.alarun.fitted_weights import WEIGHTS
 from nemeton.arena.match import simulate
 from nemeton.engine import get_game
 
@@ -83,8 +84,7 @@ def test_a_game_without_a_fitted_model_is_refused():
 
 
 def test_a_player_count_without_a_fitted_model_is_refused_at_its_first_state(monkeypatch):
-    from nemeton.agents import fitted_weights
-    monkeypatch.setattr(fitted_weights, "WEIGHTS", {"alarun": {2: WEIGHTS["alarun"][2]}})
+    monkeypatch.setattr(fitted_weights, "WEIGHTS", {2: WEIGHTS[2]})
     evaluate = fitted_evaluation("alarun")
     assert sum(evaluate(nemeton.make("alarun", players=2, seed=1))) == pytest.approx(1.0)
     with pytest.raises(AgentSpecError, match="no fitted evaluation for 'alarun' with 3 players"):
@@ -92,23 +92,22 @@ def test_a_player_count_without_a_fitted_model_is_refused_at_its_first_state(mon
 
 
 def test_weights_for_other_features_are_refused(monkeypatch):
-    from nemeton.agents import fitted_weights
-    stale = {**WEIGHTS["alarun"][2], "features": ["potions", "hand"]}
-    monkeypatch.setattr(fitted_weights, "WEIGHTS", {"alarun": {2: stale}})
+    stale = {**WEIGHTS[2], "features": ["potions", "hand"]}
+    monkeypatch.setattr(fitted_weights, "WEIGHTS", {2: stale})
     with pytest.raises(AgentSpecError, match="run benchmarks/fit_evaluation.py again"):
         fitted_evaluation("alarun")
 
 
 def test_the_fit_script_uses_the_runtime_features_and_predicts_what_the_search_evaluates():
     script = _fit_script()
-    assert script.GAMES is fitted.GAMES
-    assert script.GAMES["alarun"][1] is fitted.alarun_features
+    assert script.GAMES == ["alarun"]
+    assert script.model_of("alarun") is fitted.FITTED and fitted.FITTED.features is fitted.features
     np = pytest.importorskip("numpy")
-    table = np.array(WEIGHTS["alarun"][2]["weights"])
+    table = np.array(WEIGHTS[2]["weights"])
     evaluate = fitted_evaluation("alarun")
     states = [s for s in _states(2, seed=4, every=7) if not s.is_terminal()]
-    x = np.array([fitted.alarun_features(s) for s in states])
-    stages = np.array([fitted.alarun_stage(s) for s in states])
+    x = np.array([fitted.features(s) for s in states])
+    stages = np.array([fitted.stage(s) for s in states])
     predicted = script.predict(table, stages, x)
     for state, row in zip(states, predicted):
         assert evaluate(state) == pytest.approx(list(row), abs=1e-9)

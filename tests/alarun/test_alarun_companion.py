@@ -8,11 +8,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from nemeton.cli.alarun import app
+from nemeton.cli.companion import companion_app
+from nemeton.engine import get_game
 from nemeton.engine import InputError
 from nemeton.games.alarun.companion import parse_square
 
 runner = CliRunner()
+app = companion_app(get_game("alarun"))
 
 LAUREN = {
     "square": [

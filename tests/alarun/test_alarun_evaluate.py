@@ -10,7 +10,7 @@ import random
 import pytest
 
 from nemeton.agents.base import get_heuristic
-from nemeton.agents.heuristics.alarun import COLOUR_BONUS, CENTUM_AURI_VALUE, SquareReader
+from nemeton.games.alarun.heuristic import COLOUR_BONUS, CENTUM_AURI_VALUE, SquareReader
 from nemeton.engine import make
 from nemeton.games.alarun.cards import CENTUM_AURI
 from nemeton.games.alarun.square import CELL_XY, MagicSquare

@@ -111,7 +111,7 @@ def test_evaluate_shares_one_and_favours_the_leader(players):
 
 
 def test_points_added_now_are_exact_including_the_druids_lines():
-    from nemeton.agents.heuristics.alarun import SquareReader, Weights
+    from nemeton.games.alarun.heuristic import SquareReader, Weights
     from nemeton.games.alarun.square import MagicSquare
     rng = random.Random(0)
     for _ in range(150):

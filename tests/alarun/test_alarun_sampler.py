@@ -12,8 +12,8 @@ import pytest
 from nemeton.engine import get_game
 from nemeton.games.alarun.cards import full_deck
 from nemeton.games.alarun.rules import PLACEMENT
-from nemeton.games.alarun.sampler import prepare_sampler
-from nemeton.games.alarun.view import unseen_pool
+from nemeton.games.alarun.infer import prepare_sampler
+from nemeton.games.alarun.infer import unseen_pool
 
 from alarun_helpers import act, new
 

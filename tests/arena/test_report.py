@@ -9,7 +9,7 @@ import re
 import pytest
 
 from nemeton.arena.report import Variant, game_signals, write_report
-from nemeton.arena.signals import signals_for
+from nemeton.arena.report import signals_for
 from nemeton.arena.tournament import TournamentConfig, run_tournament
 
 PNG = b"\x89PNG\r\n\x1a\n"

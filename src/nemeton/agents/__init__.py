@@ -1,6 +1,6 @@
 """Agents: random, heuristic per game, information-set MCTS. See :mod:`nemeton.agents.base`."""
 
-from .base import Agent, AgentSpecError, GameHeuristic, make_agent, parse_agent_spec, register_heuristic
+from ..engine.heuristic import GameHeuristic
+from .base import Agent, AgentSpecError, get_heuristic, make_agent, parse_agent_spec
 
-__all__ = ["Agent", "AgentSpecError", "GameHeuristic", "make_agent", "parse_agent_spec",
-           "register_heuristic"]
+__all__ = ["Agent", "AgentSpecError", "GameHeuristic", "get_heuristic", "make_agent", "parse_agent_spec"]

@@ -7,19 +7,20 @@ new log entries before each decision (``observe``). It never receives the state.
 named by spec strings usable everywhere: ``random``, ``heuristic``,
 ``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``.
 
-Per-game knowledge lives in a :class:`GameHeuristic` registered for the game (under
-``nemeton.agents.heuristics``): a rule-of-thumb policy on views, the same policy on
-(determinized) states for fast rollouts, and a state evaluation for cut-off rollouts.
+Per-game knowledge lives in the game's :class:`~nemeton.engine.heuristic.GameHeuristic`
+(``games/<g>/heuristic.py``, named by its ``GameSpec``): a rule-of-thumb policy on views, the
+same policy on (determinized) states for fast rollouts, and a state evaluation for cut-off
+rollouts.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Mapping, Sequence
 
-from ..engine import Action, GameSpec, NemetonError, State
+from ..engine import Action, GameSpec, NemetonError, get_game
+from ..engine.heuristic import GameHeuristic
 
 
 class AgentSpecError(NemetonError, ValueError):
@@ -62,65 +63,15 @@ class Agent(ABC):
         return self.settings()
 
 
-class GameHeuristic(ABC):
-    """A game's rule-of-thumb knowledge, used by the heuristic agent and by search.
-
-    ``choose_from_view`` is what the heuristic agent plays. ``choose_in_state`` is the same
-    policy on a state, for rollouts inside search; search only ever passes determinized
-    states, and the policy reads only what ``seat`` could see there. ``evaluate`` scores a
-    non-terminal (determinized) state: an estimate of each seat's return (same scale as
-    ``State.returns()``: winners share 1).
-    """
-
-    @abstractmethod
-    def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
-
-    @abstractmethod
-    def choose_in_state(self, state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action: ...
-
-    @abstractmethod
-    def evaluate(self, state: State) -> list[float]: ...
-
-    def search_settings(self) -> Mapping[str, Any]:
-        """ISMCTS parameters that suit this heuristic (``{"rollout": "heuristic"}`` when its
-        policy is cheap and good enough to pay for itself in rollouts); search applies them
-        where an agent spec leaves a parameter unset. Default: none."""
-        return {}
-
-    # The parameters search_settings_for may set: a spec that gives one of them names it in
-    # the agent's label even where it equals search_settings (it may differ from the options').
-    refined_settings: frozenset[str] = frozenset()
-
-    def search_settings_for(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Refinements of :meth:`search_settings` for one game's options (its view's
-        ``options``), read by the search at its first decision and applied where the spec
-        leaves a parameter unset (Amarok with 4 players in teams: heuristic rollouts;
-        Edora with 2 players: progressive widening; docs/ai.md); list the parameters it may
-        set in :attr:`refined_settings`. Default: none."""
-        return {}
-
-
-_HEURISTICS: dict[str, GameHeuristic] = {}
-# A game's heuristic lives in ``nemeton.agents.heuristics.<game name>``; importing it registers it.
-_HEURISTIC_PACKAGE = "nemeton.agents.heuristics"
-
-
-def register_heuristic(game: str, heuristic: GameHeuristic) -> GameHeuristic:
-    _HEURISTICS[game] = heuristic
-    return heuristic
-
-
 def get_heuristic(game: str) -> GameHeuristic:
-    if game not in _HEURISTICS and game.isidentifier():
-        try:
-            importlib.import_module(f"{_HEURISTIC_PACKAGE}.{game}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{_HEURISTIC_PACKAGE}.{game}":
-                raise
+    """The heuristic that the game named ``game`` declares in its ``GameSpec``."""
     try:
-        return _HEURISTICS[game]
-    except KeyError:
+        spec = get_game(game)
+    except NemetonError:
         raise AgentSpecError(f"no heuristic is written for {game!r} yet") from None
+    if spec.heuristic is None:
+        raise AgentSpecError(f"no heuristic is written for {game!r} yet")
+    return spec.heuristic()
 
 
 class RandomAgent(Agent):
@@ -134,7 +85,7 @@ class RandomAgent(Agent):
 
 
 class HeuristicAgent(Agent):
-    """The game's rule-of-thumb player (see ``nemeton.agents.heuristics``)."""
+    """The game's rule-of-thumb player (its ``heuristic.py``)."""
 
     name = "heuristic"
 

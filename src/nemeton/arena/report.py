@@ -4,7 +4,7 @@ A report covers one tournament, or a rule-variant sweep (the same tournament und
 value, with the same deals and seats). For each tournament it shows the agents' ratings and
 win shares, seat and first-player advantage with their tests, score distributions per seat
 and per agent, game length and the game's own signals from the public event log
-(:mod:`nemeton.arena.signals`); for a sweep, each variant's paired differences from the
+(the game's ``signals.py``, :mod:`nemeton.engine.signals`); for a sweep, each variant's paired differences from the
 first with 95% intervals. Plots are drawn by matplotlib (Agg, no display needed) and
 embedded as base64 PNG images, so the file can be mailed or opened anywhere offline.
 """
@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .signals import signals_for
+from ..engine import get_game
+from ..engine.signals import GameSignals
 from .stats import ConfidenceSequence, Estimate, mean_interval
 from .summary import Difference, Summary, paired_differences, summarise
 from .tournament import Tournament
@@ -166,6 +167,12 @@ def _differences(diffs: Sequence[Difference], title: str) -> str:
 
 
 # ----- the game's own signals ------------------------------------------------------------------
+
+def signals_for(game: str) -> GameSignals | None:
+    """What the arena measures of ``game`` (its ``GameSpec.signals``), or None."""
+    spec = get_game(game)
+    return spec.signals() if spec.signals is not None else None
+
 
 def game_signals(t: Tournament) -> dict[str, dict[str, Estimate]] | None:
     """Mean per game, with a 95% interval, of every signal the game's extractor reports."""

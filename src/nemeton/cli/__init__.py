@@ -132,20 +132,12 @@ def simulate_command(
 
 
 def _mount_game_commands() -> None:
-    """A game's own commands (``nemeton alarun score``) live in ``nemeton/cli/<game>.py`` as a
-    Typer ``app``; each registered game that has such a module gets its sub-command."""
-    import importlib
+    """A game with a scoring companion (its ``GameSpec.companion``) gets ``nemeton <game> score``."""
+    from .companion import companion_app
     for spec in list_games():
-        module_name = f"{__name__}.{spec.name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        sub = getattr(module, "app", None)
-        if sub is not None:
-            app.add_typer(sub, name=spec.name, help=getattr(sub.info, "help", None) or f"{spec.title} tools.")
+        if spec.companion is not None:
+            sub = companion_app(spec)
+            app.add_typer(sub, name=spec.name, help=sub.info.help)
 
 
 _mount_game_commands()

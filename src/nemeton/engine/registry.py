@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .action import Action, ActionCodec
 from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, clip, snippet
 from .options import GameOptions, build_options, describe_options, OptionInfo
+from .parts import LazyPart
 from .state import State
 
 if TYPE_CHECKING:
@@ -68,10 +69,16 @@ class GameSpec:
     # The golden playthroughs kept for this game (tests/playthroughs/<name>-<label>.txt):
     # label -> (options, seed, seed of the random choices). See nemeton.engine.playthrough.
     playthroughs: Mapping[str, tuple[Mapping[str, Any], int, int]] = field(default_factory=dict)
-    # The module holding the game's RL encodings (``encoding_for(options)`` and
-    # ``options_from_view(view)``; see nemeton.engine.encoding), imported on first use so that
-    # nothing else needs NumPy.
-    encoding_module: str | None = None
+    # The parts of the game imported on first use (nemeton.engine.parts), each named once here:
+    # its RL encoding module (``encoding_for(options)`` and ``options_from_view(view)``; see
+    # nemeton.engine.encoding; only it needs NumPy), its heuristic (a GameHeuristic), what the
+    # arena measures of it (a GameSignals), a fitted cut-off evaluation (a FittedModel) and its
+    # scoring companion for a physical game (a Companion: ``nemeton <game> score``).
+    encoding_module: LazyPart | None = None
+    heuristic: LazyPart | None = None
+    signals: LazyPart | None = None
+    fitted: LazyPart | None = None
+    companion: LazyPart | None = None
     # The folder of the game's web renderer (``renderer.js``, an ES module, and ``style.css``);
     # the server serves it at ``/games/<name>/`` and the room page imports it from there.
     web_dir: str | None = None
@@ -160,7 +167,7 @@ class GameSpec:
     def _encoding_module(self) -> Any:
         if self.encoding_module is None:
             raise NemetonError(f"{self.name} has no RL encoding")
-        return importlib.import_module(self.encoding_module)
+        return self.encoding_module()
 
     def conformance_configs(self) -> list[dict[str, Any]]:
         configs: list[dict[str, Any]] = [{"players": n} for n in self.player_counts]

@@ -9,8 +9,11 @@ each ruling beside the rule it refines, with the test that checks it.
   action up, never adds one); :mod:`.rules` the game state (``AlarunState.from_json`` loads one);
 - :mod:`.scoring` potions, the druid, the Centum auri and the colour bonus;
 - :mod:`.events` the kinds of event in the log and their sentences;
-- :mod:`.view` views, legal actions from a view, the determinizer; :mod:`.sampler` the
-  determinizer's fast path for search (one view, many samples); :mod:`.render` text;
+- :mod:`.view` what each seat sees; :mod:`.infer` the legal actions of a view, the
+  determinizer and its fast path for search (one view, many samples); :mod:`.render` text;
+- :mod:`.encoding` the RL action space and observation; :mod:`.heuristic` the rule-of-thumb
+  player and evaluation, :mod:`.fitted` the fitted cut-off evaluation; :mod:`.signals` what
+  the arena measures; ``web/`` the browser's renderer;
 - :mod:`.companion` scoring a physical game's square typed in by a person.
 """
 
@@ -19,13 +22,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...engine import ActionCodec, GameSpec, register
+from ...engine.parts import part
 from .actions import ACTION_CLASSES, intern_action
 from .events import EVENT_KINDS
 from .render import render
 from .options import PLAYER_COUNTS, AlarunOptions
 from .rules import AlarunState, new_state
-from .sampler import prepare_sampler
-from .view import determinize, legal_actions_from_view
+from .infer import determinize, legal_actions_from_view, prepare_sampler
 
 SPEC = register(GameSpec(
     name="alarun",
@@ -45,7 +48,11 @@ SPEC = register(GameSpec(
     prepare_sampler=prepare_sampler,
     event_kinds=EVENT_KINDS,
     playthroughs={"2p": ({"players": 2}, 1, 1), "4p": ({"players": 4, "action_cap": 12}, 2, 2)},
-    encoding_module=f"{__name__}.encoding",
+    encoding_module=part(f"{__name__}.encoding"),
+    heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
+    signals=part(f"{__name__}.signals", "SIGNALS"),
+    fitted=part(f"{__name__}.fitted", "FITTED"),
+    companion=part(f"{__name__}.companion", "COMPANION"),
     web_dir=str(Path(__file__).with_name("web")),
 ))
 

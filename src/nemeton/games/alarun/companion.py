@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import InputError
-from .cards import CENTUM_AURI, COLOURS, COPIES, DRUID, INGREDIENTS, make_card, card_name
+from ...engine.companion import Companion, ScoreSheet
+from .cards import CENTUM_AURI, COLOURS, COPIES, DRUID, INGREDIENTS, make_card, card_name, short_name
 from .scoring import ScoreBreakdown, score_grid
 
 KEYS = ("square", "secret_colour", "druid")
@@ -128,3 +129,29 @@ def parse_square_text(text: str) -> SquareToScore:
 def score_square_text(text: str) -> ScoreBreakdown:
     """Parse, validate and score a square file's text."""
     return parse_square_text(text).score()
+
+
+def score_sheet(text: str) -> ScoreSheet:
+    """The score sheet of a square typed in as JSON text (``nemeton alarun score``)."""
+    square = parse_square_text(text)
+    result = square.score()
+    cells = list(square.grid)
+    rows = tuple((f"row {r + 1}", *[short_name(x) for x in cells[r * 5:r * 5 + 5]], str(result.rows[r]))
+                 for r in range(5))
+    rows += (("column points", *[str(p) for p in result.columns], ""),)
+    chosen = "chosen for you" if square.druid is None else "as you set it"
+    lines = (f"druid counts as: {result.to_json()['druid']} ({chosen})",
+             f"potions: rows {sum(result.rows)} + columns {sum(result.columns)} = {result.potions}",
+             f"centum auri: {result.centum_auri}",
+             f"colour bonus ({COLOURS[square.secret_colour]}): {result.colour_bonus}")
+    return ScoreSheet(title="Alarún: your magic square",
+                      columns=("", *[f"col {c + 1}" for c in range(5)], "row points"), rows=rows, lines=lines,
+                      total=f"total: {result.total}",
+                      data={**result.to_json(), "secret_colour": COLOURS[square.secret_colour]})
+
+
+COMPANION = Companion(
+    summary="Score a finished 5x5 square: rows, columns, Centum auri, colour bonus, total.",
+    input_help='JSON file ("-" = standard input): {"square": [[5 cells] x 5 rows], "secret_colour": "red", '
+               '"druid": "dragon_eggs:blue" (optional)}. A cell is "<ingredient>:<colour>", "druid" or "centum_auri".',
+    score=score_sheet)

@@ -22,7 +22,7 @@ from .cards import CARD_IDS, CARD_NAMES, CENTUM_AURI, COLOURS, HAND_SIZE, ROUNDS
 from .options import AlarunOptions
 from .rules import PHASE_NAMES
 from .square import REACH, SIDE
-from .view import read_options
+from .infer import read_options
 
 CARD_KINDS = len(CARD_NAMES)          # 50
 CELLS = SIDE * SIDE                   # 81 cells of the 9 x 9 frame

@@ -14,12 +14,13 @@ Rules as implemented, rulings and the tests of each: ``docs/rules/amarok.md``.
 from pathlib import Path
 
 from ...engine import GameSpec, register
+from ...engine.parts import part
 from .actions import ACTION_CODEC
 from .events import EVENT_KINDS
 from .options import PLAYER_COUNTS, AmarokOptions
 from .render import render
 from .rules import AmarokState, new_state
-from .view import determinize, legal_actions_from_view
+from .infer import determinize, legal_actions_from_view
 
 SPEC = register(GameSpec(
     name="amarok",
@@ -38,7 +39,9 @@ SPEC = register(GameSpec(
     event_kinds=EVENT_KINDS,
     playthroughs={"3p": ({"players": 3}, 3, 3),
                   "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
-    encoding_module=f"{__name__}.encoding",
+    encoding_module=part(f"{__name__}.encoding"),
+    heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
+    signals=part(f"{__name__}.signals", "SIGNALS"),
     web_dir=str(Path(__file__).with_name("web")),
 ))
 

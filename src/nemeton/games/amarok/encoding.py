@@ -17,7 +17,7 @@ from .actions import tables_for
 from .cards import CLAW, HEART, SEASON, TRAP, load_deck
 from .options import AmarokOptions
 from .rules import OBJECTIVE_NAMES
-from .view import cached_options
+from .infer import cached_options
 
 _PHASES = {"take": 0, "claw": 1, "over": 2}
 _OBJECTIVES = {name: i for i, name in enumerate(OBJECTIVE_NAMES)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ...engine.parts import part
 from ...engine.registry import GameSpec, register
 from .actions import CODEC
 from .events import EVENT_KINDS
@@ -20,7 +21,7 @@ from .options import EdoraOptions
 from .public import public_data
 from .render import render
 from .rules import EdoraState
-from .view import determinize, legal_actions_from_view, prepare_sampler
+from .infer import determinize, legal_actions_from_view, prepare_sampler
 
 
 def new_state(options: EdoraOptions, seed: int) -> EdoraState:
@@ -51,7 +52,9 @@ SPEC = register(GameSpec(
     playthroughs={"2p": ({"players": 2, "safety_valve": True}, 5, 5),
                   "2p-variants": ({"players": 2, "tablet_draft": True, "arranged_herbs": True,
                                    "shared_dice": True, "safety_valve": True}, 6, 6)},
-    encoding_module=f"{__name__}.encoding",
+    encoding_module=part(f"{__name__}.encoding"),
+    heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
+    signals=part(f"{__name__}.signals", "SIGNALS"),
     web_dir=str(Path(__file__).with_name("web")),
 ))
 

@@ -29,7 +29,8 @@ from .events import event_text
 from .options import EdoraOptions
 from .scoring import final_scoring, record_final_scoring
 from .checks import check_state
-from .state_json import load_state, options_of, shared_view, state_to_json, state_view
+from .state_json import load_state, options_of, state_to_json
+from .view import shared_view, state_view
 from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FOOD, D_GEM, D_PLACE, D_RELEASE, D_RUNE,
                     D_STAND_AGAIN, D_START, D_STONE, D_TABLET, D_TAKE_DIE, D_TURN, W_ACTION, W_BEGIN,
                     W_COMPETE, W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
@@ -49,7 +50,7 @@ class EdoraState(State):
         "colour_ends", "dolmen_owner", "oracle_stones", "oracle_slots", "deck", "deck_marks",
         "draft_hand", "gems_left", "potion_owner", "final",
         "_sanctuaries_json",  # the views' cache of the sanctuaries' JSON (state_json.py), made on first use
-        "_view_parts",        # the shared views' parts (state_json.shared_view), made on first use
+        "_view_parts",        # the shared views' parts (view.shared_view), made on first use
     )
 
     # ----- construction ----------------------------------------------------------------------
@@ -670,7 +671,7 @@ class EdoraState(State):
 
     def shared_view(self, seat: int | None) -> dict[str, Any]:
         """The engine's :meth:`State.shared_view` (equal to ``view(seat)``, read-only, unchanged
-        parts handed out again), made whole by state_json.py: the envelope is written there,
+        parts handed out again), made whole by view.py: the envelope is written there,
         beside the parts it keeps, rather than merged in."""
         return shared_view(self, self.check_seat(seat, spectator=True))
 

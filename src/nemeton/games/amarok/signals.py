@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Measurements, add, register_signals
+from ...engine.signals import GameSignals, Measurements, add
 
 DECIDED = "how rounds end (share of rounds)"
 EFFECTS = "effects played (per round)"
@@ -57,7 +57,7 @@ def extract(log, agents) -> Measurements:
     return out
 
 
-register_signals("amarok", extract, {
+SIGNALS = GameSignals(extract, {
     DECIDED: "what ended each round (round_end reason): the second heart in front (mating), the totals "
              "(with or without a wolf trap in front), or every seat trapped",
     EFFECTS: "changes of season and claws played per round",

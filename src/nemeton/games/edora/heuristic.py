@@ -25,15 +25,15 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State, get_game
-from ...games.edora.board import DIE, FOOD, KNOW, MIST, SICKLE, VP
-from ...games.edora.components import (ACTIVE, HERBS_PER_PLAYER, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
+from .board import DIE, FOOD, KNOW, MIST, SICKLE, VP
+from .components import (ACTIVE, HERBS_PER_PLAYER, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
                                        H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
                                        HERB_INDEX, TABLET_INDEX)
-from ...games.edora.rules import EdoraState
-from ...games.edora.steps import D_BREW, D_FOOD, D_PLACE, D_TURN
-from ...games.edora.scoring import amulet_points, sanctuary_collections, tablet_met
-from ...games.edora import actions as A
-from ..base import GameHeuristic, register_heuristic
+from .rules import EdoraState
+from .steps import D_BREW, D_FOOD, D_PLACE, D_TURN
+from .scoring import amulet_points, sanctuary_collections, tablet_met
+from . import actions as A
+from ...engine.heuristic import GameHeuristic
 
 OPPONENT_SHARE = 0.5
 TEMPERATURE = 12.0
@@ -87,7 +87,7 @@ def _objective(st: EdoraState, seat: int) -> float:
 # ----- quick rules for the small decisions inside a lookahead ----------------------------------
 
 def _reward_value(st, p, name: str) -> float:
-    from ...games.edora.board import REWARDS
+    from .board import REWARDS
     r = REWARDS.index(name)
     if r == VP and st.herb_state[HERBS_PER_PLAYER * p + H_VP] == ACTIVE:
         return 5.0
@@ -206,4 +206,4 @@ class EdoraHeuristic(GameHeuristic):
         return [w / total for w in weights]
 
 
-HEURISTIC = register_heuristic("edora", EdoraHeuristic())
+HEURISTIC = EdoraHeuristic()

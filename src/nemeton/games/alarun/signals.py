@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Measurements, add, register_signals
+from ...engine.signals import GameSignals, Measurements, add
 
 LINES = "potion lines per game (all seats)"
 SOURCES = "points per seat by source"
@@ -41,7 +41,7 @@ def extract(log, agents) -> Measurements:
     return out
 
 
-register_signals("alarun", extract, {
+SIGNALS = GameSignals(extract, {
     LINES: "each scoring line (rows A-E, columns F-J) by what it shares (ingredient or colour) and its "
            "strength (cards in the stretch); 'no potion' = a line that scored nothing",
     SOURCES: "mean points per seat from potions, Centum auri and the secret colour's bonus (final_score events)",

@@ -3,7 +3,7 @@ herbs used."""
 
 from __future__ import annotations
 
-from . import Measurements, add, register_signals
+from ...engine.signals import GameSignals, Measurements, add
 
 STEPS = "points per seat by scoring step"
 WON = "competitions and fire pits won (per game, by agent)"
@@ -36,7 +36,7 @@ def extract(log, agents) -> Measurements:
     return out
 
 
-register_signals("edora", extract, {
+SIGNALS = GameSignals(extract, {
     STEPS: "mean points per seat from each step of the final scoring (score_* events) and from the "
            "prestige track before it",
     WON: "competitions (highest die in a sanctuary) and fire pits enclosed, by the agent that won them; "

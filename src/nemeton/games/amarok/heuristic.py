@@ -26,10 +26,10 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State, TERMINAL
-from ...games.amarok.cards import CLAW, HEART, SEASON, TRAP, load_deck
-from ...games.amarok.rules import EMPTY, AmarokState
-from ...games.amarok.view import cached_options
-from ..base import GameHeuristic, register_heuristic
+from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .rules import EMPTY, AmarokState
+from .infer import cached_options
+from ...engine.heuristic import GameHeuristic
 
 HIDDEN = -2  # a hand card the seat cannot see
 EDGE = 2.0  # how much better than average a player's future card is expected to be
@@ -363,4 +363,4 @@ class AmarokHeuristic(GameHeuristic):
         return out
 
 
-HEURISTIC = register_heuristic("amarok", AmarokHeuristic())
+HEURISTIC = AmarokHeuristic()

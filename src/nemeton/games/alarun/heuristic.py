@@ -33,14 +33,14 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State
-from ...games.alarun.actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
-from ...games.alarun.cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
-from ...games.alarun.rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
-from ...games.alarun.scoring import (CENTUM_AURI_POINTS, COLOUR_BONUS_POINTS, POINTS, druid_lines, line_strength,
+from .actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
+from .cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
+from .rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
+from .scoring import (CENTUM_AURI_POINTS, COLOUR_BONUS_POINTS, POINTS, druid_lines, line_strength,
                                      score_grid)
-from ...games.alarun.square import (CELL_XY, COLUMNS_BETWEEN, ORIGIN, REACH, ROWS_BETWEEN, SIDE,
+from .square import (CELL_XY, COLUMNS_BETWEEN, ORIGIN, REACH, ROWS_BETWEEN, SIDE,
                                     MagicSquare, cell_index)
-from ..base import GameHeuristic, register_heuristic
+from ...engine.heuristic import GameHeuristic
 
 COLOUR_BONUS = 2.0
 CENTUM_AURI_VALUE = 10.0
@@ -468,4 +468,4 @@ class AlarunHeuristic(GameHeuristic):
         return [w / total for w in weights]
 
 
-HEURISTIC = register_heuristic("alarun", AlarunHeuristic())
+HEURISTIC = AlarunHeuristic()

@@ -1,1 +1,0 @@
-"""Per-game heuristics; importing a module registers its game\x27s heuristic."""
