@@ -114,6 +114,26 @@ def test_the_creators_page_shows_invite_links_a_friend_plays_through_one_to_the_
         close(ann, bob, watcher)
 
 
+def test_the_focus_on_an_invite_links_copy_button_survives_a_server_push(server, browser):
+    ann = new_page(browser)
+    bob = new_page(browser)
+    try:
+        create_in_lobby(ann, server, "Alarún", 3, [("here", "Ann"), ("invite", "Bob"), ("invite", "Cleo")])
+        copy = ann.locator("#creator button.copy-invite").nth(1)  # Cleo's
+        copy.focus()
+        ann.evaluate("document.activeElement.dataset.marked = 'yes'")  # this very element
+        assert ann.locator("#creator .hint", has_text="not here yet").count() == 2
+        bob.goto(ann.locator("#creator input.invite[data-seat]").first.input_value())
+        wait_state(bob)
+        # the push saying Bob came redraws the panel (still open: Cleo has yet to come), and
+        # the same button keeps the focus
+        ann.wait_for_function("[...document.querySelectorAll('#creator .hint')].some(e => e.textContent === 'here')")
+        assert ann.evaluate("document.activeElement.classList.contains('copy-invite')")
+        assert ann.evaluate("document.activeElement.dataset.marked") == "yes"
+    finally:
+        close(ann, bob)
+
+
 def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_when_all_are_taken(server, browser):
     ann, bob, cleo = (new_page(browser) for _ in range(3))
     try:

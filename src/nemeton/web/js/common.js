@@ -1,6 +1,7 @@
 // Shared by every page: DOM helpers, the API, seat colours, and the tokens this browser holds.
 
-import { partsToSegments, seatColour } from "./text.js";
+import * as kit from "./kit.js";
+import { toNodes } from "./kit.js";
 
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -69,32 +70,14 @@ export async function api(method, path, body, headers = {}) {
 export { SEAT_COLOURS, seatColour, seatNameOf, partsToSegments, partsText, segmentsText, joinWords, shortName,
   nameText } from "./text.js";
 
-/** A seat as people read it: its symbol in its colour and its name (a long name ends in an
- *  ellipsis where the room is short; the title keeps it whole). */
+// A seat's badge and an engine sentence as real nodes, for code that builds the DOM by hand
+// (the lobby, toasts); kit.js draws them (seatBadge, parts) for everything rendered by preact.
 export function seatBadge(seat, name) {
-  const c = seatColour(seat);
-  const full = String(name ?? "");
-  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: full ? `${full} (${c.name} ${c.symbol})` : `${c.name} ${c.symbol}`,
-                     dataset: { seat: String(seat) } },
-    h("span", { class: "seat-symbol", "aria-hidden": "true" }, c.symbol), full ? " " : "",
-    full ? h("span", { class: "seat-name" }, full) : "");
+  return toNodes(kit.seatBadge(seat, name))[0];
 }
 
-/**
- * An engine sentence as DOM nodes: its words as text and every {seat: n} of `parts` as that
- * seat's badge (name, colour and symbol), named from `seats` (the snapshot's list of
- * {seat, name, ...}). Without parts (an older server, a message with text only) the text is
- * shown as it is. Options: `names(seat)` overrides a seat's name (e.g. "you" for the viewer);
- * `capital`: the sentence starts with a seat, whose name then starts with a capital ("You").
- */
 export function renderParts(parts, seats, fallbackText = "", options = {}) {
-  if (!Array.isArray(parts)) return fallbackText === null || fallbackText === undefined ? [] : [document.createTextNode(String(fallbackText))];
-  return partsToSegments(parts, seats).map((seg, k) => {
-    if ("text" in seg) return document.createTextNode(seg.text);
-    let name = options.names ? options.names(seg.seat) || seg.name : seg.name;
-    if (k === 0 && options.capital && /^[a-z]/.test(name)) name = name.charAt(0).toUpperCase() + name.slice(1);
-    return seatBadge(seg.seat, name);
-  });
+  return toNodes(kit.parts(parts, seats, fallbackText, options));
 }
 
 // ----- tokens this browser holds (per room) -----------------------------------------------

@@ -1,7 +1,8 @@
 // The replay of a game: step through it as any seat or the spectator saw it. While the game is
 // still on, the moves so far, as the spectator saw them or as a seat this browser holds.
 
-import { api, clickable, loadRenderer, h, loadTokens, renderParts, seatBadge, seatColour, svg, toast } from "./common.js";
+import { api, clickable as domClickable, h as domH, loadRenderer, loadTokens, seatBadge as domBadge, seatColour, svg } from "./common.js";
+import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,7 @@ async function start() {
   try {
     page.info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
   } catch (err) {
-    $("board").replaceChildren(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, "Back to the lobby")));
+    render(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, "Back to the lobby")), $("board"));
     return;
   }
   const catalogue = await api("GET", "/api/games");
@@ -24,8 +25,8 @@ async function start() {
   page.over = page.info.status === "finished";
   // a game still on: the spectator's replay, or the replay of a seat this browser holds
   const viewers = page.info.seats.filter((s) => page.over || page.tokens.seats[s.seat]);
-  $("viewer").replaceChildren(h("option", { value: "" }, "the spectator"),
-    ...viewers.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name)));
+  render([h("option", { value: "" }, "the spectator"),
+    ...viewers.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name))], $("viewer"));
   $("note").hidden = page.over;
   $("note").textContent = page.over ? "" : "This game is still being played: the replay shows the moves so far, as the spectator "
     + "saw them (or as your own seat, if you play in it). Other seats' views open once the game has ended.";
@@ -99,35 +100,23 @@ function draw() {
   const seats = data.seats;
   const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
   const last = data.last;
-  $("status").replaceChildren(data.finished ? "The end." : (data.to_move.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : ""),
-    ...(data.finished ? [] : data.to_move.flatMap((s, i) => [i ? ", " : "", seatBadge(s, names(s))])));
-  $("players").replaceChildren(h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { class: `player${data.to_move.includes(s.seat) ? " acting" : ""}` },
+  render([data.finished ? "The end." : (data.to_move.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : null),
+    ...(data.finished ? [] : data.to_move.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]))], $("status"));
+  render([h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.to_move.includes(s.seat) ? " acting" : ""}` },
     seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : "person"),
-    data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: "score" }, String(data.view.scores[s.seat])) : ""))));
+    data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: "score" }, String(data.view.scores[s.seat])) : null)))],
+  $("players"));
   const log = data.log;
   const lastMove = last === null ? -1 : log.map((e) => e.seat).lastIndexOf(last);
   const fresh = lastMove < 0 ? [] : log.slice(lastMove).filter((e, i) => i === 0 || e.seat !== last);
-  $("log-list").replaceChildren(h("ol", {}, log.map((e) => h("li", { class: "log-entry" },
-    e.seat === null || e.seat === undefined ? "◇ "
-      : (Array.isArray(e.parts) && e.parts[0] && e.parts[0].seat === e.seat ? "" : [seatBadge(e.seat, ""), " "]),
-    renderParts(e.parts, seats, e.text)))));
+  render(h("ol", {}, log.map((e) => logEntry(e, seats))), $("log-list"));
   $("log-list").scrollTop = $("log-list").scrollHeight;
-  const bar = $("actionbar");
-  bar.replaceChildren();
   const ctx = { view: data.view, legal: [], log, fresh, seat: data.seat, mode: "replay", seats,
-                act: () => {}, seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar, components: page.info.components || {} };
-  const board = $("board");
-  board.replaceChildren();
-  const inline = $("score-inline");
-  inline.replaceChildren();
-  if (page.game && page.game.render) {
-    try { page.game.render(board, ctx); } catch (err) { console.error(err); board.append(h("pre", {}, JSON.stringify(data.view, null, 1))); }
-    if (data.finished && page.game.renderScore) {
-      try { page.game.renderScore(inline, ctx); } catch (err) { console.error(err); }
-    }
-  } else {
-    board.append(h("pre", { class: "raw-view" }, JSON.stringify(data.view, null, 1)));
-  }
+                act: () => {}, seatName: names, seatBadge: (s) => domBadge(s, names(s)), seatColour, h: domH, svg, clickable: domClickable,
+                components: page.info.components || {} };
+  drawGame(page.game, $("board"), $("actionbar"), ctx);
+  if (data.finished) drawScoreSheet(page.game, $("score-inline"), ctx);
+  else clear($("score-inline"));
 }
 
 start();

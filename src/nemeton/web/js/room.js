@@ -2,8 +2,10 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { MAX_NAME, api, loadRenderer, clickable, forgetSeat, h, loadTokens, myName, rememberSeat, renderParts, saveTokens,
-  seatBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
+import { MAX_NAME, api, clickable as domClickable, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
+  renderParts, saveTokens, seatBadge as domBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
+import { clear, drawGame, drawScoreSheet, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
+import { partsText } from "./text.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -68,7 +70,7 @@ class Connection {
       // the new state was pushed just before
     } else if (message.type === "error") {
       this.pending = false;
-      toast(h("span", {}, renderParts(message.parts, this.seats, message.message)), "error");
+      toast(domH("span", {}, renderParts(message.parts, this.seats, message.message)), "error");
       update();
     }
   }
@@ -94,7 +96,7 @@ function showConnection() {
 
 function fatal(message) {
   $("title").textContent = "This room cannot be opened";
-  $("board").replaceChildren(h("p", { class: "fatal" }, message, " ", h("a", { href: "/" }, "Back to the lobby")));
+  render(h("p", { class: "fatal" }, message, " ", h("a", { href: "/" }, "Back to the lobby")), $("board"));
 }
 
 // ----- start -----------------------------------------------------------------------------
@@ -180,23 +182,20 @@ function update() {
 
   drawPass(names);
   drawHeader(conn, snap, seats, names);
-  drawPlayers(conn, snap, seats, names);
-  if (page.passTo === null) drawLog(conn, names);
+  drawPlayers(conn, snap, seats);
+  if (page.passTo === null) drawLog(conn);
   const hidden = page.passTo !== null;
   $("table").hidden = hidden;
   if (hidden) {  // nothing of the previous seat's table stays in the page
-    $("board").replaceChildren();
-    $("actionbar").replaceChildren();
-    $("moves-list").replaceChildren();
-    $("log-list").replaceChildren();
+    for (const id of ["board", "actionbar", "moves-list", "log-list"]) clear($(id));
   } else {
     drawBoard(conn, snap, seats, names);
     drawMoves(conn, snap);
     drawControls(conn, snap);
   }
   drawWaiting(conn, snap, seats);
-  drawCreator(snap, seats, names);
-  drawScore(conn, snap, seats, names);
+  drawCreator(snap, seats);
+  drawScore(conn, snap, seats);
 }
 
 function drawPass(names) {
@@ -213,70 +212,49 @@ function drawPass(names) {
 function drawHeader(conn, snap, seats, names) {
   const game = page.catalogue.find((g) => g.name === page.info.game);
   $("title").textContent = `${game ? game.title : page.info.game}${snap.view.round ? ` · round ${snap.view.round}` : ""}`;
-  const status = $("status");
-  status.replaceChildren();
+  let said;
   if (snap.finished) {
-    status.append("The game is over.");
+    said = "The game is over.";
   } else if (snap.waiting) {
     const open = (snap.open_seats || []).length;
-    status.append(`Waiting for players: ${open} open seat${open === 1 ? "" : "s"}`);
+    said = `Waiting for players: ${open} open seat${open === 1 ? "" : "s"}`;
   } else if (conn.seat !== null && snap.legal_actions.length) {
-    status.append(h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn"));
+    said = h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn");
   } else {
     const acting = snap.to_move;
-    status.append(acting.length ? "Waiting for " : "", ...acting.flatMap((s, i) => [
-      i ? ", " : "", seatBadge(s, names(s)),
-      seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": "thinking" }) : ""]));
+    said = [acting.length ? "Waiting for " : null, ...acting.map((s, i) => [
+      i ? ", " : null, seatBadge(s, names(s)),
+      seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": "thinking" }) : null])];
   }
-  if (conn.snap.stand_in && conn.snap.stand_in.until_return) {
-    const back = h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, "I'm back");
-    status.append(" · ", `${conn.snap.stand_in.agent} is playing for you while you were away `, back);
-  }
+  const standIn = conn.snap.stand_in && conn.snap.stand_in.until_return
+    ? [" · ", `${conn.snap.stand_in.agent} is playing for you while you were away `,
+      h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, "I'm back")] : null;
+  render([said, standIn], $("status"));
 }
 
-function drawPlayers(conn, snap, seats, names) {
-  const box = $("players");
+function drawPlayers(conn, snap, seats) {
   const rows = seats.map((s) => {
     const acting = snap.to_move.includes(s.seat) && !snap.finished && !snap.waiting;
     const score = snap.view.scores ? snap.view.scores[s.seat] : null;
-    return h("li", { class: `player${acting ? " acting" : ""}${s.seat === conn.seat ? " me" : ""}`,
+    return h("li", { key: s.seat, class: `player${acting ? " acting" : ""}${s.seat === conn.seat ? " me" : ""}`,
                      style: `--seat:${seatColour(s.seat).css}` },
       h("span", { class: "marker", "aria-hidden": "true" }, acting ? "▶" : ""),
       seatBadge(s.seat, s.name),
-      s.seat === conn.seat ? h("span", { class: "tag" }, "you") : "",
+      s.seat === conn.seat ? h("span", { class: "tag" }, "you") : null,
       h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : s.open ? "open seat"
         : (s.stand_in ? `played by ${s.stand_in}` : (s.connected ? "online" : "away"))),
-      acting ? h("span", { class: "tag acting-tag" }, "to act") : "",
-      score !== null && score !== undefined ? h("span", { class: "score", title: "score" }, String(score)) : "");
+      acting ? h("span", { class: "tag acting-tag" }, "to act") : null,
+      score !== null && score !== undefined ? h("span", { class: "score", title: "score" }, String(score)) : null);
   });
-  box.replaceChildren(h("h2", {}, "Players"), h("ul", {}, rows));
+  render([h("h2", {}, "Players"), h("ul", {}, rows)], $("players"));
 }
 
-function drawLog(conn, names) {
+function drawLog(conn) {
   const list = $("log-list");
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  const groups = new Map();
-  for (const entry of conn.log) {
-    if (!groups.has(entry.round)) groups.set(entry.round, []);
-    groups.get(entry.round).push(entry);
-  }
-  const sections = [...groups.entries()].map(([round, entries]) => h("section", { class: "log-round" },
-    h("h3", {}, round ? `Round ${round}` : "Setup"),
-    h("ol", {}, entries.map((e) => h("li", { class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
-      logMarker(e), renderParts(e.parts, conn.seats.length ? conn.seats : page.info.seats, e.text))))));
-  list.replaceChildren(...sections);
+  render(logRounds(conn.log, conn.seats.length ? conn.seats : page.info.seats), list);
   if (nearBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
   list.dataset.filled = "1";
-}
-
-
-// An entry's marker: ◇ for the game's own effects; the actor's symbol unless the sentence
-// starts by naming the actor (then its badge says it already).
-export function logMarker(e) {
-  if (e.seat === null || e.seat === undefined) return h("span", { class: "auto", "aria-hidden": "true" }, "◇ ");
-  const first = Array.isArray(e.parts) ? e.parts[0] : null;
-  if (first && typeof first === "object" && first.seat === e.seat) return "";
-  return [seatBadge(e.seat, ""), " "];
 }
 
 function freshEntries(conn) {
@@ -292,30 +270,17 @@ function freshEntries(conn) {
 }
 
 function drawBoard(conn, snap, seats, names) {
-  const board = $("board");
-  const bar = $("actionbar");
-  bar.replaceChildren();
   const playing = conn.seat !== null && !conn.pending;
   const legal = playing ? snap.legal_actions : [];
   const ctx = {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
     mode: conn.seat === null ? "watch" : "play", seats,
     act: (action) => conn.act(action),
-    seatName: names, seatBadge: (s) => seatBadge(s, names(s)), seatColour, h, svg, clickable, actionBar: bar, components: page.info.components || {},
+    seatName: names, seatBadge: (s) => domBadge(s, names(s)), seatColour, h: domH, svg, clickable: domClickable,
+    components: page.info.components || {},
   };
   page.ctx = ctx;
-  board.replaceChildren();
-  if (page.game && page.game.render) {
-    try {
-      page.game.render(board, ctx);
-      return;
-    } catch (err) {
-      console.error(err);
-      board.replaceChildren(h("p", { class: "fatal" }, "This table could not be drawn; the moves list below still plays."));
-    }
-  } else {
-    board.append(h("pre", { class: "raw-view" }, JSON.stringify(snap.view, null, 1)));
-  }
+  drawGame(page.game, $("board"), $("actionbar"), ctx);
 }
 
 function label(action) {
@@ -328,60 +293,58 @@ function label(action) {
 function drawMoves(conn, snap) {
   const legal = conn.seat !== null && !conn.pending ? snap.legal_actions : [];
   $("moves").querySelector("summary").textContent = `Moves (${legal.length})`;
-  $("moves-list").replaceChildren(...legal.map((a) => h("li", {},
-    h("button", { type: "button", class: "move", onclick: () => conn.act(a) }, label(a)))));
+  render(legal.map((a) => h("li", { key: JSON.stringify(a) },
+    h("button", { type: "button", class: "move", onclick: () => conn.act(a) }, label(a)))), $("moves-list"));
 }
 
 function drawControls(conn, snap) {
-  const box = $("controls");
-  box.replaceChildren();
+  const out = [];
   if (!snap.finished && snap.moves > 0) {
-    box.append(h("a", { class: "button", id: "replay-so-far", href: `/rooms/${encodeURIComponent(roomId)}/replay` },
+    out.push(h("a", { class: "button", id: "replay-so-far", href: `/rooms/${encodeURIComponent(roomId)}/replay` },
       "Replay the moves so far"), " ");
   }
   if (snap.undo && conn.seat !== null && !snap.finished && !snap.waiting) {
     // offered only when the server would grant it; else disabled, with the server's reason
     const info = snap.take_back || { allowed: false, reason: "", parts: [] };
     const seats = conn.seats.length ? conn.seats : page.info.seats;
-    const why = info.allowed ? null : h("span", { id: "undo-reason", class: "hint" }, renderParts(info.parts, seats, info.reason || ""));
-    box.append(h("button", { type: "button", id: "undo", disabled: !info.allowed || conn.pending,
-                             title: info.allowed ? "Take back your last move" : (why ? why.textContent : ""),
-                             "aria-describedby": why ? "undo-reason" : null,
-                             onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"), why ? " " : "", why || "");
+    const why = info.allowed ? null : h("span", { id: "undo-reason", class: "hint" }, parts(info.parts, seats, info.reason || ""));
+    out.push(h("button", { type: "button", id: "undo", disabled: !info.allowed || conn.pending,
+                           title: info.allowed ? "Take back your last move" : partsText(info.parts, seats, info.reason || ""),
+                           "aria-describedby": why ? "undo-reason" : null,
+                           onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"), why ? " " : null, why);
   }
+  render(out, $("controls"));
 }
 
 // ----- open seats: waiting for players -------------------------------------------------------
 function drawWaiting(conn, snap, seats) {
   const box = $("waiting");
-  if (!snap.waiting || snap.finished) { box.hidden = true; box.replaceChildren(); return; }
+  if (!snap.waiting || snap.finished) { box.hidden = true; clear(box); return; }
   box.hidden = false;
   const open = snap.open_seats || [];
   const mine = [...page.conns.keys()].filter((k) => k !== "watch");
-  const parts = [h("h2", {}, "Waiting for players"),
+  const out = [h("h2", {}, "Waiting for players"),
     h("p", {}, `The game starts when every seat is taken: ${open.length} open seat${open.length === 1 ? "" : "s"} left.`)];
   const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}`;
-  parts.push(h("p", { class: "hint" }, "Anyone with this link can take an open seat:"),
-    h("div", { class: "invite-row" },
-      h("input", { class: "invite", id: "open-link", readonly: true, value: link, "aria-label": "link to take an open seat" }),
-      h("button", { type: "button", onclick: () => copy(link) }, "Copy link")));
-  if (!mine.length) {  // a visitor: take a seat with a name
-    const name = h("input", { id: "join-name", maxlength: MAX_NAME, value: myName(), autocomplete: "nickname",
-                              placeholder: "the name others see", "aria-label": "your name" });
-    const error = h("p", { class: "error", role: "alert", id: "join-error" });
-    parts.push(h("label", { class: "field" }, "Your name ", name), error,
-      h("div", { class: "button-row" }, open.map((s) => h("button", {
-        type: "button", class: "primary take-seat", dataset: { seat: s },
-        onclick: (e) => takeOpenSeat(roomId, s, name, error, e.currentTarget, seats) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
+  out.push(h("p", { class: "hint" }, "Anyone with this link can take an open seat:"),
+    linkRow(link, { id: "open-link", label: "link to take an open seat", onCopy: copy }));
+  if (!mine.length) {  // a visitor: take a seat with a name (what they type survives a push)
+    out.push(h("label", { class: "field" }, "Your name ",
+      h("input", { id: "join-name", maxlength: MAX_NAME, defaultValue: myName(), autocomplete: "nickname",
+                   placeholder: "the name others see", "aria-label": "your name" })),
+    h("p", { class: "error", role: "alert", id: "join-error" }),
+    h("div", { class: "button-row" }, open.map((s) => h("button", {
+      key: s, type: "button", class: "primary take-seat", dataset: { seat: s },
+      onclick: (e) => takeOpenSeat(roomId, s, $("join-name"), $("join-error"), e.currentTarget, seats) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
   } else {
     for (const seat of mine) {
       if (page.tokens.joined && page.tokens.joined[seat]) {
-        parts.push(h("button", { type: "button", class: "leave-seat", onclick: () => leave(seat) },
+        out.push(h("button", { key: `leave-${seat}`, type: "button", class: "leave-seat", onclick: () => leave(seat) },
           `Leave my seat (${(seats[seat] || {}).name || `seat ${seat + 1}`})`));
       }
     }
   }
-  box.replaceChildren(...parts);
+  render(out, box);
 }
 
 async function leave(seat) {
@@ -392,36 +355,33 @@ async function leave(seat) {
   } catch (err) { toast(err.message, "error"); }
 }
 
-function drawCreator(snap, seats, names) {
+// The creator's panel: updated in place at every push (a copy button keeps the focus).
+function drawCreator(snap, seats) {
   const box = $("creator");
   const creator = page.tokens.creator;
   if (!creator) { box.hidden = true; return; }
   box.hidden = false;
   const invites = page.tokens.invites || {};
   const items = seats.filter((s) => s.kind === "human").map((s) => {
-    const parts = [seatBadge(s.seat, s.open ? `open seat ${s.seat + 1}` : s.name)];
+    const out = [seatBadge(s.seat, s.open ? `open seat ${s.seat + 1}` : s.name)];
     const token = invites[s.seat];
     if (token && !s.open) {
       const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}?token=${encodeURIComponent(token)}`;
-      parts.push(h("div", { class: "invite-row" },
-        h("input", { class: "invite", readonly: true, value: link, dataset: { seat: s.seat },
-                     "aria-label": `invite link for ${s.name}` }),
-        h("button", { type: "button", class: "copy-invite", onclick: () => copy(link) }, "Copy link")),
+      out.push(linkRow(link, { label: `invite link for ${s.name}`, dataset: { seat: s.seat }, buttonClass: "copy-invite", onCopy: copy }),
         h("span", { class: "hint" }, s.connected ? "here" : "not here yet: send them this link"));
     }
     if (!snap.finished && !s.open && !snap.waiting) {
-      parts.push(s.stand_in
+      out.push(s.stand_in
         ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, `Give back to ${s.name}`)
         : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, "Hand to the AI"));
     }
-    return h("li", {}, parts);
+    return h("li", { key: s.seat }, out);
   });
   const watch = `${location.origin}/rooms/${encodeURIComponent(roomId)}?watch`;
-  // open while a friend has yet to come (their link is what they need), folded away after
-  const expected = seats.some((s) => invites[s.seat] && !s.connected && !s.open) || snap.waiting;
-  const details = box.querySelector("details");
-  const open = details ? (details.dataset.auto === String(expected) ? details.open : expected) : expected;
-  box.replaceChildren(h("details", { open, dataset: { auto: String(expected) } }, h("summary", {}, h("h2", {}, "Your room")),
+  // open while a friend has yet to come (their link is what they need), folded away after;
+  // a person's own opening or folding stays until that changes (preact sets `open` only then)
+  const expected = seats.some((s) => invites[s.seat] && !s.connected && !s.open) || Boolean(snap.waiting);
+  render(h("details", { open: expected }, h("summary", {}, h("h2", {}, "Your room")),
     h("p", { class: "hint" }, Object.keys(invites).length
       ? "You created this room: send each friend their own invite link (it is their seat: keep it private); hand an absent player's seat to the AI and back."
       : "You created this room: hand an absent player's seat to the AI and back."),
@@ -430,7 +390,7 @@ function drawCreator(snap, seats, names) {
     h("ul", { class: "creator-seats" }, items),
     h("div", { class: "invite-row" }, h("label", { class: "field" }, "Spectators ",
       h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": "link for spectators" })),
-      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link"))));
+      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link"))), box);
 }
 
 async function copy(text) {
@@ -443,29 +403,17 @@ async function handSeat(seat, agent) {
   } catch (err) { toast(err.message, "error"); }
 }
 
-function drawScore(conn, snap, seats, names) {
+function drawScore(conn, snap, seats) {
   const box = $("score");
   if (!snap.finished || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
-  const scores = snap.view.scores || [];
   const last = [...conn.log].reverse().find((e) => e.kind === "game_won" || e.kind === "game_end");
-  $("score-winner").replaceChildren(...(last ? renderParts(last.parts, seats, last.text) : []));
-  const body = $("score-body");
-  body.replaceChildren();
-  const ctx = { ...page.ctx, view: snap.view, legal: [], mode: "score" };
-  let drawn = false;
-  if (page.game && page.game.renderScore) {
-    try { page.game.renderScore(body, ctx); drawn = true; } catch (err) { console.error(err); }
-  }
-  if (!drawn) {
-    body.append(h("table", { class: "score-table" }, h("tbody", {}, seats.map((s) =>
-      h("tr", {}, h("th", {}, seatBadge(s.seat, s.name)), h("td", {}, String(scores[s.seat])))))));
-  }
-  const actions = $("score-actions");
-  actions.replaceChildren(
+  render(last ? parts(last.parts, seats, last.text) : null, $("score-winner"));
+  drawScoreSheet(page.game, $("score-body"), { ...page.ctx, view: snap.view, legal: [], mode: "score" }, seats);
+  render([
     h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, "Replay"),
     rematchButton(snap),
     h("button", { type: "button", onclick: () => { page.scoreDismissed = true; update(); } }, "See the table"),
-    h("a", { class: "button", href: "/" }, "Lobby"));
+    h("a", { class: "button", href: "/" }, "Lobby")], $("score-actions"));
   box.hidden = false;
 }
 

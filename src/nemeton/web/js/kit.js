@@ -1,0 +1,172 @@
+// The web kit: what the pages and the games' renderers share to draw a table.
+//
+// Everything here returns virtual nodes (preact's, from the vendored htm/preact bundle): a
+// page or a renderer describes the whole of what it shows at every server push, and
+// `render(vnode, container)` updates only what changed in the page, so keyboard focus, a
+// half-typed name, an open <details> and scroll positions survive a push. Nothing here
+// touches the DOM but `render`, `clear` and `toNodes`: Node's tests (tests/js) read the trees.
+
+import { h as preactH, html, render as preactRender } from "../vendor/htm-preact.js";
+import { partsToSegments, seatColour } from "./text.js";
+
+export { html };
+
+/** An element: h(tag, props, ...children), children nested arrays, null/false/"" skipped.
+ *  Props as in HTML (`class`, `aria-*`, `onclick`), plus `dataset: {k: v}` for data-k. */
+export function h(tag, props, ...children) {
+  let out = props || null;
+  if (out && out.dataset) {
+    out = { ...out };
+    for (const [k, v] of Object.entries(out.dataset)) {
+      if (v !== null && v !== undefined) out[`data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`] = String(v);
+    }
+    delete out.dataset;
+  }
+  const list = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false && c !== "");
+  return preactH(tag, out, ...list);
+}
+
+/** `vnode` drawn into `container`, updating what an earlier drawing left there. */
+export function render(vnode, container) {
+  preactRender(vnode, container);
+}
+
+/** Empty a container drawn by `render` (a plain replaceChildren would confuse the next one). */
+export function clear(container) {
+  preactRender(null, container);
+  container.replaceChildren();  // and whatever an older renderer built there by hand
+}
+
+/** Real nodes for code that still builds the DOM by hand (toasts, the lobby). */
+export function toNodes(vnode) {
+  const box = document.createElement("div");
+  preactRender(vnode, box);
+  return [...box.childNodes];
+}
+
+/** Props that make a non-button element behave as a button (Tab, Enter, Space). */
+export function clickable(onActivate, label) {
+  return {
+    role: "button", tabIndex: 0, "aria-label": label || null, onclick: onActivate,
+    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(e); } },
+  };
+}
+
+// ----- seats ----------------------------------------------------------------------------------
+/** A seat as people read it: its symbol in its colour and its name (a long name ends in an
+ *  ellipsis where the room is short; the title keeps it whole). Without a name: the symbol. */
+export function seatBadge(seat, name) {
+  const c = seatColour(seat);
+  const full = String(name ?? "");
+  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: full ? `${full} (${c.name} ${c.symbol})` : `${c.name} ${c.symbol}`,
+                     dataset: { seat: String(seat) } },
+    h("span", { class: "seat-symbol", "aria-hidden": "true" }, c.symbol), full ? " " : null,
+    full ? h("span", { class: "seat-name" }, full) : null);
+}
+
+/**
+ * An engine sentence: its words as text and every {seat: n} of `parts` as that seat's badge,
+ * named from `seats` (the snapshot's list of {seat, name, ...}). Without parts the text is
+ * shown as it is. Options: `names(seat)` overrides a seat's name ("you" for the viewer);
+ * `capital`: a sentence that starts with a seat starts with a capital ("You").
+ */
+export function parts(list, seats, fallbackText = "", options = {}) {
+  if (!Array.isArray(list)) return fallbackText === null || fallbackText === undefined ? [] : [String(fallbackText)];
+  return partsToSegments(list, seats).map((seg, k) => {
+    if ("text" in seg) return seg.text;
+    let name = options.names ? options.names(seg.seat) || seg.name : seg.name;
+    if (k === 0 && options.capital && /^[a-z]/.test(name)) name = name.charAt(0).toUpperCase() + name.slice(1);
+    return seatBadge(seg.seat, name);
+  });
+}
+
+// ----- the log ---------------------------------------------------------------------------------
+/** An entry's marker: ◇ for the game's own effects; the actor's symbol unless the sentence
+ *  starts by naming the actor (its badge says it already). */
+export function logMarker(e) {
+  if (e.seat === null || e.seat === undefined) return h("span", { class: "auto", "aria-hidden": "true" }, "◇ ");
+  const first = Array.isArray(e.parts) ? e.parts[0] : null;
+  if (first && typeof first === "object" && first.seat === e.seat) return null;
+  return [seatBadge(e.seat, ""), " "];
+}
+
+/** One log entry: its marker and its sentence, seats by name. */
+export function logEntry(e, seats) {
+  return h("li", { key: e.i, class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
+    logMarker(e), parts(e.parts, seats, e.text));
+}
+
+/** The log grouped by round ("Setup" before the first). */
+export function logRounds(log, seats) {
+  const groups = new Map();
+  for (const entry of log) {
+    if (!groups.has(entry.round)) groups.set(entry.round, []);
+    groups.get(entry.round).push(entry);
+  }
+  return [...groups.entries()].map(([round, entries]) => h("section", { key: String(round), class: "log-round" },
+    h("h3", {}, round ? `Round ${round}` : "Setup"),
+    h("ol", {}, entries.map((e) => logEntry(e, seats)))));
+}
+
+// ----- common pieces ---------------------------------------------------------------------------
+/** A read-only link with its copy button (invite links, the spectators' link). */
+export function linkRow(link, { id = null, label, inputClass = "invite", buttonClass = null, dataset = null, onCopy }) {
+  return h("div", { class: "invite-row" },
+    h("input", { class: inputClass, id, readonly: true, value: link, dataset, "aria-label": label }),
+    h("button", { type: "button", class: buttonClass, onclick: () => onCopy(link) }, "Copy link"));
+}
+
+/** A seat's score table (the fallback score sheet: one row per seat). */
+export function scoreTable(seats, scores) {
+  return h("table", { class: "score-table" }, h("tbody", {}, seats.map((s) =>
+    h("tr", { key: s.seat }, h("th", {}, seatBadge(s.seat, s.name)), h("td", {}, String(scores[s.seat]))))));
+}
+
+// ----- a game's renderer on a page ----------------------------------------------------------------
+// A renderer (games/<g>/web/renderer.js) exports draw(ctx) -> {board, bar} (virtual nodes for
+// the table and the action bar), score(ctx) -> the final sheet, and label(action, ctx) -> the
+// move's words. An older one exports render(root, ctx) and renderScore(root, ctx), which build
+// real nodes into an emptied container (ctx.actionBar: the bar's element).
+
+const BROKEN = "This table could not be drawn; the moves list below still plays.";
+
+/** The table of `game` for `ctx` into `board` and `bar`; without a renderer, the view as JSON. */
+export function drawGame(game, board, bar, ctx) {
+  if (game && game.draw) {
+    try {
+      const out = game.draw(ctx);
+      render(out.board, board);
+      render(out.bar || null, bar);
+    } catch (err) {
+      console.error(err);
+      render(h("p", { class: "fatal" }, BROKEN), board);
+      render(null, bar);
+    }
+    return;
+  }
+  clear(board);
+  clear(bar);
+  if (game && game.render) {
+    try {
+      game.render(board, { ...ctx, actionBar: bar });
+    } catch (err) {
+      console.error(err);
+      clear(board);
+      render(h("p", { class: "fatal" }, BROKEN), board);
+    }
+    return;
+  }
+  render(h("pre", { class: "raw-view" }, JSON.stringify(ctx.view, null, 1)), board);
+}
+
+/** The game's final sheet into `box`; without one, a table of `seats`' scores (none: empty). */
+export function drawScoreSheet(game, box, ctx, seats = null) {
+  if (game && game.score) {
+    try { render(game.score(ctx), box); return; } catch (err) { console.error(err); }
+  }
+  clear(box);
+  if (game && game.renderScore) {
+    try { game.renderScore(box, ctx); return; } catch (err) { console.error(err); clear(box); }
+  }
+  if (seats) render(scoreTable(seats, ctx.view.scores || []), box);
+}
