@@ -25,6 +25,7 @@ same whatever the options) is called with the action alone.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import types
 import typing
@@ -140,6 +141,31 @@ def _reader(tp: Any) -> tuple[Reader, str]:
     raise TypeError(f"action fields may be str, int, bool, None, Literal or tuples of those; not {tp!r}")
 
 
+@functools.cache
+def _class_fields(cls: type[Action]) -> list[tuple[str, Reader, str]]:
+    """(name, reader, what it accepts in words) for each field of an action class."""
+    hints = typing.get_type_hints(cls)
+    return [(f.name, *_reader(hints[f.name])) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+
+
+def field_misfit(action: Action) -> str | None:
+    """What is wrong with the fields of a hand-built action, in words: the first field whose
+    value is not what its annotation allows (``"x must be an integer from ...; got nan"``), or
+    None when every field fits (or the action's class declares no readable fields). Safe for
+    any value (it formats with :func:`~nemeton.engine.errors.snippet`)."""
+    try:
+        fields = _class_fields(type(action))
+    except Exception:  # not a dataclass, or an annotation the codec does not read
+        return None
+    for name, read, what in fields:
+        value = getattr(action, name, None)
+        try:
+            read(value)
+        except Exception:  # _Rejected, or a value whose hash or comparison fails
+            return f"{name} must be {what}; got {snippet(value, 40)}"
+    return None
+
+
 class ActionCodec:
     """Reads actions back from their JSON form, for one game's action classes.
 
@@ -151,9 +177,7 @@ class ActionCodec:
     def __init__(self, classes: Iterable[type[Action]], intern: Callable[..., Action] | None = None):
         self._classes: dict[str, tuple[type[Action], list[tuple[str, Reader, str]]]] = {}
         for cls in classes:
-            hints = typing.get_type_hints(cls)
-            fields = [(f.name, *_reader(hints[f.name])) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-            self._classes[cls.kind] = (cls, fields)
+            self._classes[cls.kind] = (cls, _class_fields(cls))
         self._intern = intern
         self._intern_takes_options = intern is not None and _takes_two_arguments(intern)
 

@@ -19,13 +19,14 @@ them, so sequential consumers (search, RL) still see one player at a time.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import random
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
-from .action import Action
-from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, snippet
+from .action import Action, field_misfit
+from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, clip, snippet
 from .log import Event, action_marked as _marked, default_event_text, seat_ref, split_parts
 from .options import GameOptions
 
@@ -56,6 +57,35 @@ def rng_from_json(data: Sequence) -> random.Random:
     rng = random.Random.__new__(random.Random)
     rng.setstate((3, tuple(words), data[2]))
     return rng
+
+
+def shown_action(action: Any) -> str:
+    """An action's text for a message, whatever its fields hold: its marked text (seats as
+    markers, :func:`~nemeton.engine.log.action_marked`), or where the game's text cannot format
+    the fields (a hand-built action holding NaN, a dict, a 5,000-digit integer) its kind and each
+    field's short repr, or its class name for an action that is no dataclass."""
+    try:
+        text = _marked(action)
+        if isinstance(text, str):
+            return clip(text, 160)
+    except Exception:  # the game's text failed on the odd fields: show them as they are
+        pass
+    kind = getattr(type(action), "kind", None)
+    name = clip(kind if isinstance(kind, str) else type(action).__name__, 40)
+    try:
+        fields = [(f.name, getattr(action, f.name, None)) for f in dataclasses.fields(action)]
+    except Exception:  # not a dataclass
+        return f"an action {name!r}"
+    return f"{name}(" + ", ".join(f"{field}={snippet(value, 30)}" for field, value in fields) + ")"
+
+
+def _index_of(legal: list[Action], action: Action) -> int:
+    """Where ``action`` is in ``legal`` (equal to the game's own instance), or -1. An action
+    whose fields cannot even be compared (an odd value whose ``==`` fails) is in no list."""
+    try:
+        return legal.index(action)
+    except Exception:  # ValueError: not there; anything else: fields that cannot be compared
+        return -1
 
 
 class State(ABC):
@@ -159,7 +189,7 @@ class State(ABC):
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {snippet(action, 80)}")
         if self.is_terminal():
-            raise IllegalActionError(f"the game is over; no action is legal (got {action})")
+            raise IllegalActionError(f"the game is over; no action is legal (got {shown_action(action)})")
         if seat is None:
             seat = self.current_player
         acting = self.acting()
@@ -167,10 +197,14 @@ class State(ABC):
             raise IllegalActionError(
                 f"{seat_ref(seat)} may not act now; acting: {', '.join(map(seat_ref, acting)) or 'nobody'}")
         legal = self._legal_actions(seat)
-        if action not in legal:
+        k = _index_of(legal, action)
+        if k < 0:
             shown = ", ".join(_marked(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-            raise IllegalActionError(f"{_marked(action)} is not legal for {seat_ref(seat)} now; legal: {shown}")
-        self.apply_unchecked(action, seat)
+            misfit = field_misfit(action)
+            raise IllegalActionError(f"{shown_action(action)} is not legal for {seat_ref(seat)} now"
+                                     f"{f' ({misfit})' if misfit else ''}; legal: {shown}")
+        # the game's own instance: a hand-built action equal to it (1.0 for 1) is never stored
+        self.apply_unchecked(legal[k], seat)
 
     def apply_unchecked(self, action: Action, seat: int | None = None) -> None:
         """Apply an action taken from ``legal_actions`` (search and playouts)."""
@@ -326,7 +360,10 @@ class State(ABC):
         yet taken could reveal what the action is about to show (a hidden card, a draw)."""
         seat = self.check_seat(seat)
         viewer = self.check_seat(viewer, spectator=True)
-        taken = [h for h in range(len(self.history) - 1, -1, -1) if self.history[h] == (seat, action)]
+        try:
+            taken = [h for h in range(len(self.history) - 1, -1, -1) if self.history[h] == (seat, action)]
+        except Exception:  # an odd hand-built action whose fields cannot be compared: never taken
+            taken = []
         if not taken:
             raise IllegalActionError(f"{seat_ref(seat)} has not taken {snippet(action, 80)} in this game; "
                                      "an action is described after it is taken (see log())")
