@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nemeton.engine import make
-from nemeton.games.alarun.cards import (CENTUM_AURI, COLOURS, DRUID, EMPTY, INGREDIENTS, card_id,
+from nemeton.games.alarun.components import (CENTUM_AURI, COLOURS, DRUID, EMPTY, INGREDIENTS, card_id,
                                         make_card)
 
 _SHORT_I = {"FM": "fungi_magica", "MB": "moon_berries", "CA": "calendula", "PF": "phoenix_feathers",

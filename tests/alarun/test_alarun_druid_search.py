@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from nemeton.games.alarun.cards import CENTUM_AURI, DRUID, EMPTY
+from nemeton.games.alarun.components import CENTUM_AURI, DRUID, EMPTY
 from nemeton.games.alarun.scoring import score_grid
 
 from alarun_helpers import card, grid

@@ -12,7 +12,7 @@ import pytest
 from nemeton.agents.base import get_heuristic
 from nemeton.games.alarun.heuristic import COLOUR_BONUS, CENTUM_AURI_VALUE, SquareReader
 from nemeton.engine import make
-from nemeton.games.alarun.cards import CENTUM_AURI
+from nemeton.games.alarun.components import CENTUM_AURI
 from nemeton.games.alarun.square import CELL_XY, MagicSquare
 
 from alarun_helpers import card

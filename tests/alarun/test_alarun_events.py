@@ -8,7 +8,7 @@ import random
 
 from nemeton.engine import get_game
 from nemeton.games.alarun.actions import PLACES
-from nemeton.games.alarun.cards import CARD_NAMES, COLOURS, DRUID, card_name
+from nemeton.games.alarun.components import CARD_NAMES, COLOURS, DRUID, card_name
 from nemeton.engine.log import split_parts
 from nemeton.games.alarun.events import EVENT_KINDS, card_words, event_text as marked_text
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from nemeton.engine import InvalidSeatError
-from nemeton.games.alarun.cards import CARD_IDS
+from nemeton.games.alarun.components import CARD_IDS
 from nemeton.games.alarun.scoring import score_grid
 from nemeton.games.alarun.square import MagicSquare, cell_index
 

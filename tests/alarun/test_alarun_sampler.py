@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from nemeton.engine import get_game
-from nemeton.games.alarun.cards import full_deck
+from nemeton.games.alarun.components import full_deck
 from nemeton.games.alarun.rules import PLACEMENT
 from nemeton.games.alarun.infer import prepare_sampler
 from nemeton.games.alarun.infer import unseen_pool

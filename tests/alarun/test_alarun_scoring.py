@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from nemeton.games.alarun.cards import CENTUM_AURI, COLOURS, DRUID, EMPTY
+from nemeton.games.alarun.components import CENTUM_AURI, COLOURS, DRUID, EMPTY
 from nemeton.games.alarun.scoring import POINTS, line_strength, score_grid
 
 from alarun_helpers import card, cards, grid

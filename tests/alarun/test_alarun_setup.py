@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from nemeton.engine import InvalidOptionsError, make
-from nemeton.games.alarun.cards import CENTUM_AURI, COLOURS, DRUID, full_deck
+from nemeton.games.alarun.components import CENTUM_AURI, COLOURS, DRUID, full_deck
 from nemeton.games.alarun.square import ORIGIN
 
 from alarun_helpers import new

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from nemeton.engine import get_game
-from nemeton.games.alarun.cards import COLOURS
+from nemeton.games.alarun.components import COLOURS
 from nemeton.games.alarun.scoring import ScoreBreakdown
 
 from alarun_helpers import act, cards, new, pass_round, place_all

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from nemeton.games.amarok.cards import load_deck
+from nemeton.games.amarok.components import load_deck
 from nemeton.games.amarok.rules import AmarokOptions, AmarokState, assemble, options_from_json
 
 

@@ -28,7 +28,7 @@ def test_decoding_junk_stores_nothing():
     """Decoding is a lookup among the game's actions or a checked new value, never a table
     that grows with what it reads."""
     from nemeton.games.amarok.actions import tables_for
-    from nemeton.games.amarok.cards import load_deck
+    from nemeton.games.amarok.components import load_deck
     spec = get_game("amarok")
     standard = tables_for(load_deck(None)).by_value
     size = len(standard)

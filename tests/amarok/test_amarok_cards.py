@@ -6,7 +6,7 @@ import json
 import pytest
 
 from nemeton.engine import GameRecord, InputError, InvalidOptionsError, content_hash, display_options, make
-from nemeton.games.amarok.cards import DeckError, load_deck, parse_deck_text, standard_deck_text
+from nemeton.games.amarok.components import DeckError, load_deck, parse_deck_text, standard_deck_text
 
 
 def test_default_deck_is_ruling_k1():

@@ -115,7 +115,7 @@ def test_a_seed_must_be_an_integer_from_0_to_2_64(saved, seed):
 
 def _moss_deck() -> str:
     """The standard deck with its card R3 renamed Moss3."""
-    from nemeton.games.amarok.cards import standard_deck_text
+    from nemeton.games.amarok.components import standard_deck_text
     text = standard_deck_text()
     assert 'id = "R3"' in text and "Moss3" not in text
     return text.replace('id = "R3"', 'id = "Moss3"')
@@ -135,7 +135,7 @@ def test_a_card_of_another_deck_is_decoded_with_that_decks_options_only(kind):
 
 def test_decoding_with_the_options_returns_the_decks_own_instance():
     from nemeton.games.amarok.actions import tables_for
-    from nemeton.games.amarok.cards import load_deck
+    from nemeton.games.amarok.components import load_deck
     deck = _moss_deck()
     options = SPEC.options(players=3, deck=deck)
     action = SPEC.action_from_json({"type": "take_seen", "seat": 2, "card": "Moss3"}, options)
@@ -170,7 +170,7 @@ def test_a_record_of_another_deck_loads_its_own_actions_and_refuses_the_standard
 
 def test_decoding_junk_with_the_options_grows_no_table():
     from nemeton.games.amarok.actions import tables_for
-    from nemeton.games.amarok.cards import load_deck
+    from nemeton.games.amarok.components import load_deck
     options = SPEC.options(players=3)
     by_value = tables_for(load_deck(None)).by_value
     size, decks = len(by_value), load_deck.cache_info().currsize

@@ -14,7 +14,7 @@ import httpx
 from conftest import (check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
                       record_frames, screenshot, snapshot, state_at)
 
-from nemeton.games.alarun.cards import CARD_NAMES
+from nemeton.games.alarun.components import CARD_NAMES
 
 # One evaluation reads the page's last snapshot and what its table draws, so both are of the
 # same moment (the page redraws synchronously when a state arrives).

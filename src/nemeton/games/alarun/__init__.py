@@ -4,7 +4,7 @@ The variant implemented is the rulebook's (``/work/shared/rules/alarun-rulebook.
 the rulings A1-A9 of RULINGS.md; ``docs/rules/alarun.md`` states the rules as implemented,
 each ruling beside the rule it refines, with the test that checks it.
 
-- :mod:`.cards` the 99 cards and their names; :mod:`.square` a growing magic square;
+- :mod:`.components` the 99 cards and their names; :mod:`.square` a growing magic square;
 - :mod:`.options` the typed options; :mod:`.actions` the interned actions (decoding looks an
   action up, never adds one); :mod:`.rules` the game state (``AlarunState.from_json`` loads one);
 - :mod:`.scoring` potions, the druid, the Centum auri and the colour bonus;

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...engine import Action, RecordError
-from .cards import CARD_IDS, CARD_NAMES
+from .components import CARD_IDS, CARD_NAMES
 from .square import CELL_XY, ORIGIN, SIDE
 
 

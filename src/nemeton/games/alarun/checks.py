@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, NoReturn
 from ...engine import RecordError
 from ...engine.errors import snippet
 from ...engine.log import Event
-from .cards import CARD_IDS, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS
+from .components import CARD_IDS, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS
 from .events import EVENT_KINDS
 from .square import BOX, ORIGIN, REACH, SIDE, MagicSquare, cell_index
 

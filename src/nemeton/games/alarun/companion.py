@@ -18,7 +18,7 @@ from typing import Any
 
 from ...engine import InputError
 from ...engine.companion import Companion, ScoreSheet
-from .cards import CENTUM_AURI, COLOURS, COPIES, DRUID, INGREDIENTS, make_card, card_name, short_name
+from .components import CENTUM_AURI, COLOURS, COPIES, DRUID, INGREDIENTS, make_card, card_name, short_name
 from .scoring import ScoreBreakdown, score_grid
 
 KEYS = ("square", "secret_colour", "druid")

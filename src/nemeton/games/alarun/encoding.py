@@ -3,7 +3,7 @@ its facts. The slices and their meaning are listed in ``docs/rl.md`` (made from
 :meth:`ObservationLayout.describe`).
 
 Cards are encoded by what scoring reads: a card is one of the 49 coloured ingredients or the
-Centum auri (50 card kinds, ``cards.CARD_NAMES`` order) in the card-count slices, and 7
+Centum auri (50 card kinds, ``components.CARD_NAMES`` order) in the card-count slices, and 7
 ingredient + 7 colour + Centum auri + druid features on a cell of a square. A square is the
 9 x 9 frame of offsets -4..4 around the druid (the offsets ``place`` actions use), so the
 same cell always has the same index, wherever the square grows.
@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS
-from .cards import CARD_IDS, CARD_NAMES, CENTUM_AURI, COLOURS, HAND_SIZE, ROUNDS
+from .components import CARD_IDS, CARD_NAMES, CENTUM_AURI, COLOURS, HAND_SIZE, ROUNDS
 from .options import AlarunOptions
 from .rules import PHASE_NAMES
 from .square import REACH, SIDE

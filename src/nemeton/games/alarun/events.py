@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...engine.log import number, seat_ref, sentence, verb, who
-from .cards import COLOURS, HAND_SIZE, INGREDIENTS, ROUNDS
+from .components import COLOURS, HAND_SIZE, INGREDIENTS, ROUNDS
 
 EVENT_KINDS: dict[str, str] = {
     "round_started": "a round begins; start_player starts it (round 1: seat 0; later: who passed first)",

@@ -34,7 +34,7 @@ from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State
 from .actions import FLIP, PASS, SWAP_ALL, SWAPS, Place
-from .cards import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
+from .components import CARD_IDS, CENTUM_AURI, COLOURS, EMPTY, ROUNDS, card_id
 from .rules import ACTIONS, NO_SEAT, PLACEMENT, AlarunState
 from .scoring import (CENTUM_AURI_POINTS, COLOUR_BONUS_POINTS, POINTS, druid_lines, line_strength,
                                      score_grid)

@@ -27,7 +27,7 @@ from ...engine import InvalidOptionsError, RecordError, State, build_options
 from ...engine.log import seat_ref
 from . import checks
 from .actions import PASS
-from .cards import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
+from .components import CARD_NAMES, CENTRE_SIZE, CENTUM_AURI, COLOURS, COPIES, EMPTY, HAND_SIZE, ROUNDS
 from .checks import field
 from .rules import (ACTIONS, FULL_DECK, MAX_ACTIONS, NO_SEAT, OVER, PHASE_IDS, PHASE_NAMES, PLACEMENT,
                     PLAYER_COUNTS, AlarunOptions, AlarunState, action_phase_actions, dealt_so_far,

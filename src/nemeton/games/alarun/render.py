@@ -9,7 +9,7 @@ import textwrap
 from typing import Any, Mapping
 
 from ...engine.log import Names, render_text, seat_ref
-from .cards import EMPTY, LEGEND, card_id, short_name
+from .components import EMPTY, LEGEND, card_id, short_name
 from .square import MagicSquare, cell_index
 
 

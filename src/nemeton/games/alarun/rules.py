@@ -28,7 +28,7 @@ from ...engine.log import Event
 from . import checks
 from .checks import field
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
-from .cards import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, EMPTY, HAND_SIZE, INGREDIENTS, ROUNDS,
+from .components import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, EMPTY, HAND_SIZE, INGREDIENTS, ROUNDS,
                     card_name, full_deck)
 from .events import event_text as sentence_for
 from .options import PLAYER_COUNTS, AlarunOptions  # (re-exported: options live in options.py)

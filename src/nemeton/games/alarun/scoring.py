@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import CENTUM_AURI, COLOUR_OF, DRUID, EMPTY, INGREDIENT_OF, card_name
+from .components import CENTUM_AURI, COLOUR_OF, DRUID, EMPTY, INGREDIENT_OF, card_name
 
 POINTS = (0, 1, 3, 6, 10, 15)  # potion points by stretch strength
 CENTUM_AURI_POINTS = 10

@@ -13,7 +13,7 @@ and after 24 cards the square is exactly 5x5.
 
 from __future__ import annotations
 
-from .cards import DRUID, EMPTY
+from .components import DRUID, EMPTY
 
 SIDE = 9
 REACH = 4                      # offsets run from -REACH to +REACH

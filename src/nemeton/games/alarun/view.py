@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect
 from typing import Any
 
-from .cards import CARD_NAMES, COLOURS, EMPTY, ROUNDS
+from .components import CARD_NAMES, COLOURS, EMPTY, ROUNDS
 from .rules import NO_SEAT, OVER, PHASE_NAMES, PLACEMENT, AlarunState
 from .scoring import POINTS, druid_lines, line_strength
 from .square import CELL_XY, ORIGIN, SIDE, MagicSquare, cells_of

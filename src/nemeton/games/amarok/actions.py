@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ...engine import Action, ActionCodec, RecordError
 from ...engine.errors import snippet
 from ...engine.log import seat_ref, split_parts
-from .cards import MAX_ID_CHARS, Deck, load_deck
+from .components import MAX_ID_CHARS, Deck, load_deck
 
 
 def _plain(marked: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
 from .actions import tables_for
-from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .components import CLAW, HEART, SEASON, TRAP, load_deck
 from .options import AmarokOptions
 from .rules import OBJECTIVE_NAMES
 from .infer import cached_options

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...engine.log import number, seat_ref, sentence, verb, who
-from .cards import Deck
+from .components import Deck
 
 EVENT_KINDS = {
     "deal": "a round begins: who holds the objective card and plays first, its side, the "

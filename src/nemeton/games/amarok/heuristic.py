@@ -26,7 +26,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State, TERMINAL
-from .cards import CLAW, HEART, SEASON, TRAP, load_deck
+from .components import CLAW, HEART, SEASON, TRAP, load_deck
 from .rules import EMPTY, AmarokState
 from .infer import cached_options
 from ...engine.heuristic import GameHeuristic

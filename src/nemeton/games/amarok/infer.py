@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ...engine import TERMINAL, RecordError
 from .actions import tables_for
-from .cards import load_deck
+from .components import load_deck
 from .rules import AmarokOptions, AmarokState, assemble, options_from_json
 
 

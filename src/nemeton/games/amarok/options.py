@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...engine import GameOptions, InvalidOptionsError, build_options, option
-from .cards import load_deck, standard_deck_text
+from .components import load_deck, standard_deck_text
 
 PLAYER_COUNTS = (3, 4, 5, 6)
 

@@ -28,9 +28,10 @@ from ...engine.errors import snippet
 from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from .actions import ActionTables, decode_action, tables_for
-from .cards import CLAW, HEART, MAX_VALUE, SEASON, TRAP, load_deck
+from .components import CLAW, HEART, MAX_VALUE, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
 from .events import EVENT_KINDS, Seating, event_text
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
+from . import scoring
 
 EMPTY = -1
 
@@ -55,8 +56,6 @@ def _others(players: int, seat: int, partner: int) -> tuple[int, ...]:
     return tuple(p for p in range(players) if p != seat and p != partner)
 
 
-WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
-OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")
 
 
 class AmarokState(State):
@@ -325,32 +324,15 @@ class AmarokState(State):
 
     def totals(self) -> list[int]:
         """Each seat's total in front (team mode: its team's four cards)."""
-        values, front, counts = self.cards.values, self.front, self.front_count
-        own = [sum(values[front[i]] for i in range(2 * p, 2 * p + counts[p])) for p in range(self.n)]
-        if not self.teams:
-            return own
-        return [own[p] + own[self.partner(p)] for p in range(self.n)]
+        return scoring.totals(self)
 
     def trapped(self) -> list[bool]:
-        """Whether each seat cannot win the round: a wolf trap in front of it (team mode: in
-        front of either partner)."""
-        symbols, front, counts = self.cards.symbols, self.front, self.front_count
-        own = [any(symbols[front[i]] == TRAP for i in range(2 * p, 2 * p + counts[p]))
-               for p in range(self.n)]
-        if not self.teams:
-            return own
-        return [own[p] or own[self.partner(p)] for p in range(self.n)]
+        """Whether each seat cannot win the round (a wolf trap in front of its team)."""
+        return scoring.trapped(self)
 
     def round_winners(self) -> list[int]:
-        """Ruling K7: untrapped players (teams) with the best total per the objective; every
-        tied one wins; nobody if all are trapped."""
-        totals, trapped = self.totals(), self.trapped()
-        free = [p for p in range(self.n) if not trapped[p]]
-        if not free:
-            return []
-        pick = max if self.objective == WOLF_PACK else min
-        best = pick(totals[p] for p in free)
-        return [p for p in free if totals[p] == best]
+        """Who wins the round on totals (ruling K7; :func:`.scoring.round_winners`)."""
+        return scoring.round_winners(self)
 
     def finish_round(self, winners: list[int], reason: str, mater: int | None) -> None:
         """Winners advance one level (K7); the first to the target wins the game (K8), else the

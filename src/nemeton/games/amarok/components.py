@@ -207,3 +207,5 @@ def load_deck(text: str | None = None) -> Deck:
     return parse_deck_text(text)
 
 
+WOLF_PACK, LONE_WOLF = 0, 1  # the objective card's sides: highest total / lowest total wins
+OBJECTIVE_NAMES = ("wolf_pack", "lone_wolf")

@@ -1,0 +1,3 @@
+"""The three cards, lowest first."""
+
+CARDS = ("J", "Q", "K")
