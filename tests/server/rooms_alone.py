@@ -1,0 +1,31 @@
+"""The server's rooms without the app: a :class:`~nemeton.server.rooms.Rooms` on a SQLite file,
+for the tests of its parts (no HTTP, no WebSocket, no lifespan; the periodic tasks are not
+started)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from nemeton.server.agents import AgentPolicy
+from nemeton.server.db import Store, open_engine
+from nemeton.server.rooms import Rooms
+
+
+@contextlib.asynccontextmanager
+async def rooms_on(db_url: str, agents: AgentPolicy | None = None) -> AsyncIterator[Rooms]:
+    """A server process's rooms on ``db_url`` (two of them on one file: two processes)."""
+    engine = open_engine(db_url)
+    rooms = Rooms(Store(engine), agent_threads=1, agents=agents or AgentPolicy(any_spec=True))
+    try:
+        yield rooms
+    finally:
+        await rooms.close()
+        engine.dispose()
+
+
+async def two_people(rooms: Rooms, game: str = "alarun", second: dict | None = None, **extra) -> tuple[str, dict, str]:
+    """A room of two people's seats (``second``: seat 1 another kind); returns (room, {seat: token}, creator)."""
+    made = await rooms.create(game, {}, [{"kind": "human", "name": "Ann"}, second or {"kind": "human", "name": "Bob"}],
+                              **extra)
+    return made["room"], {s["seat"]: s["token"] for s in made["seats"]}, made["creator"]
