@@ -21,13 +21,8 @@ export function elements(node) {
   return out;
 }
 
-/** The text a person reads under `node`. */
-export function text(node) {
-  if (node === null || node === undefined || typeof node === "boolean") return "";
-  if (typeof node === "string" || typeof node === "number") return String(node);
-  if (Array.isArray(node)) return node.map(text).join("");
-  return children(node).map(text).join("");
-}
+/** The text a person reads under a node: the kit's own reading. */
+export { textOf as text } from "../../src/nemeton/web/js/kit.js";
 
 export function classes(node) {
   return new Set(String((node.props && node.props.class) || "").split(/\s+/).filter(Boolean));

@@ -170,3 +170,12 @@ export function drawScoreSheet(game, box, ctx, seats = null) {
   }
   if (seats) render(scoreTable(seats, ctx.view.scores || []), box);
 }
+
+/** The text a person reads in virtual nodes (a title, an aria-label made of a sentence). */
+export function textOf(node) {
+  if (node === null || node === undefined || typeof node === "boolean") return "";
+  if (typeof node === "string" || typeof node === "number") return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  const c = node.props ? node.props.children : undefined;
+  return textOf(c);
+}
