@@ -83,3 +83,83 @@ def test_the_confidence_sequence_is_wider_than_a_fixed_sample_interval_and_shrin
 def test_observations_outside_zero_one_are_refused():
     with pytest.raises(ValueError):
         ConfidenceSequence().update(1.5)
+
+
+# ----- Student's t: the quantiles behind mean_interval --------------------------------------------
+# t(0.975, df) from the standard tables (two-sided 95%), and a few other points
+T_TABLE = [(0.975, 1, 12.706), (0.975, 2, 4.303), (0.975, 3, 3.182), (0.975, 4, 2.776), (0.975, 5, 2.571),
+           (0.975, 9, 2.262), (0.975, 10, 2.228), (0.975, 19, 2.093), (0.975, 30, 2.042), (0.975, 60, 2.000),
+           (0.975, 120, 1.980), (0.95, 1, 6.314), (0.95, 10, 1.812), (0.95, 30, 1.697), (0.995, 5, 4.032),
+           (0.995, 30, 2.750), (0.9, 4, 1.533), (0.999, 10, 4.144)]
+
+
+@pytest.mark.parametrize("p,df,expected", T_TABLE)
+def test_the_t_quantile_matches_the_printed_tables(p, df, expected):
+    from nemeton.arena.stats import student_t_quantile
+    assert round(student_t_quantile(p, df), 3) == expected
+    assert round(student_t_quantile(1 - p, df), 3) == -expected  # symmetric
+
+
+def test_the_t_quantile_inverts_the_t_distribution_and_tends_to_the_normal():
+    from statistics import NormalDist
+    from nemeton.arena.stats import student_t_cdf, student_t_quantile
+    for df in [1, 2, 3, 4, 7, 12, 50, 999, 1000, 1001, 5000]:
+        for p in [0.6, 0.9, 0.975, 0.995]:
+            assert student_t_cdf(student_t_quantile(p, df), df) == pytest.approx(p, abs=1e-12)
+    assert student_t_quantile(0.5, 7) == 0.0
+    assert student_t_quantile(0.975, 10**7) == pytest.approx(NormalDist().inv_cdf(0.975), abs=1e-6)
+    quantiles = [student_t_quantile(0.975, df) for df in range(1, 200)]
+    assert all(a > b for a, b in zip(quantiles, quantiles[1:])), "fewer degrees of freedom, wider"
+    for bad in [(0.0, 3), (1.0, 3), (0.5, 0)]:
+        with pytest.raises(ValueError):
+            student_t_quantile(*bad)
+
+
+def test_the_t_distribution_agrees_with_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    from nemeton.arena.stats import student_t_cdf, student_t_quantile
+    rng = random.Random(7)
+    for df in list(range(1, 40)) + [rng.randint(40, 3000) for _ in range(40)]:
+        for p in [0.55, 0.8, 0.95, 0.975, 0.99, 0.999, rng.uniform(0.001, 0.999)]:
+            assert student_t_quantile(p, df) == pytest.approx(float(stats.t.ppf(p, df)), rel=1e-11, abs=1e-12)
+        t = rng.uniform(-8, 8)
+        assert student_t_cdf(t, df) == pytest.approx(float(stats.t.cdf(t, df)), abs=1e-12)
+
+
+def test_the_mean_interval_of_three_games_is_mean_plus_or_minus_t_s_over_root_n():
+    from statistics import NormalDist, mean, stdev
+    from nemeton.arena.stats import mean_interval
+    values = [0.2, 0.5, 1.1]
+    e = mean_interval(values)
+    half = 4.302652729749464 * stdev(values) / 3 ** 0.5  # t(0.975, 2) = 0.95 / √(2 · 0.975 · 0.025)
+    assert e.mean == pytest.approx(mean(values)) and e.n == 3
+    assert e.low == pytest.approx(mean(values) - half, abs=1e-12)
+    assert e.high == pytest.approx(mean(values) + half, abs=1e-12)
+    z_half = NormalDist().inv_cdf(0.975) * stdev(values) / 3 ** 0.5
+    assert e.high - e.low > 2 * 2 * z_half, "more than twice as wide as the normal interval at n = 3"
+
+
+def test_the_mean_interval_covers_the_true_mean_95_percent_of_the_time_with_few_games():
+    """Normal values, 4 per sample: the t interval covers the mean in about 95% of samples,
+    the normal (z) one in only about 86%."""
+    from nemeton.arena.stats import mean_interval
+    rng = random.Random(13)
+    runs = 4000
+    covered = 0
+    for _ in range(runs):
+        e = mean_interval([rng.gauss(1.0, 2.0) for _ in range(4)])
+        covered += e.low <= 1.0 <= e.high
+    assert 0.935 <= covered / runs <= 0.965
+
+
+def test_the_mean_interval_at_the_edges():
+    from nemeton.arena.stats import mean_interval
+    assert mean_interval([]).n == 0
+    one = mean_interval([0.7])
+    assert one.mean == one.low == one.high == 0.7 and one.n == 1
+    same = mean_interval([2.0] * 5)
+    assert same.low == same.high == 2.0
+    wider = mean_interval([0.0, 1.0] * 5, confidence=0.99)
+    assert wider.high - wider.low > mean_interval([0.0, 1.0] * 5).high - mean_interval([0.0, 1.0] * 5).low
+    with pytest.raises(ValueError):
+        mean_interval([1.0, 2.0], confidence=1.0)

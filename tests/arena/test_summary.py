@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nemeton.arena.summary import paired_differences, rate, summarise
-from nemeton.arena.tournament import GameOutcome, TournamentConfig, run_tournament
+from nemeton.arena.summary import paired_differences, quantiles, rate, summarise
+from nemeton.arena.tournament import GameOutcome, Tournament, TournamentConfig, run_tournament
 
 
 def outcome(index, seats, units, ranking, returns):
@@ -63,3 +63,30 @@ def test_a_variant_played_against_itself_differs_by_exactly_zero():
     b = run_tournament(config, 6, workers=1)
     for d in paired_differences(a, b):
         assert d.difference.mean == 0 and d.difference.low == d.difference.high == 0, d.what
+
+
+def test_score_quantiles_interpolate_between_the_sorted_scores():
+    assert quantiles([4, 1, 3, 2]) == {"min": 1, "q25": 1.75, "median": 2.5, "q75": 3.25, "max": 4}
+    assert quantiles([7, 1, 4]) == {"min": 1, "q25": 2.5, "median": 4, "q75": 5.5, "max": 7}
+    assert quantiles([5]) == {"min": 5, "q25": 5, "median": 5, "q75": 5, "max": 5}
+    assert quantiles([]) is None
+
+
+def test_the_paired_difference_of_game_length_is_a_t_interval_over_the_games():
+    """Three games one, three and five steps longer than the baseline's: the difference is
+    3 ± t(0.975, 2) · 2 / √3 (t = 4.303, not the normal 1.96)."""
+    config = TournamentConfig.build("alarun", 2, ["random", "random"], seed=1)
+
+    def tournament(steps):
+        games = [outcome(i, [0, 1], [[0], [1]], [1, 2], [1.0, 0.0]) for i in range(3)]
+        for game, n in zip(games, steps):
+            game.steps = n
+        return Tournament(config, games)
+
+    by_what = {d.what: d for d in paired_differences(tournament([10, 20, 30]), tournament([11, 23, 35]))}
+    steps = by_what["steps per game"]
+    assert steps.baseline == 20 and steps.variant == 23
+    half = 4.302652729749464 * 2 / 3 ** 0.5
+    assert steps.difference.mean == 3
+    assert steps.difference.low == pytest.approx(3 - half) and steps.difference.high == pytest.approx(3 + half)
+    assert steps.difference.low < 0 < steps.difference.high  # a normal interval (3 ± 2.26) would exclude 0

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -144,22 +145,22 @@ class Summary:
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float] | None:
-    """The score distribution in five numbers (minimum, quartiles, maximum)."""
+    """The score distribution in five numbers: minimum, quartiles (interpolated between the
+    sorted values, ``statistics.quantiles(method="inclusive")``, the median the middle one) and
+    maximum; None without values."""
     if not values:
         return None
-    ordered = sorted(values)
-
-    def at(q: float) -> float:
-        k = q * (len(ordered) - 1)
-        low = int(k)
-        high = min(low + 1, len(ordered) - 1)
-        return round(ordered[low] + (ordered[high] - ordered[low]) * (k - low), 3)
-
-    return {"min": ordered[0], "q25": at(0.25), "median": at(0.5), "q75": at(0.75), "max": ordered[-1]}
+    if len(values) == 1:
+        q25 = median = q75 = values[0]
+    else:
+        q25, median, q75 = statistics.quantiles(values, n=4, method="inclusive")
+    return {"min": min(values), "q25": round(q25, 3), "median": round(median, 3), "q75": round(q75, 3),
+            "max": max(values)}
 
 
 def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+    """The mean (``statistics.fmean``), 0 without values."""
+    return statistics.fmean(values) if values else 0.0
 
 
 def summarise(t: Tournament) -> Summary:
