@@ -197,7 +197,7 @@ def game_signals(t: Tournament) -> dict[str, dict[str, Estimate]] | None:
 
 
 def _nonnegative(values: Sequence[float]) -> Estimate:
-    """A mean's normal interval, cut at 0 for measures that cannot be negative (counts, points)."""
+    """A mean's Student-t interval, cut at 0 for measures that cannot be negative (counts, points)."""
     e = mean_interval(values)
     return Estimate(e.mean, max(0.0, e.low), e.high, e.n) if min(values) >= 0 else e
 
@@ -294,7 +294,7 @@ def write_report(path: str, variants: Sequence[Variant], title: str | None = Non
         parts.append("<h2>Rule variants against the baseline</h2>")
         parts.append(f"<p>Baseline: {html.escape(variants[0].label)}. Every variant replays the same deals with "
                      "the same seats (common random numbers); differences are paired game by game, with "
-                     "95% normal intervals.</p>")
+                     "95% Student-t intervals.</p>")
         for v in variants[1:]:
             diffs = paired_differences(variants[0].tournament, v.tournament)
             parts.append(f"<h3>{html.escape(v.label)}</h3>")
