@@ -154,7 +154,7 @@ def field_misfit(action: Action) -> str | None:
     None when every field fits (or the action's class declares no readable fields). Safe for
     any value (it formats with :func:`~nemeton.engine.errors.snippet`)."""
     try:
-        fields = _class_fields(type(action))
+        fields = _class_fields(type(action))  # type: ignore[arg-type]  # a class is hashable: python/mypy#20409
     except Exception:  # not a dataclass, or an annotation the codec does not read
         return None
     for name, read, what in fields:
@@ -177,7 +177,7 @@ class ActionCodec:
     def __init__(self, classes: Iterable[type[Action]], intern: Callable[..., Action] | None = None):
         self._classes: dict[str, tuple[type[Action], list[tuple[str, Reader, str]]]] = {}
         for cls in classes:
-            self._classes[cls.kind] = (cls, _class_fields(cls))
+            self._classes[cls.kind] = (cls, _class_fields(cls))  # type: ignore[arg-type]  # python/mypy#20409
         self._intern = intern
         self._intern_takes_options = intern is not None and _takes_two_arguments(intern)
 

@@ -98,7 +98,7 @@ def render_parts(parts: Sequence[Any], names: Names) -> str:
     out = []
     for part in parts:
         if isinstance(part, dict):
-            seat = part.get("seat")
+            seat: Any = part.get("seat")  # an int in a well-formed part; anything else is "seat ..."
             try:
                 name = names(seat) if callable(names) else names[seat]
             except (IndexError, KeyError, TypeError):

@@ -116,7 +116,7 @@ def _describe(tp: Any, meta: typing.Mapping[str, Any]) -> tuple[str, str]:
 
 
 def describe_options(cls: type[GameOptions]) -> list[OptionInfo]:
-    hints = _field_types(cls)
+    hints = _field_types(cls)  # type: ignore[arg-type]  # a class is hashable: python/mypy#20409
     out = []
     for f in dataclasses.fields(cls):
         kind, allowed = _describe(hints[f.name], f.metadata)
@@ -225,7 +225,7 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
 def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
                   player_counts: tuple[int, ...] | None) -> GameOptions:
     """Validated options from raw values; unknown names and bad values raise InvalidOptionsError."""
-    hints = _field_types(cls)
+    hints = _field_types(cls)  # type: ignore[arg-type]  # a class is hashable: python/mypy#20409
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if not isinstance(raw, typing.Mapping):
         raise InvalidOptionsError(f"options must be a mapping of option names to values; got {snippet(raw)}")

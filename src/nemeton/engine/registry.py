@@ -93,7 +93,7 @@ class GameSpec:
             if raw is not None:
                 raw = getattr(raw, "_game_function", raw)  # dataclasses.replace: guard once
                 guarded = guard(self, raw)
-                guarded._game_function = raw  # type: ignore[attr-defined]
+                guarded._game_function = raw
                 object.__setattr__(self, name, guarded)
 
     def options(self, /, players: int | None = None, **raw: Any) -> GameOptions:

@@ -23,12 +23,15 @@ import dataclasses
 import operator
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
 
 from .action import Action, field_misfit
 from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, clip, snippet
 from .log import Event, action_marked as _marked, default_event_text, seat_ref, split_parts
 from .options import GameOptions
+
+if TYPE_CHECKING:
+    from .record import GameRecord
 
 TERMINAL = -1
 
@@ -103,6 +106,11 @@ class State(ABC):
         self.events: list[Event] | None = []
 
     # ----- seats ------------------------------------------------------------------------
+    @overload
+    def check_seat(self, seat: Any, spectator: Literal[False] = False) -> int: ...
+    @overload
+    def check_seat(self, seat: Any, spectator: bool) -> int | None: ...
+
     def check_seat(self, seat: Any, spectator: bool = False) -> int | None:
         """``seat`` as an int in ``0 .. players-1`` (or None when ``spectator`` is allowed);
         anything else (a string, a float, a bool, a number out of range) raises
