@@ -19,9 +19,9 @@ from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_
 
 from nemeton.games.edora import components, steps
 
-RENDERER = Path(__file__).resolve().parents[2] / "src" / "nemeton" / "web" / "js" / "games" / "edora.js"
+RENDERER = Path(__file__).resolve().parents[2] / "src" / "nemeton" / "games" / "edora" / "web" / "renderer.js"
 
-# What a click on the table picks for each action type (edora.js's FACETS): facet -> field(s).
+# What a click on the table picks for each action type (the renderer's FACETS): facet -> field(s).
 FACETS = {
     "start": [("sanctuary", lambda a: a["sanctuary"])],
     "move": [("sanctuary", lambda a: a["to"])],
