@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from .action import Action
 from .state import State
@@ -54,8 +54,11 @@ class GameHeuristic(ABC):
         return {}
 
 
+S = TypeVar("S", bound=State)  # the game's state class
+
+
 @dataclass(frozen=True)
-class FittedModel:
+class FittedModel(Generic[S]):
     """A cut-off evaluation fitted to self-play (``ismcts:evaluation=fitted``): per seat a
     linear score over ``features(state)`` with one weight row per ``stage(state)``, and the
     seats' shares of the win as the softmax of the scores (``nemeton.agents.fitted``).
@@ -64,8 +67,8 @@ class FittedModel:
     ``fitted_evaluation`` (a fit just written is used by the next search)."""
 
     feature_names: tuple[str, ...]
-    features: Callable[[State], list[list[float]]]
-    stage: Callable[[State], int]
+    features: Callable[[S], list[list[float]]]
+    stage: Callable[[S], int]
     stages: int
     weights: Callable[[], Mapping[int, Mapping[str, Any]]]
     weights_file: str  # where the fit script writes the table (a module of the game's folder)

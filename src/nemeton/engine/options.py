@@ -21,7 +21,7 @@ import hashlib
 import math
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from .errors import InvalidOptionsError, NemetonError, clip, snippet
 
@@ -222,8 +222,11 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
     return value
 
 
-def build_options(cls: type[GameOptions], raw: typing.Mapping[str, Any],
-                  player_counts: tuple[int, ...] | None) -> GameOptions:
+O = TypeVar("O", bound=GameOptions)  # a game's options class
+
+
+def build_options(cls: type[O], raw: typing.Mapping[str, Any],
+                  player_counts: tuple[int, ...] | None) -> O:
     """Validated options from raw values; unknown names and bad values raise InvalidOptionsError."""
     hints = _field_types(cls)  # type: ignore[arg-type]  # a class is hashable: python/mypy#20409
     fields = {f.name: f for f in dataclasses.fields(cls)}

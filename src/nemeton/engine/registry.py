@@ -44,7 +44,7 @@ class GameSpec:
     summary: str
     player_counts: tuple[int, ...]
     options_cls: type[GameOptions]
-    new_state: Callable[[GameOptions, int], State]
+    new_state: Callable[[Any, int], State]  # called with an instance of options_cls
     state_from_json: Callable[[Mapping[str, Any]], State]
     action_codec: ActionCodec
     legal_actions_from_view: Callable[[Mapping[str, Any]], list[Action]]

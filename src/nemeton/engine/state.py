@@ -23,7 +23,7 @@ import dataclasses
 import operator
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence, overload
 
 from .action import Action, field_misfit
 from .errors import IllegalActionError, InputError, InvalidSeatError, RecordError, clip, snippet
@@ -319,7 +319,7 @@ class State(ABC):
 
     # ----- the event log ----------------------------------------------------------------
     def _event(self, kind: str, seat: int | None, secret: dict[str, Any] | None = None,
-               seen_by: Sequence[int] = (), **fields: Any) -> None:
+               seen_by: Iterable[int] = (), **fields: Any) -> None:
         """Record that ``kind`` happened (``seat`` = the actor, None for an automatic effect).
         ``fields`` go to every viewer; ``secret`` only to the seats in ``seen_by``. Hot paths
         guard the call with ``if self.events is not None``."""

@@ -14,7 +14,7 @@ The state loader (:meth:`.rules.AlarunState.from_json`) and the view reader
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable, Mapping, NoReturn, cast
 
 from ...engine import RecordError
 from ...engine.errors import snippet
@@ -109,8 +109,8 @@ def cards(value: Any, name: str, least: int = 0, most: int | None = None) -> lis
     out = [get(c) if isinstance(c, str) else None for c in value]
     if None in out:
         k = out.index(None)
-        card(value[k], f"{name}[{k}]")
-    return out
+        card(value[k], f"{name}[{k}]")  # raises: it names no card
+    return cast("list[int]", out)  # no None left
 
 
 def colour(value: Any, name: str) -> int:

@@ -116,7 +116,7 @@ def encoding_for(options: AlarunOptions) -> GameEncoding:
     action_phase_most = None if cap is None else cap + n
     facts = GameFacts(
         players=n, teams=n, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-        max_game_length=None if cap is None else ROUNDS * (action_phase_most + HAND_SIZE * n),
+        max_game_length=None if action_phase_most is None else ROUNDS * (action_phase_most + HAND_SIZE * n),
         typical_game_length=ROUNDS * (CAP_SCALE + n + HAND_SIZE * n),
         simultaneous=True)
     round_at, face_down_at = off["round"] - 1, off["face_down"]

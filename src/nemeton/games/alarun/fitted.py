@@ -21,23 +21,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...engine import State
 from ...engine.heuristic import FittedModel
 from . import fitted_weights
 from .heuristic import HEURISTIC, SquareReader, bonuses
-from .rules import ACTIONS, PLACEMENT
+from .rules import ACTIONS, PLACEMENT, AlarunState
 
 
 FEATURES = ("potions", "bonuses", "hand", "openings", "starts")
 STAGES = 16  # (round 1-8) x (action phase, placement phase)
 
 
-def stage(state: State) -> int:
+def stage(state: AlarunState) -> int:
     """0-15: 2 * (round - 1), plus 1 in the placement phase."""
     return 2 * (state.round_no - 1) + (state.phase == PLACEMENT)
 
 
-def features(state: State) -> list[list[float]]:
+def features(state: AlarunState) -> list[list[float]]:
     """Each seat's features (``FEATURES``) in a non-terminal state."""
     n = state.n
     weights = HEURISTIC.weights

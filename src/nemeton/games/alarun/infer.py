@@ -76,6 +76,28 @@ class ViewParts:
     __slots__ = ("n", "seat", "phase", "options", "round_no", "turn", "start_player", "first_passer",
                  "extra_left", "actions_taken", "centre", "discard", "known", "squares", "own_hand",
                  "own_pending", "hand_sizes", "hidden_placed", "face_down", "deck_size", "pool", "secret")
+    n: int
+    seat: int | None
+    phase: int
+    options: AlarunOptions
+    round_no: int
+    turn: int
+    start_player: int
+    first_passer: int
+    extra_left: int
+    actions_taken: int
+    centre: list[int]
+    discard: list[int]
+    known: list[list[int]]
+    squares: list[MagicSquare]
+    own_hand: list[int]
+    own_pending: list[int]
+    hand_sizes: list[int]
+    hidden_placed: list[int]
+    face_down: int
+    deck_size: int
+    pool: list[int]
+    secret: Any  # once over every seat's colour (list[int]), else the seat's (int; None: spectator)
 
 
 def read_view(view: Mapping[str, Any]) -> ViewParts:
@@ -409,7 +431,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
         st.known = [k[:] for k in known]
         cards = pool[:]
         rng.shuffle(cards)
-        hands = [own_hand[:] if s == seat else None for s in range(n)]
+        hands: list[Any] = [own_hand[:] if s == seat else None for s in range(n)]  # list[int] once dealt below
         sqs = [sq.copy() for sq in squares]
         pending = [own_pending[:] if s == seat else [] for s in range(n)]
         if phase == PLACEMENT:
@@ -442,7 +464,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
             st.secret = fixed_secret[:]
         else:
             drawn = rng.sample(other_colours, secret_draws)
-            st.secret = [own_colour if s == seat else drawn.pop() for s in range(n)]
+            st.secret = [own_colour if s == seat else drawn.pop() for s in range(n)]  # type: ignore[misc]  # an int for any seat
         return st
 
     return sample

@@ -6,7 +6,7 @@ the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders the
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping
+from typing import AbstractSet, Any, Mapping
 
 from ...engine.log import Names, render_text, seat_ref
 from .components import EMPTY, LEGEND, card_id, short_name
@@ -16,7 +16,7 @@ from .square import MagicSquare, cell_index
 AXES = "place ... at (x,y): x = column (x →), y = row (y ↓), from the druid (DRUI = 0,0); + = right/down"
 
 
-def _grid_lines(cells: list, highlight: set[tuple[int, int]] = frozenset(), show_open: bool = False) -> list[str]:
+def _grid_lines(cells: list, highlight: AbstractSet[tuple[int, int]] = frozenset(), show_open: bool = False) -> list[str]:
     """The square's cards on a grid, with one ring of the cells it may still grow into;
     offsets from the druid along the edges. Cards placed this round (hidden from the others)
     carry a '*'; with ``show_open`` the cells where a card may go now show ' +'."""

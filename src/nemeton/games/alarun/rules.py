@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from itertools import compress
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...engine import InvalidOptionsError, RecordError, State, TERMINAL, build_options, rng_to_json
+from ...engine import Action, InvalidOptionsError, RecordError, State, TERMINAL, build_options, rng_to_json
 from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from ...engine.log import Event
@@ -35,6 +35,9 @@ from .options import PLAYER_COUNTS, AlarunOptions  # (re-exported: options live 
 from .scoring import POINTS, ScoreBreakdown, score_grid, strongest_potion
 from .square import CELL_XY, MagicSquare, cell_index
 
+if TYPE_CHECKING:
+    from .view import _SeenSquare
+
 ACTIONS, PLACEMENT, OVER = 0, 1, 2
 PHASE_NAMES = ("actions", "placement", "over")
 NO_SEAT = -1
@@ -44,10 +47,10 @@ ONLY = tuple(frozenset((s,)) for s in range(max(PLAYER_COUNTS)))  # seen_by: thi
 LINES = tuple(tuple(range(r * 5, r * 5 + 5)) for r in range(5)) + tuple(tuple(range(c, 25, 5)) for c in range(5))
 
 
-def action_phase_actions(hand: list[int], centre: list[int], can_flip: bool) -> list:
+def action_phase_actions(hand: list[int], centre: list[int], can_flip: bool) -> list[Action]:
     """Swaps (by hand card, then centre card, each ascending; identical cards are not
     swapped), then pass, swap all and pass, and the 2-player flip."""
-    acts = []
+    acts: list[Action] = []
     targets = sorted(set(centre))
     previous = -1
     for give in hand:  # hands are kept sorted
@@ -57,7 +60,7 @@ def action_phase_actions(hand: list[int], centre: list[int], can_flip: bool) -> 
         row = SWAPS[give]
         for take in targets:
             if take != give:
-                acts.append(row[take])
+                acts.append(row[take])  # type: ignore[arg-type]  # None only at row[give]
     acts.append(PASS)
     acts.append(SWAP_ALL)
     if can_flip:
@@ -85,6 +88,29 @@ class AlarunState(State):
                  "squares", "pending", "to_place", "_final",
                  "_seen",    # the views' cache of each square's cards and points (view.py), made on first use
                  "_shared")  # the shared views' card lists (view.py), made on first use
+    options: AlarunOptions
+    n: int
+    cap: int                  # the action cap, or 1 << 60 for none
+    phase: int                # ACTIONS, PLACEMENT or OVER
+    round_no: int
+    turn: int                 # the seat to act in the action phase, or TERMINAL
+    start_player: int
+    first_passer: int         # or NO_SEAT
+    extra_left: int
+    actions_taken: int
+    deck: list[int]
+    centre: list[int]
+    face_down: list[int]
+    discard: list[int]
+    hands: list[list[int]]
+    known: list[list[int]]
+    secret: list[int]         # each seat's colour
+    squares: list[MagicSquare]
+    pending: list[list[int]]  # each seat's cells placed this round
+    to_place: int
+    _final: list[ScoreBreakdown] | None
+    _seen: list[_SeenSquare]
+    _shared: dict[Any, list[str]]
 
     # ----- setup ------------------------------------------------------------------------
     def __init__(self, options: AlarunOptions, seed: int | None, rng: random.Random | None = None):
@@ -326,6 +352,7 @@ class AlarunState(State):
     def _tell_hands_dealt(self) -> None:
         """Everyone sees that each player takes 3 cards; only the player sees which."""
         events, round_no = self.events, self.round_no
+        assert events is not None  # told only while the log is recorded
         for s, hand in enumerate(self.hands):
             events.append(Event("hand_dealt", None, round_no, {"player": s, "count": len(hand)},
                                 {"cards": [CARD_NAMES[c] for c in hand]}, ONLY[s]))
@@ -334,6 +361,7 @@ class AlarunState(State):
         """A3: once everyone has placed, the round's cards are shown, each seat's by cell (row
         by row), not in the order placed (which no one else saw)."""
         events, round_no = self.events, self.round_no
+        assert events is not None  # told only while the log is recorded
         for s, square in enumerate(self.squares):
             cells = square.cells
             shown = []
@@ -366,9 +394,11 @@ class AlarunState(State):
 
     def _tell_potions(self, seat: int, grid: list[int], b: ScoreBreakdown) -> None:
         """One ``potion_scored`` per line of the score sheet: rows A-E, then columns F-J."""
-        counted = [b.druid if c == DRUID else c for c in grid]
+        druid = DRUID if b.druid is None else b.druid  # (None only for a grid without the druid)
+        counted = [druid if c == DRUID else c for c in grid]
         names = [card_name(c) for c in grid]
         events, round_no = self.events, self.round_no
+        assert events is not None  # told only while the log is recorded
         for k, line in enumerate(LINES):
             points = b.rows[k] if k < 5 else b.columns[k - 5]
             if points > 1:  # from 2 cards on, a potion shares an ingredient or a colour

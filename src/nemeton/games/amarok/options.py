@@ -34,4 +34,4 @@ class AmarokOptions(GameOptions):
 
 
 def options_from_json(data: Mapping[str, Any]) -> AmarokOptions:
-    return build_options(AmarokOptions, dict(data), PLAYER_COUNTS)  # type: ignore[return-value]
+    return build_options(AmarokOptions, dict(data), PLAYER_COUNTS)
