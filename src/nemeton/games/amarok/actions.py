@@ -204,8 +204,9 @@ def _of_game(action: Action, deck: Deck, players: int) -> Action:
                           f"got {seat!r}")
     found = tables_for(deck).by_value.get(action)
     if found is None:
-        if getattr(action, "slot", 0) not in (0, 1):
-            raise RecordError(f"{action.kind}: hand slot must be 0 or 1, got {action.slot!r}")
+        slot = getattr(action, "slot", 0)
+        if slot not in (0, 1):
+            raise RecordError(f"{action.kind}: hand slot must be 0 or 1, got {slot!r}")
         raise RecordError(f"{action.kind}: card must be a card of the game's deck; "
                           f"the deck has no card {snippet(getattr(action, 'card', ''))}")
     return found

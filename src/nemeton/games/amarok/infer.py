@@ -8,14 +8,14 @@ import random
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ...engine import TERMINAL, RecordError
+from ...engine import TERMINAL, Action, RecordError
 from .actions import tables_for
 from .components import load_deck
 from .rules import AmarokOptions, AmarokState, assemble, options_from_json
 
 
 # ----- legal actions from the view alone ---------------------------------------------------
-def legal_actions_from_view(view: Mapping[str, Any]) -> list:
+def legal_actions_from_view(view: Mapping[str, Any]) -> list[Action]:
     seat = view["seat"]
     if view["terminal"] or seat not in view["acting"]:
         return []
@@ -23,7 +23,7 @@ def legal_actions_from_view(view: Mapping[str, Any]) -> list:
     deck = load_deck(options.deck)
     acts, index = tables_for(deck), deck.index
     hands, n = view["hands"], options.players
-    out = []
+    out: list[Action] = []
     if view["phase"] == "claw":
         claw = view["fronts"][seat][-1]
         for p, row in enumerate(view["fronts"]):

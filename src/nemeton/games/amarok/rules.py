@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...engine import Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
+from ...engine import Action, Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
 from ...engine.errors import snippet
 from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from .actions import ActionTables, decode_action, tables_for
-from .components import CLAW, HEART, MAX_VALUE, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
+from .components import CLAW, HEART, MAX_VALUE, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, Deck, load_deck
 from .events import EVENT_KINDS, Seating, event_text
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
 from . import scoring
+
+if TYPE_CHECKING:
+    from .view import _Kept
 
 EMPTY = -1
 
@@ -64,6 +67,28 @@ class AmarokState(State):
                  "round_no", "hand", "owner_sees", "front", "front_count", "river", "deck",
                  "known_bottom", "turn", "claw_pending", "last", "last_round",
                  "_shared")  # what the shared views were made of (view.py), made on first use
+    options: AmarokOptions
+    cards: Deck
+    acts: ActionTables
+    n: int
+    teams: bool
+    target: int               # round wins needed to win the game
+    levels: list[int]         # each seat's round wins
+    objective: int            # the side of the objective card shown
+    holder: int               # the seat holding the objective card
+    round_no: int
+    hand: list[int]           # see the module docstring for these lists
+    owner_sees: list[bool]
+    front: list[int]
+    front_count: list[int]
+    river: list[int]
+    deck: list[int]
+    known_bottom: int
+    turn: int                 # the seat to act, or TERMINAL
+    claw_pending: bool
+    last: tuple[int, Action, int] | None        # the last (seat, action, card)
+    last_round: dict[str, Any] | None           # how the last round ended
+    _shared: _Kept
 
     # ----- construction ---------------------------------------------------------------------
     @classmethod
@@ -149,12 +174,12 @@ class AmarokState(State):
             return self.claw_targets(seat)
         return self.takeable(seat)
 
-    def takeable(self, seat: int) -> list:
+    def takeable(self, seat: int) -> list[Action]:
         """The cards a player may take (ruling K3), in a fixed order: own slots, river, deck,
         then each other player's seen cards and "an unseen one"."""
         acts: ActionTables = self.acts
         hand = self.hand
-        out = []
+        out: list[Action] = []
         base = 2 * seat
         if hand[base] != EMPTY:
             out.append(acts.take_own[0])
@@ -186,11 +211,11 @@ class AmarokState(State):
                 out.append(take_unseen[p] if owner_sees[i + 1] else take_seen[p][second])
         return out
 
-    def claw_targets(self, seat: int) -> list:
+    def claw_targets(self, seat: int) -> list[Action]:
         """Any card but the claw itself (ruling K5): fronts, hands by slot, river, deck top."""
         acts: ActionTables = self.acts
         claw = self.front[2 * seat + self.front_count[seat] - 1]
-        out = []
+        out: list[Action] = []
         front, counts, hand = self.front, self.front_count, self.hand
         for p in range(self.n):
             row = acts.claw_front[p]
@@ -375,6 +400,7 @@ class AmarokState(State):
             # (one round win) slot 0 and slot 1 apart
             i = 2 * p
             first = owner_sees[i]
+            groups: tuple[tuple[tuple[int, ...], bool], ...]
             if owner_sees[i + 1] == first:
                 groups = (((0, 1), first),)
             else:
@@ -547,12 +573,12 @@ def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random
     state = AmarokState._blank(options, seed, rng)
     deck, n = state.cards, state.n
     read = _Reader(deck)
-    state.round_no = read.int(data, "round", 1, MAX_ROUND)
+    state.round_no = read.integer(data, "round", 1, MAX_ROUND)
     state.levels = read.ints(data, "levels", n, 0, state.target)
     state.objective = read.choice(data, "objective", OBJECTIVE_NAMES)
-    state.holder = read.int(data, "objective_holder", 0, n - 1)
-    state.turn = read.int(data, "turn", TERMINAL, n - 1)
-    state.claw_pending = read.bool(data, "claw_pending")
+    state.holder = read.integer(data, "objective_holder", 0, n - 1)
+    state.turn = read.integer(data, "turn", TERMINAL, n - 1)
+    state.claw_pending = read.boolean(data, "claw_pending")
     state.hand = [read.card(c, "hands", empty=True) for row in read.rows(data, "hands", n, 2, 2) for c in row]
     state.owner_sees = [read.flag(v, "owner_sees") for row in read.rows(data, "owner_sees", n, 2, 2) for v in row]
     state.front = [EMPTY] * (2 * n)
@@ -561,9 +587,9 @@ def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random
         for k, cid in enumerate(row):
             state.front[2 * p + k] = read.card(cid, "fronts")
         state.front_count[p] = len(row)
-    state.river = [read.card(c, "river") for c in read.list(data, "river")]
-    state.deck = [read.card(c, "deck") for c in reversed(read.list(data, "deck"))]
-    state.known_bottom = read.int(data, "known_bottom", 0, len(state.deck))
+    state.river = [read.card(c, "river") for c in read.a_list(data, "river")]
+    state.deck = [read.card(c, "deck") for c in reversed(read.a_list(data, "deck"))]
+    state.known_bottom = read.integer(data, "known_bottom", 0, len(state.deck))
     placed = [c for c in state.hand if c != EMPTY] + [c for c in state.front if c != EMPTY]
     if sorted(placed + state.river + state.deck) != list(range(len(deck))):
         raise RecordError("every card of the deck must be in exactly one place (a hand, a front, "
@@ -606,20 +632,20 @@ class _Reader:
             raise RecordError(f"an Amarok state needs the field {key!r}")
         return data[key]
 
-    def int(self, data, key, lo, hi) -> int:
+    def integer(self, data, key, lo, hi) -> int:
         value = self._get(data, key)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise RecordError(f"{key} must be an integer from {lo} to {hi}; got {snippet(value)}")
         return value
 
     def ints(self, data, key, count, lo, hi) -> list[int]:
-        values = self.list(data, key)
+        values = self.a_list(data, key)
         if len(values) != count or any(isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi
                                        for v in values):
             raise RecordError(f"{key} must list {count} integers from {lo} to {hi}; got {snippet(values)}")
         return list(values)
 
-    def bool(self, data, key) -> bool:
+    def boolean(self, data, key) -> bool:
         return self.flag(self._get(data, key), key)
 
     @staticmethod
@@ -634,14 +660,14 @@ class _Reader:
             raise RecordError(f"{key} must be one of {', '.join(names)}; got {snippet(value)}")
         return names.index(value)
 
-    def list(self, data, key) -> list:
+    def a_list(self, data, key) -> list:
         value = self._get(data, key)
         if not isinstance(value, list):
             raise RecordError(f"{key} must be a list; got {snippet(value)}")
         return value
 
     def rows(self, data, key, count, least, most) -> list[list]:
-        rows = self.list(data, key)
+        rows = self.a_list(data, key)
         if len(rows) != count or any(not isinstance(r, list) or not least <= len(r) <= most for r in rows):
             size = f"{most}" if least == most else f"{least} to {most}"
             raise RecordError(f"{key} must hold {count} lists (one per seat) of {size} items; got {snippet(rows)}")
@@ -658,7 +684,7 @@ class _Reader:
     def last(self, last, n):
         if last is None:
             return None
-        seat = self.int(last, "seat", 0, n - 1)
+        seat = self.integer(last, "seat", 0, n - 1)
         action = decode_action(self._get(last, "action"), self.deck, n)
         return seat, action, self.card(self._get(last, "card"), "last")
 
@@ -667,18 +693,18 @@ class _Reader:
             return None
         if not isinstance(done, Mapping) or set(done) != LAST_ROUND_KEYS:
             raise RecordError(f"last_round must be null or an object with the keys {', '.join(sorted(LAST_ROUND_KEYS))}")
-        self.int(done, "round", 1, MAX_ROUND)
+        self.integer(done, "round", 1, MAX_ROUND)
         if done["reason"] not in ("mating", "totals") or done["objective"] not in OBJECTIVE_NAMES:
             raise RecordError("last_round: reason must be mating or totals and objective a side of the card")
         if done["mating_seat"] is not None:
-            self.int(done, "mating_seat", 0, n - 1)
+            self.integer(done, "mating_seat", 0, n - 1)
         for row in self.rows(done, "fronts", n, 0, 2):
             for cid in row:
                 self.card(cid, "last_round.fronts")
         self.ints(done, "totals", n, -4 * MAX_VALUE, 4 * MAX_VALUE)
-        if not all(isinstance(t, bool) for t in self.list(done, "trapped")) or len(done["trapped"]) != n:
+        if not all(isinstance(t, bool) for t in self.a_list(done, "trapped")) or len(done["trapped"]) != n:
             raise RecordError(f"last_round.trapped must list {n} booleans")
-        winners = self.list(done, "winners")
+        winners = self.a_list(done, "winners")
         if not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in winners):
             raise RecordError(f"last_round.winners must list seats 0..{n - 1}")
         return last_round_copy(done)

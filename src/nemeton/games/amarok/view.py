@@ -19,7 +19,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from ...engine import TERMINAL
+from ...engine import TERMINAL, Action
 from .rules import (_ACTION_JSON, EMPTY, OBJECTIVE_NAMES, sees, AmarokOptions, AmarokState, _action_json,
                     last_round_copy)
 
@@ -76,22 +76,44 @@ def _hand_row(ids, hand: list[int], owner_sees: list[bool], seat: int | None, p:
 class _Kept:
     """What a state's shared views were made of, with the state values each part was made
     from (kept in the state, made on first use; a clone starts afresh). Each part is made
-    again only when those values changed, so it never holds what ``view(seat)`` would not."""
+    again only when those values changed, so it never holds what ``view(seat)`` would not.
+    The state values start as None (no view made yet), so the first shared view makes every
+    part (``seat_rows``, ``hand_sizes``, ``fronts``, ``river_ids``, ``bottom_ids``, ``scores``)
+    before anything reads it."""
 
     __slots__ = ("rows", "options", "teams", "hand", "owner_sees", "seat_rows", "hands_of",
                  "hand_sizes", "front", "front_count", "fronts", "river", "river_ids", "bottom",
                  "bottom_ids", "levels", "scores", "last", "last_json")
+    rows: _Rows
+    options: dict[str, Any]
+    teams: list[list[int]] | None
+    hand: list[int] | None                   # the state values each part was made from ...
+    owner_sees: list[bool] | None
+    seat_rows: list[tuple[list, list, list, int]]   # ... and the parts
+    hands_of: dict[int | None, list[list]]
+    hand_sizes: list[int]
+    front: list[int] | None
+    front_count: list[int] | None
+    fronts: list[list]
+    river: list[int] | None
+    river_ids: list[str]
+    bottom: list[int] | None
+    bottom_ids: list[str]
+    levels: list[int] | None
+    scores: list[float]
+    last: tuple[int, Action, int] | None
+    last_json: dict[str, Any] | None
 
     def __init__(self, state: AmarokState):
         n = state.n
         self.rows = _rows_of(state.cards.ids)
         self.options = _options_json(state.options)
         self.teams = [[t, t + n // 2] for t in range(n // 2)] if state.teams else None
-        self.hand = self.owner_sees = self.seat_rows = self.hand_sizes = None
-        self.hands_of: dict = {}   # viewer -> its list of rows, while no hand changes
-        self.front = self.front_count = self.fronts = None
-        self.river = self.river_ids = self.bottom = self.bottom_ids = None
-        self.levels = self.scores = None
+        self.hand = self.owner_sees = None
+        self.hands_of = {}   # viewer -> its list of rows, while no hand changes
+        self.front = self.front_count = None
+        self.river = self.bottom = None
+        self.levels = None
         self.last = self.last_json = None
 
 
