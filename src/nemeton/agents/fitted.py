@@ -40,7 +40,7 @@ def fitted_evaluation(game: Any) -> Callable[[State], list[float]]:
     name = spec.name
     model = spec.fitted() if spec.fitted is not None else None
     models = model.weights() if model is not None else None
-    if not models:
+    if model is None or not models:
         fitted = ", ".join(g.name for g in list_games() if g.fitted is not None) or "none"
         raise AgentSpecError(f"ismcts: no fitted evaluation for {name!r} (fitted games: {fitted}); "
                              f"use evaluation=heuristic")

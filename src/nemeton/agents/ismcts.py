@@ -68,10 +68,13 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence, cast
 
 from ..engine import Action, State
 from .base import Agent, AgentSpecError, get_heuristic
+
+if TYPE_CHECKING:
+    from .parallel import HelperPool
 
 
 def _choice(*allowed: str):
@@ -179,13 +182,13 @@ class ISMCTSAgent(Agent):
         self.evaluation = evaluation
         self._evaluate = self._evaluator(evaluation, heuristic)
         self.workers = workers
-        self._helpers = None  # the helper processes of a parallel search (started at the first decision)
+        self._helpers: HelperPool | None = None  # the helper processes of a parallel search (started at the first decision)
         self.heuristic = heuristic
         self.last_iterations = 0
         self.last_settled = False
         self.last_root: Node | None = None
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
-        refined = getattr(heuristic, "refined_settings", frozenset())
+        refined: Collection[str] = getattr(heuristic, "refined_settings", frozenset())
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
                            ("prior", prior), ("bias", bias), ("rounds", rounds), ("evaluation", evaluation),
                            ("widen", widen)):
@@ -237,7 +240,8 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         root = self.search(view)
-        return self._most_visited([root.children[a] for a in legal if a in root.children]).action
+        best = self._most_visited([root.children[a] for a in legal if a in root.children])
+        return cast(Action, best.action)  # a child's action (only the root has none)
 
     def _most_visited(self, children: list[Node]) -> Node:
         """The most visited child; among equally visited ones the best total reward (the best
@@ -356,11 +360,12 @@ class ISMCTSAgent(Agent):
         visits than iterations remain, it stays the most visited. Exact for an iteration
         budget; for a time budget the remaining iterations are estimated from the rate so
         far (with a margin)."""
+        remaining: float
         if limit is not None:
             remaining = limit - done
-        else:
+        else:  # a time budget: deadline is a time
             now = time.perf_counter()
-            remaining = 1.5 * done * (deadline - now) / max(now - started, 1e-9) + CHECK_EVERY
+            remaining = 1.5 * done * (deadline - now) / max(now - started, 1e-9) + CHECK_EVERY  # type: ignore[operator]
         first = second = 0
         for child in root.children.values():
             v = child.visits

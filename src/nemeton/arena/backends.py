@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import socket
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable
 
 BACKENDS = ("local", "ray")
 
@@ -26,7 +26,7 @@ def default_workers() -> int:
 
 
 def run_jobs(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None = None,
-             backend: str = "local", address: str | None = None) -> Iterator[Any]:
+             backend: str = "local", address: str | None = None) -> Generator[Any, None, None]:
     """``fn(job)`` for every job, yielded as each finishes. Closing the iterator early
     cancels the jobs not started yet (and waits for the running ones on local processes)."""
     if backend == "local":
@@ -52,7 +52,7 @@ def check_backend(backend: str, address: str | None = None) -> None:
             check_reachable(address)
 
 
-def _local(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int) -> Iterator[Any]:
+def _local(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int) -> Generator[Any, None, None]:
     if workers <= 1:  # in this process: no pickling, no start-up
         for job in jobs:
             yield fn(job)
@@ -77,7 +77,7 @@ def _local(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int) -> Itera
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None, address: str | None) -> Iterator[Any]:
+def _ray(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int | None, address: str | None) -> Generator[Any, None, None]:
     try:
         import ray
     except ModuleNotFoundError:

@@ -237,8 +237,8 @@ def _tournament_html(v: Variant) -> list[str]:
     parts.append(_img(_bars([a.agent for a in s.agent_rows], [a.share for a in s.agent_rows],
                             "share of the wins per agent (95% Wilson interval)"), "win shares per agent"))
     sequence = _sequence(t)
-    if sequence:
-        d = t.decision
+    d = t.decision
+    if sequence and d is not None:  # (there is a sequence only for a decision)
         parts.append(f"<p>Sequential stopping against {d.line:.0%}: {html.escape(d.verdict or 'undecided')} after "
                      f"{d.games} games ({_pct(d.interval)}, anytime-valid).</p>")
         parts.append(_img(sequence, "confidence sequence"))
@@ -269,8 +269,8 @@ def _tournament_html(v: Variant) -> list[str]:
                  f"{rounds.mean:.2f} rounds [{rounds.low:.2f}, {rounds.high:.2f}].</p>")
     parts.append(_img(_histograms([("actions", s.steps)], "actions per game", "actions"), "game length"))
     signals = game_signals(t)
-    if signals:
-        groups = signals_for(t.config.game).groups
+    if signals and (extractor := signals_for(t.config.game)) is not None:  # (signals come from it)
+        groups = extractor.groups
         parts.append(f"<h3>{html.escape(s.title)}: the game's own signals</h3>")
         for group, values in signals.items():
             parts.append(_img(_bars(list(values), list(values.values()), f"{group} (mean, 95% CI)",

@@ -142,7 +142,7 @@ class Schedule:
 
     def blocks_upto(self, games: int) -> list[range]:
         """The game indices of each complete block among the first ``games`` games."""
-        out = []
+        out: list[range] = []
         start = deal = 0
         while True:
             size = self.block_size(deal)

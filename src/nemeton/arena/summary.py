@@ -52,7 +52,8 @@ def rate(outcomes: Sequence[GameOutcome], agents: int) -> list[Rating]:
     model = PlackettLuce()
     ratings = [model.rating(name=str(a)) for a in range(agents)]
     for o in outcomes:
-        teams, ranks, owners = [], [], []
+        teams, owners = [], []
+        ranks: list[float] = []
         for unit in o.units:
             members = sorted({o.seats[s] for s in unit})
             teams.append([model.rating(mu=ratings[a].mu, sigma=ratings[a].sigma) for a in members])

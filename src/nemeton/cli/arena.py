@@ -142,7 +142,7 @@ def _axes(spec: GameSpec, sweeps: List[str], fixed: List[str]):
     from ..arena.sweep import Axis
     data = {o.name for o in spec.describe_options() if o.data is not None}
     fixed_keys = {pair.partition("=")[0].strip() for pair in fixed}
-    axes = []
+    axes: list[Axis] = []
     for text in sweeps:
         key, sep, values = text.partition("=")
         key = key.strip()
@@ -153,6 +153,7 @@ def _axes(spec: GameSpec, sweeps: List[str], fixed: List[str]):
             fail("sweep the number of players by separate runs; --sweep takes game options")
         if key in fixed_keys or key in (a.key for a in axes):
             fail(f"option {key!r} is given twice (in --option or --sweep)")
+        parsed: list[str | None] | list[str]
         if key in data:
             parsed = [None if v.lower() in STANDARD_WORDS else read_text_file(v, f"--sweep {key}") for v in items]
         else:

@@ -17,7 +17,9 @@ from .common import fail, read_text_file
 
 
 def companion_app(spec: GameSpec) -> typer.Typer:
-    """The game's sub-command group, with its ``score`` command."""
+    """The game's sub-command group, with its ``score`` command (for a game with a companion)."""
+    if spec.companion is None:
+        raise ValueError(f"{spec.name} has no scoring companion")
     companion = spec.companion()
     app = typer.Typer(add_completion=False, no_args_is_help=True,
                       help=f"{spec.title} tools: {companion.summary[0].lower()}{companion.summary[1:]}")

@@ -464,7 +464,8 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
             st.secret = fixed_secret[:]
         else:
             drawn = rng.sample(other_colours, secret_draws)
-            st.secret = [own_colour if s == seat else drawn.pop() for s in range(n)]  # type: ignore[misc]  # an int for any seat
+            # own_colour is an int whenever a seat (not the spectator) is sampled for
+            st.secret = [own_colour if s == seat else drawn.pop() for s in range(n)]  # type: ignore[misc]
         return st
 
     return sample

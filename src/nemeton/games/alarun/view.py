@@ -90,7 +90,8 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
         "potion_points": potion_points,
     }
     if seat is not None:
-        view["hand"] = (_shared_names(kept, seat, state.hands[seat])  # type: ignore[arg-type]  # kept: set above when shared
+        # (kept: the dict made above whenever shared)
+        view["hand"] = (_shared_names(kept, seat, state.hands[seat])  # type: ignore[arg-type]
                         if shared else _names(state.hands[seat]))
         view["my_placements"] = [list(CELL_XY[i]) for i in pending[seat]]
         view["secret_colour"] = COLOURS[state.secret[seat]]
