@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence, cast
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -143,10 +143,10 @@ class ActionSpace:
         return i
 
     def ids(self, actions: Sequence[Action]) -> list[int]:
-        found = list(map(self._by_identity.get, map(id, actions)))
-        if None in found:  # an equal action that is not the game's own instance
-            return [self.id(a) if i is None else i for a, i in zip(actions, found)]
-        return cast("list[int]", found)  # no None in it
+        out: list[Any] = list(map(self._by_identity.get, map(id, actions)))  # an id, or None
+        if None in out:  # an equal action that is not the game's own instance
+            out = [self.id(a) if i is None else i for a, i in zip(actions, out)]
+        return out
 
     def action(self, action_id: Any) -> Action:
         """The action with id ``action_id`` (an int, NumPy's included); IllegalActionError

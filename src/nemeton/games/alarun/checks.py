@@ -14,7 +14,7 @@ The state loader (:meth:`.rules.AlarunState.from_json`) and the view reader
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, NoReturn, cast
+from typing import Any, Callable, Mapping, NoReturn
 
 from ...engine import RecordError
 from ...engine.errors import snippet
@@ -106,11 +106,11 @@ def cards(value: Any, name: str, least: int = 0, most: int | None = None) -> lis
     """A list of card names (between ``least`` and ``most`` of them) as card numbers."""
     a_list(value, name, least, most)
     get = CARD_IDS.get
-    out = [get(c) if isinstance(c, str) else None for c in value]
+    out: list[Any] = [get(c) if isinstance(c, str) else None for c in value]  # a number, or None
     if None in out:
         k = out.index(None)
         card(value[k], f"{name}[{k}]")  # raises: it names no card
-    return cast("list[int]", out)  # no None left
+    return out  # (no None left)
 
 
 def colour(value: Any, name: str) -> int:
