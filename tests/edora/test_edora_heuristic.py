@@ -50,3 +50,26 @@ def test_evaluate_shares_one_among_the_seats():
         st.apply(rng.choice(st.legal_actions()))
     values = H.evaluate(st)
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(v > 0 for v in values)
+
+
+def test_heuristic_choice_does_not_depend_on_the_hidden_deck_order():
+    """P6b (two tablet actions) refills a slot from the deck between the two takes: the
+    lookahead must not peek at the real top of the deck (here a T8, met with a 4th tablet,
+    would make P6b the best potion), so every order of the unseen deck gives one choice."""
+    from nemeton.games.edora.components import POTIONS, TABLETS
+    from nemeton.games.edora.steps import D_BREW, W_END_TURN
+
+    st = fresh(2)
+    set_player(st, 0, mistletoe=6)
+    st.tablets[0] = [TABLETS.index("T4"), TABLETS.index("T10")]
+    st.potion_owner[POTIONS.index("P6c")] = 1
+    st.stack = [(W_END_TURN, 0, 0), (D_BREW, 1, 0)]
+    legal = st.legal_actions(0)
+    choices = set()
+    for top in sorted(set(st.deck)):
+        twin = st.clone()
+        twin.deck.remove(top)
+        twin.deck.append(top)
+        assert twin.view(0) == st.view(0)
+        choices.add(str(H.choose_in_state(twin, 0, legal, random.Random(0))))
+    assert len(choices) == 1, choices

@@ -1,7 +1,12 @@
 """The Druids of Edora's rule-of-thumb player.
 
-Edora is almost fully public (only the tablet deck's order is hidden), so the policy works on
-a state: from a view it first builds one (the determinizer re-deals the unseen tablets).
+Edora is almost fully public (hidden are only the tablet deck's order, other seats' V1 draft
+hands and, while V3 arranging lasts, other seats' face-down herbs), so the policy works on a
+state. It is one function of what the seat sees: the lookahead runs on a copy whose hidden
+parts are laid out in a fixed order (:func:`seen_by`: the unseen tablets sorted into the deck
+positions the seat does not know), so a view (made into a state by the determinizer with a
+stream of its own) and any state with that view give the same choice and draw the same
+numbers from the caller's random stream (one per action looked at, to break exact ties).
 
 - **Estimate** of each player's final score (:func:`estimates`): prestige so far; the
   sanctuaries they would collect now (highest dice + the stones there) times their knowledge
@@ -30,7 +35,7 @@ from .components import (ACTIVE, HERBS_PER_PLAYER, H_AMULET, H_DIE, H_FIRE, H_FO
                                        H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
                                        HERB_INDEX, TABLET_INDEX)
 from .rules import EdoraState
-from .steps import D_BREW, D_FOOD, D_PLACE, D_TURN
+from .steps import D_BREW, D_DRAFT, D_FOOD, D_PLACE, D_TURN
 from .scoring import amulet_points, sanctuary_collections, tablet_met
 from . import actions as A
 from ...engine.heuristic import GameHeuristic
@@ -154,13 +159,43 @@ def _value_after(st: EdoraState, seat: int, action: Action) -> float:
     return _objective(c, seat)
 
 
+def seen_by(state: EdoraState, seat: int) -> EdoraState:
+    """A copy of ``state`` for ``seat``'s lookahead: every part ``seat`` cannot see is laid out
+    in a fixed order, so the copy depends on ``seat``'s view alone. The tablets it has not seen
+    (in the deck positions it does not know, and another seat's V1 draft hand) are sorted into
+    those positions, then into the hand; while V3 arranging lasts, the herbs other seats laid
+    face down are the first herbs in order. History and log are left out (a lookahead tells
+    nobody anything)."""
+    c = state.clone()
+    c.history = []
+    c.events = None
+    deck, marks = c.deck, c.deck_marks
+    unknown = [k for k in range(len(deck)) if marks[k] != seat]
+    top = c.stack[-1] if c.stack else None
+    hand_seen = top is not None and top[0] == D_DRAFT and top[1] == seat
+    cards = sorted([deck[k] for k in unknown] + ([] if hand_seen else c.draft_hand))
+    for k, t in zip(unknown, cards):
+        deck[k] = t
+    if not hand_seen:
+        c.draft_hand = cards[len(unknown):]
+    if min(c.arranged) < HERBS_PER_PLAYER:
+        for p in range(c.n):
+            if p != seat:
+                k = c.arranged[p]
+                c.herb_at[HERBS_PER_PLAYER * p:HERBS_PER_PLAYER * (p + 1)] = (
+                    list(range(k)) + [-1] * (HERBS_PER_PLAYER - k))
+    return c
+
+
 class EdoraHeuristic(GameHeuristic):
     """Greedy one-turn lookahead on an estimate of the final scores."""
 
     def choose_from_view(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        state = get_game("edora").determinize(view, rng)
+        # any state with this view will do (the lookahead reads it through seen_by): dealt
+        # with a stream of its own, so that ``rng`` is used exactly as choose_in_state uses it
+        state = get_game("edora").determinize(view, random.Random(0))
         seat = view["seat"] if view.get("seat") is not None else state.current_player
         return self.choose_in_state(state, seat, legal, rng)
 
@@ -170,7 +205,8 @@ class EdoraHeuristic(GameHeuristic):
         st: EdoraState = state  # type: ignore[assignment]
         top = st.stack[-1][0]
         if top not in (D_TURN, D_PLACE, D_FOOD, D_BREW) and len(legal) > 8:
-            return max(legal, key=lambda a: _quick_key(st, seat, a))
+            return max(legal, key=lambda a: _quick_key(st, seat, a))   # reads public parts only
+        st = seen_by(st, seat)
         best, best_value = None, -math.inf
         for a in legal:
             v = _value_after(st, seat, a) + rng.random() * 1e-6
