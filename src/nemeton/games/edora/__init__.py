@@ -44,6 +44,9 @@ SPEC = register(GameSpec(
     public_data=public_data,
     render=render,
     event_kinds=EVENT_KINDS,
+    # 2: dice taken from an overview board holding no more than are to be taken are taken at
+    # once (no take_die decision), so version-1 records with such a pick no longer replay
+    rules_version=2,
     bot_defaults={"safety_valve": True},
     conformance_variants=(
         {"players": 3, "tablet_draft": True, "arranged_herbs": True, "shared_dice": True},

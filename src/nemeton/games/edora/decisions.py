@@ -176,22 +176,26 @@ def apply_food(state, action, seat):
 
 
 def settle_take_die(state, top) -> bool:
+    """Waits while which dice are taken is the player's choice. Otherwise (a single possible
+    outcome: every die left shows one value, or no more are left than are to be taken, so
+    every order of picks ends alike) takes them at once, lowest first, in one entry; each die
+    missing gives +2 prestige. Asking for the order would only make two picks that leave one
+    view tell the takes in two orders."""
     p = state.player
     ov = state.overview
     base = 7 * p
-    values = [v for v in range(1, 7) if ov[base + v]]
-    if len(values) > 1:
-        return True
     count = top[1]
+    values = [v for v in range(1, 7) if ov[base + v]]
+    if len(values) > 1 and sum(ov[base + 1:base + 7]) > count:
+        return True
     state.stack.pop()
     taken = []
-    if values:
-        v = values[0]
+    for v in values:
         t = min(count, ov[base + v])
         ov[base + v] -= t
         state.reserve[base + v] += t
         count -= t
-        taken = [v] * t
+        taken += [v] * t
     state.prestige[p] += 2 * count     # each die missing from the overview board: +2 prestige
     if state.events is not None:
         state._event("overview_dice", None, player=p, values=taken, missing=count, prestige=2 * count)
