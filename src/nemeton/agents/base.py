@@ -113,24 +113,24 @@ def _agent_classes() -> dict[str, type[Agent]]:
 _NAMED: dict[str, str] = {}
 
 
-def name_agent(name: str, spec: str) -> None:
-    """From now on ``name`` stands for ``spec`` wherever this process reads an agent spec
+def name_agent(name: str, agent_spec: str) -> None:
+    """From now on ``name`` stands for ``agent_spec`` wherever this process reads an agent spec
     (a stored room's seat holds the name). A name is never an agent spec itself: no ``:``,
     and an agent's own name (``random``) may only stand for that agent."""
     if not name or ":" in name or "=" in name:
         raise AgentSpecError(f"an agent's name has no ':' or '=': {name!r}")
-    if name in _agent_classes() and spec.strip() != name:
-        raise AgentSpecError(f"{name!r} is an agent's own name; name {spec!r} otherwise")
-    parse_agent_spec(spec)  # a valid spec, or AgentSpecError
-    _NAMED[name] = spec.strip()
+    if name in _agent_classes() and agent_spec.strip() != name:
+        raise AgentSpecError(f"{name!r} is an agent's own name; name {agent_spec!r} otherwise")
+    parse_agent_spec(agent_spec)  # a valid agent spec, or AgentSpecError
+    _NAMED[name] = agent_spec.strip()
 
 
-def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
+def parse_agent_spec(agent_spec: str) -> tuple[type[Agent], dict[str, Any]]:
     """``"ismcts:iterations=2000:c=0.7"`` -> (class, {"iterations": 2000, "c": 0.7}); a name
-    given to :func:`name_agent` is read as the spec it stands for."""
+    given to :func:`name_agent` is read as the agent spec it stands for."""
     classes = _agent_classes()
-    spec = _NAMED.get(spec.strip(), spec)
-    name, *parts = spec.strip().split(":")
+    agent_spec = _NAMED.get(agent_spec.strip(), agent_spec)
+    name, *parts = agent_spec.strip().split(":")
     cls = classes.get(name)
     if cls is None:
         raise AgentSpecError(f"unknown agent {name!r}; available agents: {', '.join(classes)}")
@@ -149,6 +149,8 @@ def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
     return cls, params
 
 
-def make_agent(spec: str, game: GameSpec, seat: int, seed: int) -> Agent:
-    cls, params = parse_agent_spec(spec)
+def make_agent(agent_spec: str, game: GameSpec, seat: int, seed: int) -> Agent:
+    """The agent ``agent_spec`` names, for ``seat`` of ``game`` (its GameSpec), with its own
+    random stream seeded by ``seed``."""
+    cls, params = parse_agent_spec(agent_spec)
     return cls(game, seat, random.Random(seed), **params)

@@ -12,7 +12,7 @@ from typing import Any, List, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Table as TextTable  # a table of text; `Table` is the table loop (nemeton.table)
 from rich.text import Text
 
 from ..agents.base import make_agent
@@ -34,9 +34,9 @@ app.command("analyze")(analyze_command)
 app.add_typer(admin_app, name="admin")
 
 
-def check_agent_specs(specs: List[str], spec: Any) -> None:
+def check_agent_specs(agent_specs: List[str], spec: Any) -> None:
     """Build each agent once so that every bad name, parameter or value fails before play."""
-    for text in specs:
+    for text in agent_specs:
         if text != "human":
             make_agent(text, spec, 0, 0)
 
@@ -44,16 +44,16 @@ def check_agent_specs(specs: List[str], spec: Any) -> None:
 @app.command("games")
 def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the games with their player counts and options (data options by content hash)."""
-    specs = list_games()
+    known = list_games()
     if as_json:
         print(json.dumps([{
             "name": s.name, "title": s.title, "players": list(s.player_counts), "summary": s.summary,
             "options": [option_json(o, s.bot_defaults.get(o.name, o.default))
                         for o in s.describe_options() if o.name != "players"],
-        } for s in specs], indent=2))
+        } for s in known], indent=2))
         return
-    for s in specs:
-        table = Table(title=f"{s.title} ({s.name}): {', '.join(map(str, s.player_counts))} players",
+    for s in known:
+        table = TextTable(title=f"{s.title} ({s.name}): {', '.join(map(str, s.player_counts))} players",
                       title_justify="left", show_lines=True, highlight=False)
         table.add_column("option", no_wrap=True)
         table.add_column("default", no_wrap=True)
@@ -97,27 +97,27 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play many games between agents and report wins, scores and speed."""
-    specs = split_agent_specs(agents)
+    agent_specs = split_agent_specs(agents)
     try:
         spec = get_game(game)
-        check_agent_specs(specs, spec)
-        if "human" in specs:
+        check_agent_specs(agent_specs, spec)
+        if "human" in agent_specs:
             fail("'human' is for `nemeton play`; simulations need an agent in every seat")
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
         spec.options(**{**spec.bot_defaults, **opts, "players": players})
     except NemetonError as exc:
         fail(str(exc))
-    if len(specs) not in (1, players):
-        fail(f"--agents needs one spec for all seats or exactly {players} specs; got {len(specs)}")
+    if len(agent_specs) not in (1, players):
+        fail(f"--agents needs one spec for all seats or exactly {players} specs; got {len(agent_specs)}")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task(f"{game} x{games}", total=games)
-        summary = run_simulation(game, players, games, seed, specs, opts,
+        summary = run_simulation(game, players, games, seed, agent_specs, opts,
                                  progress=lambda done: bar.update(task, completed=done))
     if as_json:
         print(json.dumps(summary.to_json()))
         return
-    table = Table(title=f"{spec.title}: {games} games, {players} players, seed {seed}", title_justify="left",
+    table = TextTable(title=f"{spec.title}: {games} games, {players} players, seed {seed}", title_justify="left",
                   highlight=False)
     for col in ("seat", "agent", "wins", "win rate", "mean score"):
         table.add_column(col, justify="right" if col != "agent" else "left")

@@ -14,7 +14,7 @@ from typing import Any, List, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Table as TextTable  # a table of text; `Table` is the table loop (nemeton.table)
 from rich.text import Text
 
 from ..arena.backends import BACKENDS, BackendError
@@ -109,7 +109,7 @@ def _config(game: str, players: int, agents: str, seed: int, option: List[str], 
 
 
 def show_summary(s: Summary) -> None:
-    table = Table(title=f"{s.title}: {s.games} games, {s.players} players, seed {s.seed}", title_justify="left",
+    table = TextTable(title=f"{s.title}: {s.games} games, {s.players} players, seed {s.seed}", title_justify="left",
                   highlight=False)
     for col in ("agent", "games", "share of wins [95% CI]", "fair", "mean score", "rating mu ± sigma"):
         table.add_column(col, justify="left" if col == "agent" else "right")
@@ -117,7 +117,7 @@ def show_summary(s: Summary) -> None:
         table.add_row(Text(a.agent), str(a.games), f"{a.share.mean:.1%} [{a.share.low:.1%}, {a.share.high:.1%}]",
                       f"{a.fair_share:.0%}", f"{a.mean_score:.2f}", f"{a.rating.mu:.1f} ± {a.rating.sigma:.1f}")
     console.print(table)
-    seats = Table(title="seats", title_justify="left", highlight=False)
+    seats = TextTable(title="seats", title_justify="left", highlight=False)
     for col in ("seat", "share of wins [95% CI]", "mean score"):
         seats.add_column(col, justify="right")
     for unit, share, scores in zip(s.units, s.seat_shares, s.unit_scores()):

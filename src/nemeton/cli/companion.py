@@ -8,7 +8,7 @@ import json
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as TextTable  # a table of text; `Table` is the table loop (nemeton.table)
 from rich.text import Text
 
 from ..engine import GameSpec, InputError
@@ -48,7 +48,7 @@ def companion_app(spec: GameSpec) -> typer.Typer:
 
 def print_sheet(sheet: ScoreSheet) -> None:
     """The table (its last row and last column, the totals, in bold), then the lines."""
-    table = Table(title=sheet.title, title_justify="left")
+    table = TextTable(title=sheet.title, title_justify="left")
     last = len(sheet.columns) - 1
     for i, name in enumerate(sheet.columns):
         table.add_column(name, justify="left" if i == 0 else "right" if i == last else "center",

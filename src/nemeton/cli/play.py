@@ -52,9 +52,10 @@ MAX_NAME = 24  # characters in a player's name
 _YOU_TWICE = re.compile(r"\bYou( \[[A-Z]\])? \(you\)")
 
 
-def default_names(specs: Sequence[str], seat: int) -> list[str]:
+def default_names(agent_specs: Sequence[str], seat: int) -> list[str]:
     """"You" for the person's seat, "Bot 2 (heuristic)" for the others (1 = the first seat)."""
-    return ["You" if s == seat else f"Bot {s + 1} ({spec.split(':', 1)[0]})" for s, spec in enumerate(specs)]
+    return ["You" if s == seat else f"Bot {s + 1} ({agent_spec.split(':', 1)[0]})"
+            for s, agent_spec in enumerate(agent_specs)]
 
 
 def parse_names(text: str, players: int) -> list[str]:
@@ -211,13 +212,13 @@ def show_end(table: Table, seat: int, labels: Sequence[str], spec: Any, screen: 
     say(f"Seed: {state.seed} (--seed {state.seed} deals this game again).")
 
 
-def seat_plan(specs: List[str], players: int, seat: Optional[int]) -> tuple[list[str], int]:
+def seat_plan(agent_specs: List[str], players: int, seat: Optional[int]) -> tuple[list[str], int]:
     """Each seat's spec (``human`` at the person's) and the person's seat, checked."""
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        fail(f"--agents needs one spec for all other seats or exactly {players} specs; got {len(specs)}")
-    humans = [s for s in range(players) if specs[s] == "human"]
+    if len(agent_specs) == 1:
+        agent_specs = agent_specs * players
+    if len(agent_specs) != players:
+        fail(f"--agents needs one spec for all other seats or exactly {players} agent_specs; got {len(agent_specs)}")
+    humans = [s for s in range(players) if agent_specs[s] == "human"]
     if len(humans) > 1:
         fail("only one seat can be 'human' in terminal play (hotseat for several people comes with the web app)")
     if len(humans) == 1:
@@ -227,11 +228,11 @@ def seat_plan(specs: List[str], players: int, seat: Optional[int]) -> tuple[list
     seat = 0 if seat is None else seat
     if not 0 <= seat < players:
         fail(f"--seat must be between 0 and {players - 1}")
-    if len(set(specs)) > 1 and specs[seat] != "human":
-        fail(f"seat {seat} is yours: put 'human' there in --agents (got {specs[seat]!r})")
-    specs = list(specs)
-    specs[seat] = "human"
-    return specs, seat
+    if len(set(agent_specs)) > 1 and agent_specs[seat] != "human":
+        fail(f"seat {seat} is yours: put 'human' there in --agents (got {agent_specs[seat]!r})")
+    agent_specs = list(agent_specs)
+    agent_specs[seat] = "human"
+    return agent_specs, seat
 
 
 def play_command(
@@ -260,10 +261,10 @@ def play_command(
         state = spec.make(players=players, seed=seed, **opts)
     except NemetonError as exc:
         fail(str(exc))
-    specs, seat = seat_plan(split_agent_specs(agents), players, seat)
-    screen = Screen(parse_names(names, players) if names is not None else default_names(specs, seat), players, seat)
+    agent_specs, seat = seat_plan(split_agent_specs(agents), players, seat)
+    screen = Screen(parse_names(names, players) if names is not None else default_names(agent_specs, seat), players, seat)
     try:
-        seats = [None if s == seat else make_agent(specs[s], spec, s, secrets.randbits(63))
+        seats = [None if s == seat else make_agent(agent_specs[s], spec, s, secrets.randbits(63))
                  for s in range(players)]
     except NemetonError as exc:
         fail(str(exc))
@@ -286,4 +287,4 @@ def play_command(
         legal = table.legal_actions(seat)
         full = (lambda: draw(spec, state.view(seat), screen, full=True)) if has_full_screen(spec.render) else None
         table.submit(seat, ask(seat, legal, full, screen))
-    show_end(table, seat, specs, spec, screen)
+    show_end(table, seat, agent_specs, spec, screen)

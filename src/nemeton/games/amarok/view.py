@@ -140,9 +140,9 @@ class _Rows:
 
     def __init__(self, ids: tuple[str, ...]):
         self.ids = ids
-        self.hand = _Table(self._hand)
-        self.front = _Table(self._front)
-        self.seen = _Table(_seen_row)
+        self.hand = _Memo(self._hand)
+        self.front = _Memo(self._front)
+        self.seen = _Memo(_seen_row)
 
     def _hand(self, key: tuple) -> tuple[list, list, list, int]:
         ids = self.ids
@@ -165,7 +165,7 @@ def _seen_row(seen: tuple) -> list:
     return [None if slot is None else {"card": slot[0], "facing": slot[1]} for slot in seen]
 
 
-class _Table(dict):
+class _Memo(dict):
     """A dict whose missing entries are made (by ``make(key)``) on first lookup."""
 
     def __init__(self, make):
