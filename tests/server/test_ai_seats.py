@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rooms_alone import rooms_on, two_people
+from rooms_alone import counted, rooms_on, two_people
 
 from nemeton.engine import get_game
 from nemeton.server.agents import MAX_THINK_SECONDS, AgentPolicy
 from nemeton.server.ai_seats import check_agent, stand_in_info, timeout_agent
+from nemeton.server.db import StaleVersion
 from nemeton.server.errors import BadRequest
 
 
@@ -64,17 +65,49 @@ def test_a_stand_in_put_by_a_timeout_steps_back_when_its_person_returns_and_the_
     asyncio.run(run())
 
 
+async def played_to_the_end(rooms):
+    """A room of two random agents, once its task has played it to the end."""
+    made = await rooms.create("alarun", {}, [{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}])
+    room = await rooms.get(made["room"])
+    for _ in range(1500):  # the room's task moves its agents one decision at a time
+        if room.finished:
+            break
+        await asyncio.sleep(0.02)
+    await room.driver
+    return room
+
+
 def test_the_agents_of_a_room_play_it_to_the_end_storing_every_move(db_url):
     async def run():
         async with rooms_on(db_url) as rooms:
-            made = await rooms.create("alarun", {}, [{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}])
-            room = await rooms.get(made["room"])
-            for _ in range(1500):  # the room's task moves its agents one decision at a time
-                if room.finished:
-                    break
-                await asyncio.sleep(0.02)
-            await room.driver
+            room = await played_to_the_end(rooms)
             row = rooms.store.load_room(room.id)
             assert room.finished and row.status == "finished" and row.version == room.version
             assert [(s, a) for s, a in row.actions] == [(s, a.to_json()) for s, a in room.table.state.history]
+            assert counted(rooms, "nemeton_games_finished_total", game="alarun") == 1  # once, at the last move
+            assert counted(rooms, "nemeton_actions_total", game="alarun") == len(row.actions)
+            assert counted(rooms, "nemeton_db_retries_total", what="agent_move") == 0
+    asyncio.run(run())
+
+
+def test_an_agents_move_that_loses_its_commit_is_counted_as_a_retry_and_asked_again(db_url):
+    async def run():
+        async with rooms_on(db_url) as rooms:
+            real, lost = rooms.store.append_actions, []
+
+            def append_actions(room_id, version, *rest):
+                if not lost:  # the first commit finds another writer first (nothing written)
+                    lost.append(version)
+                    raise StaleVersion(f"room {room_id} is no longer at version {version}")
+                return real(room_id, version, *rest)
+            rooms.store.append_actions = append_actions
+            room = await played_to_the_end(rooms)
+            row = rooms.store.load_room(room.id)
+            assert lost and room.finished and row.status == "finished"
+            assert [(s, a) for s, a in row.actions] == [(s, a.to_json()) for s, a in room.table.state.history]
+            assert counted(rooms, "nemeton_db_retries_total", what="agent_move") == 1
+            # docs/operations.md: an agent's lost commit counts as a stale refusal too
+            assert counted(rooms, "nemeton_stale_refusals_total", reason="lost_race") == 1
+            assert counted(rooms, "nemeton_games_finished_total", game="alarun") == 1
+            assert counted(rooms, "nemeton_actions_total", game="alarun") == len(row.actions)
     asyncio.run(run())

@@ -136,6 +136,20 @@ def test_metrics_count_requests_by_route_template_actions_agents_and_rooms(meter
     assert sample(text, "nemeton_websocket_connections") == 0
 
 
+def test_a_game_played_to_its_end_is_counted_once_in_the_exposition(metered):
+    room, _ = create(metered, seats=("random", "random"))
+    deadline = time.monotonic() + 30
+    while not (snap := view(metered, room))["finished"]:  # the spectator watches the agents play
+        assert time.monotonic() < deadline, "the agents did not finish the game"
+        time.sleep(0.01)
+    moves = len(store_of(metered).load_room(room).actions)
+    text = scrape(metered)
+    assert sample(text, "nemeton_games_finished_total", game="alarun") == 1
+    assert sample(text, "nemeton_actions_total", game="alarun") == moves > 0
+    assert sample(text, "nemeton_db_retries_total", what="agent_move") == 0  # one process: no race lost
+    assert snap["finished"]
+
+
 def test_unmatched_paths_share_one_label(metered):
     for path in ("/nope", "/nope/again", "/api/rooms/x/y/z"):
         assert metered.get(path).status_code == 404

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rooms_alone import rooms_on, two_people
+from rooms_alone import counted, rooms_on, two_people
 
 from nemeton.server.db import SeatRow
 from nemeton.server.errors import BadRequest, Conflict, Forbidden
@@ -29,6 +29,9 @@ def test_two_processes_taking_one_open_seat_one_gets_it_and_the_other_is_told_wh
             row = one.store.load_room(room_id).seats[1]
             assert row.token_hash == hash_token(won[0]["token"]) and won[0]["started"]
             assert str(lost[0]).startswith(f"{row.name} has taken this seat; no seat is open now")
+            loser, winner = (other, one) if isinstance(answers[1], Conflict) else (one, other)
+            assert counted(loser, "nemeton_stale_refusals_total", reason="lost_race") == 1  # its process counts it
+            assert counted(winner, "nemeton_stale_refusals_total", reason="lost_race") == 0
             for rooms in (one, other):  # the loser caught up: both hold the seat as stored
                 room = await rooms.get(room_id)
                 assert room.seats[1].name == row.name and not room.waiting

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rooms_alone import rooms_on, two_people
+from rooms_alone import counted, rooms_on, two_people
 
 from nemeton.server.errors import Conflict
 from nemeton.server.live import Subscriber
@@ -38,6 +38,8 @@ def test_a_stale_version_is_refused_and_nothing_changes(db_url):
             with pytest.raises(Conflict) as refused:
                 await rooms.turns.act(room_id, token, action, version=room.version + 1)
             assert f"stale version {room.version + 1}" in str(refused.value)
+            assert counted(rooms, "nemeton_stale_refusals_total", reason="client_version") == 1
+            assert counted(rooms, "nemeton_stale_refusals_total", reason="lost_race") == 0
             assert (stored(rooms, room_id), room.version, list(room.table.state.history)) == before
             assert watcher.queue.empty()  # nothing happened: nothing pushed
             answer = await rooms.turns.act(room_id, token, action, version=room.version)  # the current one
@@ -58,6 +60,11 @@ def test_a_move_another_process_stored_first_is_refused_and_the_room_catches_up(
                 await other.turns.act(room_id, token, action)
             assert stored(one, room_id) == (version, actions) and len(actions) == 1
             assert theirs.version == version and theirs.table.state.history == mine.table.state.history
+            assert counted(other, "nemeton_stale_refusals_total", reason="lost_race") == 1
+            assert counted(one, "nemeton_stale_refusals_total", reason="lost_race") == 0
+            assert counted(other, "nemeton_stale_refusals_total", reason="client_version") == 0
+            assert counted(one, "nemeton_actions_total", game="alarun") == 1
+            assert counted(other, "nemeton_actions_total", game="alarun") == 0  # nothing it stored
     asyncio.run(run())
 
 

@@ -7,7 +7,8 @@
   counts and times it by route *template* (``/api/rooms/{room}/view``: a room id is never a
   label value) and logs one line for it.
 - The room hooks (:func:`room_created`, :func:`room_event`, :func:`applied`, ...): one-line
-  calls from :mod:`.rooms`, which log the rooms' events with the request id and count them.
+  calls from the parts of the rooms (:mod:`.seats`, :mod:`.turns`, :mod:`.ai_seats`, and
+  :mod:`.rooms` for a failed poll), which log the rooms' events with the request id and count them.
 - :func:`log_config`: the logging configuration for ``uvicorn.run`` (``text`` or ``json``,
   one object per line); every line goes through :class:`Scrub`, which redacts tokens in query
   strings whatever logger wrote it.
@@ -265,7 +266,7 @@ def shown_query(raw: bytes) -> str:
     return "&".join(parts)
 
 
-# ----- room events (called from rooms.py) ------------------------------------------------
+# ----- room events (called from seats.py, turns.py, ai_seats.py and rooms.py) ------------
 def _metrics(rooms: Any) -> Metrics | None:
     return getattr(rooms, "metrics", None)
 

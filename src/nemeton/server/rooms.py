@@ -37,6 +37,7 @@ from .ai_seats import AiSeats, agent_for, check_agent, stand_in_info, timeout_ag
 from .db import RoomRow, Store, closed_message, is_open
 from .errors import BadRequest, Conflict, Forbidden, Gone, NotFound, ServerError, marked
 from .live import QUEUE_SIZE, Outbox, Subscriber, Watchers
+from .observe import Metrics
 from .seats import BOT_NAMES, MAX_NAME, Seats, check_name, hash_token, is_creator, seat_info, seat_name, seat_of
 from .turns import Turns, take_back_info
 
@@ -188,6 +189,7 @@ class Rooms:
         self.expire_after = expire_after  # days an unfinished room may stay untouched (None or 0: for ever)
         self.expiry_interval = expiry_interval
         self._expiry: asyncio.Task | None = None
+        self.metrics: Metrics | None = None  # where the parts' hooks count (the app's registry; None: nowhere)
 
     # ----- what the routes call: each part's own --------------------------------------------
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]], undo: bool = False,
