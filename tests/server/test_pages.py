@@ -41,6 +41,28 @@ def test_static_files_are_served_and_nothing_outside_the_web_folder(client):
         assert client.get(path).status_code == 404
 
 
+def test_the_icon_is_served_and_a_missing_one_is_404_not_500(db_url, tmp_path, monkeypatch, caplog):
+    from conftest import TestClient
+
+    import nemeton.server.app as app_module
+    from nemeton.server.app import create_app
+    with TestClient(create_app(db_url, rate_limit=None)) as c:
+        r = c.get("/favicon.ico")
+        assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml" and b"<svg" in r.content
+    web = tmp_path / "web"  # an installation that lost its icon (as a wheel without web/*.svg did)
+    web.mkdir()
+    (web / "index.html").write_text((app_module.WEB / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(app_module, "WEB", web)
+    with TestClient(create_app(db_url, rate_limit=None), raise_server_exceptions=False) as c:
+        r = c.get("/favicon.ico")
+        assert r.status_code == 404 and r.json()["detail"] == "no icon here"
+        assert c.get("/static/favicon.svg").status_code == 404
+        assert c.get("/").status_code == 200
+        docs = c.get("/docs")
+        assert docs.status_code == 200 and 'href="/favicon.ico"' in docs.text  # the page names it; it is 404
+    assert "unexpected error" not in caplog.text
+
+
 def test_the_catalogue_lists_every_game_with_its_options_help_and_agents(client):
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"alarun", "amarok", "edora"}

@@ -26,7 +26,7 @@ from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .limits import Limiter, RateLimit, client_of
 from .observe import Observe
-from .rooms import MAX_NAME, Forbidden, Rooms, ServerError, Subscriber
+from .rooms import MAX_NAME, Forbidden, NotFound, Rooms, ServerError, Subscriber
 
 log = logging.getLogger("nemeton.server")
 
@@ -440,8 +440,10 @@ def _pages(app: FastAPI) -> None:
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:  # browsers ask for it whatever the page says
-        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml",
-                            headers={"Cache-Control": "max-age=86400"})
+        icon = WEB / "favicon.svg"
+        if not icon.is_file():  # an installation without the icon has none: 404, never a 500
+            raise NotFound("no icon here")
+        return FileResponse(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/rooms/{room}", include_in_schema=False)
     async def room_page(room: str) -> FileResponse:
