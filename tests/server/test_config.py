@@ -45,21 +45,40 @@ def test_every_flag_is_read_from_its_environment_variable(started, tmp_path):
     result = serve({"NEMETON_DATABASE_URL": f"sqlite:///{tmp_path}/x.db", "NEMETON_HOST": "0.0.0.0",
                     "NEMETON_PORT": "8123", "NEMETON_AGENT_THREADS": "3", "NEMETON_RATE_LIMIT": "7",
                     "NEMETON_AGENT": "quick=random, strong=ismcts:iterations=50\ncalm=heuristic",
-                    "NEMETON_FORWARDED_ALLOW_IPS": "10.0.0.1", "NEMETON_EXPIRE_AFTER": "3"})
+                    "NEMETON_FORWARDED_ALLOW_IPS": "10.0.0.1", "NEMETON_EXPIRE_AFTER": "3",
+                    "NEMETON_METRICS": "1", "NEMETON_LOG_FORMAT": "json"})
     assert result.exit_code == 0, result.output
     args, kwargs = started["app_args"], started["app_kwargs"]
     assert args[0] == f"sqlite:///{tmp_path}/x.db" and args[1] == 3 and args[2] == (7.0, 28.0)
     assert [a.name for a in kwargs["agents"].offered] == ["quick", "strong", "calm"]
-    assert kwargs["expire_after"] == 3
+    assert kwargs["expire_after"] == 3 and kwargs["metrics"] is True
     run = started["run"]
     assert run["host"] == "0.0.0.0" and run["port"] == 8123 and run["forwarded_allow_ips"] == "10.0.0.1"
+    assert run["log_config"]["handlers"]["default"]["formatter"] == "json"
     assert "x.db" in result.output
 
 
-def test_a_flag_wins_over_its_variable(started):
-    result = serve({"NEMETON_PORT": "8123", "NEMETON_EXPIRE_AFTER": "0"}, "--port", "9000")
+def test_the_defaults_without_flags_or_variables(started):
+    result = serve({})
     assert result.exit_code == 0, result.output
-    assert started["run"]["port"] == 9000
+    assert started["app_kwargs"]["metrics"] is None  # only on loopback, to direct clients
+    assert started["run"]["log_config"]["handlers"]["default"]["formatter"] == "text"
+    assert started["run"]["host"] == "127.0.0.1" and started["run"]["port"] == 8000
+
+
+@pytest.mark.parametrize("value,expected", [("0", False), ("false", False), ("1", True), ("true", True)])
+def test_metrics_are_turned_on_or_off_by_their_variable(started, value, expected):
+    result = serve({"NEMETON_METRICS": value})
+    assert result.exit_code == 0, result.output
+    assert started["app_kwargs"]["metrics"] is expected
+
+
+def test_a_flag_wins_over_its_variable(started):
+    result = serve({"NEMETON_PORT": "8123", "NEMETON_EXPIRE_AFTER": "0", "NEMETON_METRICS": "1",
+                    "NEMETON_LOG_FORMAT": "json"}, "--port", "9000", "--no-metrics", "--log-format", "text")
+    assert result.exit_code == 0, result.output
+    assert started["run"]["port"] == 9000 and started["app_kwargs"]["metrics"] is False
+    assert started["run"]["log_config"]["handlers"]["default"]["formatter"] == "text"
     assert started["app_kwargs"]["expire_after"] is None and "never expire" in result.output
 
 
@@ -71,6 +90,7 @@ def test_a_flag_wins_over_its_variable(started):
     ("NEMETON_EXPIRE_AFTER", "--expire-after", "-1", "Invalid value for '--expire-after'"),
     ("NEMETON_AGENT", "--agent", "strong=ismcts:seconds=99", "at most"),
     ("NEMETON_AGENT", "--agent", "=random", "write NAME=SPEC"),
+    ("NEMETON_LOG_FORMAT", "--log-format", "xml", "--log-format must be one of text, json; got 'xml'"),
 ])
 def test_a_bad_value_in_a_variable_fails_as_the_flag_does(started, variable, flag, value, message):
     by_flag = serve({}, flag, value)
@@ -79,8 +99,15 @@ def test_a_bad_value_in_a_variable_fails_as_the_flag_does(started, variable, fla
         assert result.exit_code == 2, result.output
         assert message in " ".join(result.output.split()), result.output
         assert "run" not in started
-    if flag != "--agent":  # Click names the variable the value came from
-        assert variable in by_variable.output
+    if flag not in ("--agent", "--log-format"):  # Click names the variable the value came from (the
+        assert variable in by_variable.output     # command checks these two, and names the flag only)
+
+
+def test_a_bad_metrics_variable_is_refused_naming_it(started):
+    result = serve({"NEMETON_METRICS": "maybe"})
+    assert result.exit_code == 2 and "run" not in started
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "Invalid value for '--metrics' (env var: 'NEMETON_METRICS')" in text
 
 
 def test_help_shows_every_variable_and_the_data_directory(tmp_path):
@@ -89,7 +116,8 @@ def test_help_shows_every_variable_and_the_data_directory(tmp_path):
     out = subprocess.run([nemeton, "serve", "--help"], capture_output=True, text=True, env=env, timeout=60).stdout
     text = " ".join(out.replace("│", " ").split())
     for variable in ("NEMETON_DATABASE_URL", "NEMETON_HOST", "NEMETON_PORT", "NEMETON_AGENT_THREADS",
-                     "NEMETON_RATE_LIMIT", "NEMETON_AGENT", "NEMETON_FORWARDED_ALLOW_IPS", "NEMETON_EXPIRE_AFTER"):
+                     "NEMETON_RATE_LIMIT", "NEMETON_AGENT", "NEMETON_FORWARDED_ALLOW_IPS", "NEMETON_EXPIRE_AFTER",
+                     "NEMETON_METRICS", "NEMETON_LOG_FORMAT"):
         assert f"env var: {variable}]" in text, variable
     assert str(tmp_path / "here" / "nemeton.db") in text
 
