@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import threading
@@ -30,6 +31,8 @@ CHROMIUM = os.environ.get("NEMETON_CHROMIUM") or shutil.which("chromium") or "/u
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# An engine index shown to people ("seat 2", "Seats 1 and 3"): seats are named, never numbered.
+INDEX = re.compile(r"\b[Ss]eats? \d")
 
 
 def pytest_collection_modifyitems(items):
@@ -153,6 +156,14 @@ def open_seat(page, server, room, token=None):
     page.goto(url)
     page.wait_for_function("window.nemeton && window.nemeton.snapshot")
     return page
+
+
+def texts_without_index(page, selector):
+    """The text of every element ``selector`` matches; fails if one shows a seat by its number."""
+    texts = page.eval_on_selector_all(selector, "es => es.map((e) => e.textContent)")
+    shown = [t for t in texts if INDEX.search(t)]
+    assert not shown, f"{selector} shows a seat by its number: {shown[:2]}"
+    return texts
 
 
 def snapshot(page):

@@ -8,12 +8,9 @@ game still on, and no console error or failed request on any page."""
 from __future__ import annotations
 
 import random
-import re
 import time
 
-from conftest import close_pages as close, new_page, screenshot, snapshot
-
-INDEX = re.compile(r"\b[Ss]eats? \d")
+from conftest import INDEX, close_pages as close, new_page, screenshot, snapshot, texts_without_index
 
 
 def wait_state(page):
@@ -92,6 +89,7 @@ def test_the_creators_page_shows_invite_links_a_friend_plays_through_one_to_the_
         assert "/rooms/" in link and "token=" in link
         assert ann.locator("#creator button.copy-invite").is_visible()
         watch_link = ann.locator("#watch-link").input_value()
+        assert "Bob" in texts_without_index(ann, "#creator")[0]
         screenshot(ann, "invite-links")
         bob.goto(link)
         wait_state(bob)
@@ -140,11 +138,18 @@ def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_
         room = create_in_lobby(ann, server, "Amarok", 3, [("here", "Ann"), ("open", None), ("open", None)])
         ann.wait_for_selector("#waiting:not([hidden])")
         assert "2 open seats" in ann.text_content("#waiting")
+        # open seats are shown by their badge (colour and symbol) and "Open seat", never a number
+        creator = texts_without_index(ann, "#creator")[0]
+        assert creator.count("Open seat") == 2 and "Ann" in creator, creator
+        texts_without_index(ann, "#waiting")
+        assert ann.eval_on_selector_all("#creator .seat-badge", "es => es.map((e) => e.dataset.seat)") == ["0", "1", "2"]
         # Bob finds the room in the lobby's open games and takes a seat with his name
         bob.goto(server.base + "/")
         entry = bob.locator(f".room[data-room='{room}']")
         entry.wait_for()
         assert entry.locator("button.take-seat").count() == 2
+        assert texts_without_index(bob, f".room[data-room='{room}']")[0].count("Open seat") == 2
+        assert entry.locator("button.take-seat").first.get_attribute("aria-label") == "Take the blue ■ open seat"
         entry.locator("button.take-seat").first.click()  # no name yet: told to type one
         bob.wait_for_function("document.getElementById('join-error').textContent.length > 0")
         assert bob.url.endswith("/")
@@ -156,6 +161,10 @@ def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_
         bob.wait_for_selector("#waiting:not([hidden])")
         ann.wait_for_function("document.getElementById('waiting').textContent.includes('1 open seat')")
         assert "Bob" in ann.text_content("#players")
+        assert bob.text_content("button.leave-seat") == "Leave my seat (Bob)"
+        texts_without_index(bob, "#waiting")
+        ann.wait_for_function("document.getElementById('creator').textContent.includes('Bob')")
+        assert texts_without_index(ann, "#creator")[0].count("Open seat") == 1
         # ... and leaves again before the game starts: the seat is open once more
         bob.click("button.leave-seat")
         bob.wait_for_url("**?watch")
@@ -165,6 +174,8 @@ def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_
         # Cleo takes a seat from the open-seat link shown on Ann's page, then Bob the last one
         cleo.goto(ann.locator("#open-link").input_value())
         wait_state(cleo)
+        # a visitor's waiting room: a "Take" button per open seat, each with the seat's badge
+        assert [t.strip() for t in texts_without_index(cleo, "#waiting button.take-seat")] == ["Take ■ Open seat", "Take ▲ Open seat"]
         cleo.fill("#join-name", "Cleo")
         cleo.locator("#waiting button.take-seat").first.click()
         cleo.wait_for_function("window.nemeton && window.nemeton.seat === 1")
@@ -208,7 +219,8 @@ def test_an_unlisted_room_is_found_only_through_its_links(server, browser):
     ann, stranger = new_page(browser), new_page(browser)
     try:
         room = create_in_lobby(ann, server, "Alarún", 2, [("here", "Ann"), ("open", None)], listed=False)
-        assert "Unlisted" in ann.text_content("#creator")
+        creator = texts_without_index(ann, "#creator")[0]
+        assert "Unlisted" in creator and "Open seat" in creator
         screenshot(ann, "unlisted-room")
         stranger.goto(server.base + "/")
         stranger.wait_for_selector("#rooms li")

@@ -1,7 +1,7 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { MAX_NAME, api, h, loadTokens, myName, renderParts, saveTokens, seatBadge, takeOpenSeat, toast } from "./common.js";
+import { MAX_NAME, api, h, loadTokens, myName, renderParts, saveTokens, seatBadge, seatColour, takeOpenSeat, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -55,11 +55,11 @@ function drawSeats() {
   const rows = [];
   for (let i = 0; i < n; i++) {
     const was = old[i] || { kind: i === 0 ? "here" : "ai", name: i === 0 ? "You" : "", agent: "heuristic" };
-    const kind = h("select", { class: "seat-kind", "aria-label": `seat ${i + 1}: who plays` },
+    const kind = h("select", { class: "seat-kind", "aria-label": `player ${i + 1}: who plays` },
       SEAT_KINDS.map((k) => h("option", { value: k.value, selected: k.value === was.kind }, k.label)));
     const name = h("input", { class: "seat-name", value: was.name, placeholder: `Player ${i + 1}`, maxlength: MAX_NAME,
-                              "aria-label": `seat ${i + 1}: name` });
-    const agent = h("select", { class: "seat-agent", "aria-label": `seat ${i + 1}: AI` },
+                              "aria-label": `player ${i + 1}: name` });
+    const agent = h("select", { class: "seat-agent", "aria-label": `player ${i + 1}: AI` },
       game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
     const sync = () => { name.hidden = kind.value === "ai" || kind.value === "open"; agent.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);
@@ -127,7 +127,7 @@ async function create(event) {
     saveTokens(made.room, tokens);
     location.href = `/rooms/${encodeURIComponent(made.room)}${Object.keys(tokens.seats).length ? "" : "?watch"}`;
   } catch (err) {  // the server names seats as references: drawn with the form's names
-    $("form-error").replaceChildren(...renderParts(err.parts, rows.map((r, i) => ({ seat: i, name: r.kind === "ai" ? `the AI at place ${i + 1}` : r.kind === "open" ? `the open seat ${i + 1}` : r.name })), err.message));
+    $("form-error").replaceChildren(...renderParts(err.parts, rows.map((r, i) => ({ seat: i, name: r.kind === "ai" ? "the AI" : r.kind === "open" ? "the open seat" : r.name })), err.message));
     $("create").disabled = false;
   }
 }
@@ -155,8 +155,9 @@ async function listRooms() {
     const seat = (s) => {
       if (s.open) {
         const take = h("button", { type: "button", class: "take-seat primary", dataset: { seat: s.seat },
-                                   onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, `Take seat ${s.seat + 1}`);
-        return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, "open"), " ", mine(r) ? "" : take);
+                                   "aria-label": `Take the ${seatColour(s.seat).name} ${seatColour(s.seat).symbol} open seat`,
+                                   onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, "Take it");
+        return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, "Open seat"), " ", mine(r) ? "" : take);
       }
       return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? `AI (${s.agent})` : s.name),
         s.kind === "human" && !s.connected && r.status === "playing" ? h("em", {}, " away") : "");

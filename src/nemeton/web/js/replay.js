@@ -3,6 +3,7 @@
 
 import { api, clickable as domClickable, h as domH, loadRenderer, loadTokens, seatBadge as domBadge, seatColour, svg } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
+import { seatNameOf } from "./text.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -26,7 +27,7 @@ async function start() {
   // a game still on: the spectator's replay, or the replay of a seat this browser holds
   const viewers = page.info.seats.filter((s) => page.over || page.tokens.seats[s.seat]);
   render([h("option", { value: "" }, "the spectator"),
-    ...viewers.map((s) => h("option", { value: s.seat }, s.kind === "ai" ? `${s.name || `Seat ${s.seat + 1}`} (AI)` : s.name))], $("viewer"));
+    ...viewers.map((s) => h("option", { value: s.seat }, aiName(s)))], $("viewer"));
   $("note").hidden = page.over;
   $("note").textContent = page.over ? "" : "This game is still being played: the replay shows the moves so far, as the spectator "
     + "saw them (or as your own seat, if you play in it). Other seats' views open once the game has ended.";
@@ -82,6 +83,12 @@ async function go(step, first = false) {
   if (page.step >= page.steps) stop();
 }
 
+// An AI seat's name says so once ("Birch (AI)" from the server, "Bob (AI)" when it was named).
+function aiName(s) {
+  const name = seatNameOf(page.info.seats, s.seat);
+  return s.kind === "ai" && !name.endsWith("(AI)") ? `${name} (AI)` : name;
+}
+
 function togglePlay() {
   if (page.timer) { stop(); return; }
   if (page.step >= page.steps) go(0);
@@ -98,7 +105,7 @@ function stop() {
 function draw() {
   const data = page.data;
   const seats = data.seats;
-  const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
+  const names = (s) => seatNameOf(seats, s);
   const last = data.last;
   render([data.finished ? "The end." : (data.to_move.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : null),
     ...(data.finished ? [] : data.to_move.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]))], $("status"));

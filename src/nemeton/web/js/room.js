@@ -5,7 +5,7 @@
 import { MAX_NAME, api, clickable as domClickable, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
   renderParts, saveTokens, seatBadge as domBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
-import { partsText } from "./text.js";
+import { partsText, seatNameOf } from "./text.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -176,7 +176,7 @@ function update() {
   const conn = page.focus;
   const snap = conn.snap;
   const seats = conn.seats.length ? conn.seats : page.info.seats;
-  const names = (s) => (seats[s] ? seats[s].name : `Seat ${s + 1}`);
+  const names = (s) => seatNameOf(seats, s);
   document.body.dataset.seat = conn.seat === null ? "watch" : String(conn.seat);
   document.body.dataset.finished = String(snap.finished);
 
@@ -335,12 +335,13 @@ function drawWaiting(conn, snap, seats) {
     h("p", { class: "error", role: "alert", id: "join-error" }),
     h("div", { class: "button-row" }, open.map((s) => h("button", {
       key: s, type: "button", class: "primary take-seat", dataset: { seat: s },
-      onclick: (e) => takeOpenSeat(roomId, s, $("join-name"), $("join-error"), e.currentTarget, seats) }, "Take ", seatBadge(s, `seat ${s + 1}`)))));
+      "aria-label": `Take the ${seatColour(s).name} ${seatColour(s).symbol} open seat`,
+      onclick: (e) => takeOpenSeat(roomId, s, $("join-name"), $("join-error"), e.currentTarget, seats) }, "Take ", seatBadge(s, "Open seat")))));
   } else {
     for (const seat of mine) {
       if (page.tokens.joined && page.tokens.joined[seat]) {
         out.push(h("button", { key: `leave-${seat}`, type: "button", class: "leave-seat", onclick: () => leave(seat) },
-          `Leave my seat (${(seats[seat] || {}).name || `seat ${seat + 1}`})`));
+          `Leave my seat (${seatNameOf(seats, seat)})`));
       }
     }
   }
@@ -363,7 +364,7 @@ function drawCreator(snap, seats) {
   box.hidden = false;
   const invites = page.tokens.invites || {};
   const items = seats.filter((s) => s.kind === "human").map((s) => {
-    const out = [seatBadge(s.seat, s.open ? `open seat ${s.seat + 1}` : s.name)];
+    const out = [seatBadge(s.seat, s.open ? "Open seat" : s.name)];
     const token = invites[s.seat];
     if (token && !s.open) {
       const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}?token=${encodeURIComponent(token)}`;
