@@ -13,7 +13,7 @@ from nemeton.engine import get_game
 from nemeton.server.agents import MAX_THINK_SECONDS, AgentPolicy
 from nemeton.server.ai_seats import check_agent, stand_in_info, timeout_agent
 from nemeton.server.db import StaleVersion
-from nemeton.server.errors import BadRequest
+from nemeton.server.errors import BadRequest, NotFound
 
 
 def test_an_agent_over_the_budget_is_refused_and_nothing_is_stored(db_url):
@@ -110,4 +110,18 @@ def test_an_agents_move_that_loses_its_commit_is_counted_as_a_retry_and_asked_ag
             assert counted(rooms, "nemeton_stale_refusals_total", reason="lost_race") == 1
             assert counted(rooms, "nemeton_games_finished_total", game="alarun") == 1
             assert counted(rooms, "nemeton_actions_total", game="alarun") == len(row.actions)
+    asyncio.run(run())
+
+
+def test_a_finished_room_purged_while_in_memory_is_not_found(db_url):
+    from datetime import datetime, timedelta, timezone
+
+    async def run():
+        async with rooms_on(db_url) as rooms:
+            room = await played_to_the_end(rooms)
+            assert (await rooms.seats.info(room.id))["moves"] == len(room.table.state.history)
+            assert rooms.store.purge(datetime.now(timezone.utc) + timedelta(days=1), dry_run=False) == [room.id]
+            assert rooms.rooms[room.id] is room  # still in this process's memory
+            with pytest.raises(NotFound, match="no room"):  # the database no longer has it: 404, not a crash
+                await rooms.seats.info(room.id)
     asyncio.run(run())

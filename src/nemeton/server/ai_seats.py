@@ -124,7 +124,8 @@ class AiSeats:
     def watch(self, room: Room) -> None:
         """After a change (under the lock): note since when each person's seat has been
         waited for, and set the room's timer for the first one whose time runs out."""
-        if room.turn_timeout is None:
+        timeout = room.turn_timeout
+        if timeout is None:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
@@ -134,11 +135,12 @@ class AiSeats:
             room.timer.cancel()
         room.timer = None
         if room.pending_since:
-            due = min(room.pending_since.values()) + room.turn_timeout - now
-            room.timer = loop.create_task(self._time_out(room, room.version, due))
+            due = min(room.pending_since.values()) + timeout - now
+            room.timer = loop.create_task(self._time_out(room, room.version, due, timeout))
 
-    async def _time_out(self, room: Room, version: int, delay: float) -> None:
-        """Hand the seats whose time ran out to the heuristic, until their people return."""
+    async def _time_out(self, room: Room, version: int, delay: float, timeout: float) -> None:
+        """Hand the seats whose time (``timeout`` seconds) ran out to the heuristic, until
+        their people return."""
         await asyncio.sleep(max(0.0, delay))
         try:
             async with room.lock:
@@ -147,7 +149,7 @@ class AiSeats:
                 now = asyncio.get_running_loop().time()
                 for seat, since in sorted(room.pending_since.items()):
                     row = room.seats[seat]
-                    if now - since >= room.turn_timeout and row.stand_in is None:
+                    if now - since >= timeout and row.stand_in is None:
                         await self.stand_in(room, seat, timeout_agent(room.spec), auto=True)
                 room.publish()
                 self.watch(room)
@@ -162,7 +164,7 @@ class AiSeats:
             room.version = await asyncio.to_thread(server.store.set_stand_in, room.id, room.version, seat, agent, auto)
         except StaleVersion:  # another process changed the room: catch up, and refuse
             observe.stale(server, "lost_race")
-            await asyncio.to_thread(room.rebuild, await asyncio.to_thread(server.store.load_room, room.id))
+            await asyncio.to_thread(room.rebuild, await server.stored(room.id))
             raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
         row = room.seats[seat]
         row.stand_in, row.stand_in_auto = agent, auto and agent is not None

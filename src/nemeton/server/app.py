@@ -193,7 +193,7 @@ def create_app(db_url: str | None = None, agent_threads: int = 4,
             await app.state.rooms.close()
             engine.dispose()
 
-    app = FastAPI(title="Nemeton game server", version="1", lifespan=lifespan,
+    app = FastAPI(title="Nemeton game server", version="1", lifespan=lifespan, openapi_url=OPENAPI_URL,
                   docs_url=None, redoc_url=None,  # served by _docs from the package's files, not a CDN
                   default_response_class=SafeJSONResponse,  # every answer's text made safe to encode
                   description="Rooms of seats (people with secret tokens, or AI agents) playing "
@@ -379,6 +379,9 @@ PAGE_HEADERS = {
 }
 
 
+OPENAPI_URL = "/openapi.json"  # the schema, read by both documentation pages
+
+
 def _docs(app: FastAPI) -> None:
     """The interactive API documentation, served whole by this server (it works offline and
     loads nothing from elsewhere): Swagger UI at ``/docs`` and ReDoc at ``/redoc``, their
@@ -402,7 +405,7 @@ def _docs(app: FastAPI) -> None:
               "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
     def docs_page(page: HTMLResponse) -> HTMLResponse:
-        inline = re.findall(r"<script>(.*?)</script>", page.body.decode("utf-8"), re.DOTALL)
+        inline = re.findall(r"<script>(.*?)</script>", bytes(page.body).decode("utf-8"), re.DOTALL)
         hashes = "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
                          for s in inline)
         page.headers.update({**PAGE_HEADERS, "Content-Security-Policy": policy.format(scripts=hashes)})
@@ -411,13 +414,13 @@ def _docs(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:
         return docs_page(get_swagger_ui_html(
-            openapi_url=app.openapi_url, title=f"{app.title}: API", swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            openapi_url=OPENAPI_URL, title=f"{app.title}: API", swagger_js_url="/docs-assets/swagger-ui-bundle.js",
             swagger_css_url="/docs-assets/swagger-ui.css", swagger_favicon_url="/favicon.ico",
             swagger_ui_parameters={"validatorUrl": None}))  # no badge fetched from the validator's site
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc() -> HTMLResponse:
-        return docs_page(get_redoc_html(openapi_url=app.openapi_url, title=f"{app.title}: API",
+        return docs_page(get_redoc_html(openapi_url=OPENAPI_URL, title=f"{app.title}: API",
                                         redoc_js_url="/docs-assets/redoc.standalone.js",
                                         redoc_favicon_url="/favicon.ico", with_google_fonts=False))
 

@@ -84,7 +84,8 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
         created = answer.json()
     room, token = created["room"], created["seats"][0]["token"]
     acknowledged = 0
-    affected = False   # this room's connection was lost after the kill, no move acknowledged since
+    # the kill's moment while this room, its connection lost after the kill, has no move acknowledged since
+    killed: float | None = None
     lost_at = None
     while True:
         try:
@@ -95,8 +96,8 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
                 lost_at = None
                 while True:
                     message = json.loads(await ws.recv())
-                    if affected and state is None:
-                        shared.resumed.append(time.perf_counter() - shared.killed_at)
+                    if killed is not None and state is None:
+                        shared.resumed.append(time.perf_counter() - killed)
                     if message["type"] == "seats":  # who is connected: nothing to answer
                         continue
                     if message["type"] == "ok":
@@ -104,16 +105,16 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
                             shared.latencies.append(time.perf_counter() - sent_at)
                         acknowledged += 1
                         sent_at = None
-                        if affected:
-                            shared.recoveries.append(time.perf_counter() - shared.killed_at)
-                            affected = False
+                        if killed is not None:
+                            shared.recoveries.append(time.perf_counter() - killed)
+                            killed = None
                     elif message["type"] == "error":
                         if message["status"] != 409:
                             shared.errors.append(message["message"])
                         sent_at = None
                     elif message["finished"]:
-                        if affected:  # the agents ended the game: it was served again all the same
-                            shared.recoveries.append(time.perf_counter() - shared.killed_at)
+                        if killed is not None:  # the agents ended the game: it was served again all the same
+                            shared.recoveries.append(time.perf_counter() - killed)
                         return room, acknowledged
                     if message["type"] == "state":
                         state = message
@@ -135,11 +136,11 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
             if lost_at is None:
                 lost_at = now
                 shared.reconnects += 1
-                if shared.killed_at is not None and not affected:
-                    affected = True
-                    shared.lost.append(now - shared.killed_at)
+                if shared.killed_at is not None and killed is None:
+                    killed = shared.killed_at
+                    shared.lost.append(now - killed)
             if now - lost_at > reconnect_for:
-                if affected:
+                if killed is not None:
                     shared.unrecovered += 1
                 raise RuntimeError(f"room {room}: no connection for {reconnect_for:.0f} s") from exc
             await asyncio.sleep(0.05)
@@ -423,8 +424,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--kill-after needs --processes 2 or more (behind the proxy)")
     if args.db and args.postgres:
         parser.error("--db and --postgres exclude each other")
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if proxy and nginx is None:
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else "")
+    if proxy and not nginx:
         raise SystemExit("the proxy needs nginx (Debian: apt-get install nginx)")
     # SIGTERM (timeout, kill) stops what the bench started too, as Ctrl+C does
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))

@@ -379,10 +379,10 @@ class Store:
             playing = c.execute(select(rooms.c.id, rooms.c.to_move, rooms.c.turn_timeout_s)
                                 .where(rooms.c.status == "playing").order_by(rooms.c.created_at, rooms.c.id)).all()
             agents: dict[str, set[int]] = {}
-            for r in c.execute(select(seats.c.room_id, seats.c.seat).join(rooms, rooms.c.id == seats.c.room_id)
+            for s in c.execute(select(seats.c.room_id, seats.c.seat).join(rooms, rooms.c.id == seats.c.room_id)
                                .where(rooms.c.status == "playing",
                                       (seats.c.kind == "ai") | seats.c.stand_in.is_not(None))):
-                agents.setdefault(r.room_id, set()).add(r.seat)
+                agents.setdefault(s.room_id, set()).add(s.seat)
         chosen = []
         for r in playing:
             to_move = None

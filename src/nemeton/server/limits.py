@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 MAX_CLIENTS = 10_000  # buckets kept before full ones are forgotten
 ROOM_RATE = (2.0, 10.0)  # rooms created per second per client, and the burst
@@ -46,7 +47,7 @@ class Limiter:
                         if t + (now - w) * self.rate < self.burst}
 
 
-def client_of(scope: dict) -> str:
+def client_of(scope: Mapping[str, Any]) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
 

@@ -15,6 +15,7 @@ the function that builds a seat's snapshot.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,13 +33,15 @@ class Subscriber:
     queue: Outbox = field(default_factory=lambda: Outbox(QUEUE_SIZE))
 
 
-class Outbox(asyncio.Queue):
+class Outbox(asyncio.Queue[dict[str, Any]]):
     """A client's messages waiting to be sent, at most ``maxsize``. A client that lags does
     not get a backlog of states: once the queue is full, every state and seats notice waiting
     gives way to one state (a resync, built by :meth:`Watchers.push_states`) in the first
     one's place, so a state still comes before the answers that follow it. Answers (``ok``,
     ``error``) are never dropped: a client whose queue is full of them reads nothing and is
     closed (:func:`~nemeton.server.app.serve_socket`: code 4429)."""
+
+    _queue: deque[dict[str, Any]]  # asyncio.Queue's own store (made by its _init), rearranged when full
 
     def put_state(self, message: dict[str, Any]) -> bool:
         """Queue a state, coalescing when full; False if the queue holds answers only."""

@@ -30,7 +30,8 @@ from contextvars import ContextVar
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import choose_encoder
@@ -96,7 +97,7 @@ def _is_loopback(host: Any) -> bool:
         return False
 
 
-def metrics_allowed(setting: bool | None, scope: dict) -> bool:
+def metrics_allowed(setting: bool | None, scope: Mapping[str, Any]) -> bool:
     """Whether ``/metrics`` answers this request: ``setting`` True or False as the operator
     chose; None (the default) only on a server listening on loopback, to a direct client (a
     request that came through a proxy, with ``X-Forwarded-For`` or ``Forwarded``, is refused:

@@ -281,6 +281,14 @@ class Rooms:
         self.ai.close(self.rooms.values())
 
     # ----- the rooms in memory ------------------------------------------------------------
+    async def stored(self, room_id: str) -> RoomRow:
+        """The room as the database holds it now (read on a thread), to rebuild a room in
+        memory from; NotFound if it is no longer there (deleted meanwhile: ``nemeton admin purge``)."""
+        row = await asyncio.to_thread(self.store.load_room, room_id)
+        if row is None:
+            raise NotFound(f"no room {room_id[:40]!r}")
+        return row
+
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
@@ -345,9 +353,13 @@ class Rooms:
     def _changed(self, room_id: str, version: int) -> None:
         """A change was announced (``""``: announcements may have been missed)."""
         room = self.rooms.get(room_id)
-        if room_id and (room is None or room.version >= version):
+        if not room_id:
+            work = self._poll()
+        elif room is None or room.version >= version:
             return  # not loaded here, or this process's own change
-        task = asyncio.get_running_loop().create_task(self._poll() if not room_id else self._catch_up(room))
+        else:
+            work = self._catch_up(room)
+        task = asyncio.get_running_loop().create_task(work)
         self._catching_up.add(task)
         task.add_done_callback(self._catching_up.discard)
 

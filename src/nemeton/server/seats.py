@@ -253,7 +253,7 @@ class Seats:
     async def info(self, room_id: str) -> dict[str, Any]:
         """A room's public description (as in the lobby), with its take-back and timeout settings."""
         room = await self.server.get(room_id)
-        row = await asyncio.to_thread(self.server.store.load_room, room_id)
+        row = await self.server.stored(room_id)
         return {**self.summary(row), "undo": room.undo, "turn_timeout_s": room.turn_timeout, "rematch": room.rematch,
                 "moves": len(row.actions), "components": room.components}
 

@@ -152,8 +152,7 @@ class Turns:
                 observe.stale(server, "lost_race")
                 raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
             finally:  # rebuilt from what the database holds, whatever happened
-                row = await asyncio.to_thread(server.store.load_room, room.id)
-                await asyncio.to_thread(room.rebuild, row)
+                await asyncio.to_thread(room.rebuild, await server.stored(room.id))
             observe.room_event(server, "take-back", room, seat=seat, moves=len(room.table.state.history))
             room.publish(resync=True)
             server.ai.watch(room)
@@ -172,8 +171,7 @@ class Turns:
                 server.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished,
                 [] if room.finished else list(room.table.state.acting()))
         except BaseException as exc:
-            row = await asyncio.to_thread(server.store.load_room, room.id)
-            await self.rebuild(room, row, shown=first)  # the table ran ahead of the database
+            await self.rebuild(room, await server.stored(room.id), shown=first)  # the table ran ahead of the database
             if isinstance(exc, RoomClosed):
                 raise Gone(str(exc)) from None
             if isinstance(exc, StaleVersion):
