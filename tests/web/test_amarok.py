@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_clicks, record_frames, screenshot,
-                      snapshot, state_at)
+                      snapshot, state_at, texts_without_index)
 
 
 # One evaluation reads the page's last snapshot and what its table draws, so both are of the
@@ -53,6 +53,7 @@ class TableChecks:
         self.shot_at = shot_at
         self.shot = False
         self.calls = 0
+        self.banners = 0  # checked turns with a round's result on the table
 
     def __call__(self, page):
         if page.locator("#score").is_visible():
@@ -76,6 +77,13 @@ class TableChecks:
         assert t["backsWithCard"] == 0
         # every legal move is on the table, and nothing else is highlighted
         assert {canonical(json.loads(a)) for a in t["actions"]} == {canonical(a) for a in t["legal"]}
+        # the last round's banner names its winners (and the mating seat) by name, never by number
+        banner = texts_without_index(page, "#board .amk-round-banner:not([hidden])")
+        self.banners += bool(banner and banner[0].strip())
+        if banner and view["last_round"]:
+            names = [s["name"] for s in snapshot(page)["seats"]]
+            winners = view["last_round"]["winners"]
+            assert all(names[w] in banner[0] or (w == 0 and "you" in banner[0].lower()) for w in winners), banner
         self.turns += 1
         self.claws += view["phase"] == "claw"
         if self.shot_at and not self.shot and self.shot_at(view):
@@ -131,7 +139,8 @@ def test_a_whole_game_by_clicks_shows_each_view_and_ends_on_a_score_sheet_of_the
     # check skips a turn whose state arrived between its read and the click (rare), so most
     # turns, not all, are checked
     assert clicks >= 5 and checks.turns >= 3 and checks.turns >= clicks * 2 // 3
-    check_score_sheet(page, server, room)
+    sheet = check_score_sheet(page, server, room)
+    assert checks.banners or len(sheet["rounds"]) == 1, "no round's banner was checked"
     assert page.eval_on_selector_all("#score-body *", SMALL_TEXT) == [], "text below 14 px on the score sheet"
     if not checks.shot:  # a game decided in round 1 (3 matings in a row): shoot the final table
         page.click("text=See the table")
@@ -147,7 +156,8 @@ def test_team_mode_game_by_clicks_shows_teams_and_the_team_totals_of_every_round
     checks = TableChecks()
     play_by_clicks(page, until=checks, seed=2, timeout=60)
     assert checks.turns >= 3
-    check_score_sheet(page, server, room)
+    sheet = check_score_sheet(page, server, room)
+    assert checks.banners or len(sheet["rounds"]) == 1, "no round's banner was checked"
     state = state_at(server, room, snapshot(page)["moves"])
     ends = [e for e in state.log(0) if e["kind"] == "round_end"]
     cells = page.eval_on_selector_all("#score .amk-round-row", "rows => rows.map(r => r.cells[r.cells.length - 2].textContent)")

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import yaml
 from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
-                      record_frames, screenshot, snapshot, state_at)
+                      record_frames, screenshot, snapshot, state_at, texts_without_index)
 
 from nemeton.games.edora import components, steps
 
@@ -117,6 +117,7 @@ class TableChecks:
         self.shot_at = shot_at
         self.shot = False
         self.checked = None
+        self.news = 0  # checked turns whose status box told what the others just did
 
     def __call__(self, page):
         if page.locator("#score").is_visible():
@@ -132,6 +133,11 @@ class TableChecks:
         facets, buttons = expected_facets(t["legal"])
         assert set(t["facets"]) == facets
         assert {canonical(json.loads(b)) for b in t["buttons"]} == buttons
+        # the status box (round, start player, prompt, the others' news) names seats, never numbers them
+        box = texts_without_index(page, "#board .ed-status")
+        names = [s["name"] for s in snapshot(page)["seats"]]
+        assert len(box) == 1 and any(n in box[0] for n in names), box
+        self.news += bool(texts_without_index(page, "#board .ed-news li"))
         self.turns += 1
         self.types.update(a["type"] for a in t["legal"])
         if self.shot_at and not self.shot and self.shot_at(t):
@@ -171,7 +177,7 @@ def test_a_whole_game_by_clicks_shows_each_view_and_ends_on_the_five_scoring_ste
     # the screenshot: seat 0 choosing where to go in round 6 or later
     checks = TableChecks(shot_at=lambda t: t["view"]["round"] >= 6 and any(a["type"] == "move" for a in t["legal"]))
     clicks = play_by_clicks(page, until=checks, seed=1, timeout=60)
-    assert clicks >= 20 and checks.turns >= 15
+    assert clicks >= 20 and checks.turns >= 15 and checks.news >= 5
     assert {"start", "move", "place"} <= set(checks.types)
     check_score_screen(page, server, room)
     if not checks.shot:
