@@ -134,7 +134,8 @@ const BROKEN = "This table could not be drawn; the moves list below still plays.
 export function drawGame(game, board, bar, ctx) {
   if (game && game.draw) {
     try {
-      const out = game.draw(ctx);
+      // ctx.redraw: the renderer draws this table again after a change of its own (a selection)
+      const out = game.draw({ ...ctx, redraw: () => drawGame(game, board, bar, ctx) });
       render(out.board, board);
       render(out.bar || null, bar);
     } catch (err) {

@@ -2,8 +2,11 @@
 // the others' squares, drawn from the seat's view only. Swaps and placements are made on the
 // cards and cells they concern; every highlight is a filter of ctx.legal (no rules here).
 //
-// The module interface is the shell's (notes: web contract): render, renderScore, label.
+// It exports the kit's renderer interface (docs/web.md): draw(ctx) -> {board, bar}, score(ctx)
+// and label(action, ctx), all virtual nodes (js/kit.js): the page updates only what changed,
+// cards and cells keyed by their place, so the focus stays on a card through a redraw.
 
+import { h, seatBadge } from "/static/js/kit.js";
 import { seatNameOf } from "/static/js/text.js";
 
 // ----- names and pictures ----------------------------------------------------------------
@@ -22,57 +25,88 @@ const SYMBOL_NAMES = {
   blue: "drop", green: "leaf", orange: "flame", pink: "heart", red: "diamond", white: "star", yellow: "sun",
 };
 
-// Ingredient glyphs, drawn in a 48×48 box (filled with the card's light ink, outlined dark).
+// Ingredient glyphs, drawn in a 48×48 box (filled with the card's light ink, outlined dark):
+// each a list of SVG shapes, [tag, attributes].
 const GLYPHS = {
-  fungi_magica:
-    '<path d="M19 25 L17 42 Q24 45 31 42 L29 25 Z"/><path d="M4 26 C4 8 44 8 44 26 Z"/>' +
-    '<circle class="ink" cx="15" cy="19" r="2.6"/><circle class="ink" cx="25" cy="14" r="2.6"/>' +
-    '<circle class="ink" cx="34" cy="20" r="2.2"/>',
-  moon_berries:
-    '<path d="M22 3 A17 17 0 1 0 40 25 A13 13 0 1 1 22 3 Z"/><circle cx="33" cy="35" r="5.5"/>' +
-    '<circle cx="41" cy="41" r="5"/><circle cx="29" cy="43" r="4.5"/>',
-  calendula:
-    [0, 45, 90, 135, 180, 225, 270, 315]
-      .map((a) => `<ellipse cx="24" cy="11" rx="5" ry="9" transform="rotate(${a} 24 24)"/>`)
-      .join("") + '<circle class="ink" cx="24" cy="24" r="7"/>',
-  phoenix_feathers:
-    '<path d="M40 4 C20 8 9 24 9 40 L13 42 C27 37 39 24 40 4 Z"/>' +
-    '<path class="line" d="M6 46 L36 10 M19 30 L13 25 M24 24 L18 18 M28 19 L24 12 M21 28 L30 29 M26 22 L35 22"/>',
-  dragon_eggs:
-    '<path d="M24 4 C13 4 8 21 8 30 C8 39 15 45 24 45 C33 45 40 39 40 30 C40 21 35 4 24 4 Z"/>' +
-    '<path class="line" d="M9 27 L15 22 L21 27 L27 22 L33 27 L39 22"/>',
-  mandrake:
-    '<path d="M24 18 C19 8 12 5 7 5 C11 10 17 15 22 19 Z"/><path d="M24 18 C29 8 36 5 41 5 C37 10 31 15 26 19 Z"/>' +
-    '<path d="M24 17 C22 10 23 5 24 2 C25 5 26 10 24 17 Z"/>' +
-    '<path d="M15 19 C9 28 14 38 24 46 C34 38 39 28 33 19 Z"/>' +
-    '<circle class="ink" cx="20" cy="27" r="2"/><circle class="ink" cx="28" cy="27" r="2"/>' +
-    '<path class="line" d="M20 34 Q24 37 28 34"/>',
-  myrrh:
-    '<path class="line" d="M18 24 C13 18 22 14 17 6 M30 24 C25 18 34 14 29 6"/>' +
-    '<circle cx="17" cy="27" r="4"/><circle cx="25" cy="26" r="4.5"/><circle cx="32" cy="28" r="3.5"/>' +
-    '<path d="M6 29 L42 29 C42 40 33 45 24 45 C15 45 6 40 6 29 Z"/>',
-  centum_auri:
-    '<circle cx="24" cy="24" r="19"/><circle class="line" cx="24" cy="24" r="14"/>' +
-    '<path class="ink" d="M24 13 L27 21 L35 21 L29 26 L31 34 L24 29 L17 34 L19 26 L13 21 L21 21 Z"/>',
-  druid:
-    '<path d="M24 3 C12 3 9 17 9 29 L6 45 L42 45 L39 29 C39 17 36 3 24 3 Z"/>' +
-    '<ellipse class="ink" cx="24" cy="22" rx="7.5" ry="9.5"/>' +
-    '<path class="line" d="M36 45 L36 30 M36 30 C40 27 42 22 39 17"/>',
+  fungi_magica: [
+    ["path", { d: "M19 25 L17 42 Q24 45 31 42 L29 25 Z" }],
+    ["path", { d: "M4 26 C4 8 44 8 44 26 Z" }],
+    ["circle", { class: "ink", cx: 15, cy: 19, r: 2.6 }],
+    ["circle", { class: "ink", cx: 25, cy: 14, r: 2.6 }],
+    ["circle", { class: "ink", cx: 34, cy: 20, r: 2.2 }],
+  ],
+  moon_berries: [
+    ["path", { d: "M22 3 A17 17 0 1 0 40 25 A13 13 0 1 1 22 3 Z" }],
+    ["circle", { cx: 33, cy: 35, r: 5.5 }],
+    ["circle", { cx: 41, cy: 41, r: 5 }],
+    ["circle", { cx: 29, cy: 43, r: 4.5 }],
+  ],
+  calendula: [
+    ...[0, 45, 90, 135, 180, 225, 270, 315].map((a) => ["ellipse", { cx: 24, cy: 11, rx: 5, ry: 9, transform: `rotate(${a} 24 24)` }]),
+    ["circle", { class: "ink", cx: 24, cy: 24, r: 7 }],
+  ],
+  phoenix_feathers: [
+    ["path", { d: "M40 4 C20 8 9 24 9 40 L13 42 C27 37 39 24 40 4 Z" }],
+    ["path", { class: "line", d: "M6 46 L36 10 M19 30 L13 25 M24 24 L18 18 M28 19 L24 12 M21 28 L30 29 M26 22 L35 22" }],
+  ],
+  dragon_eggs: [
+    ["path", { d: "M24 4 C13 4 8 21 8 30 C8 39 15 45 24 45 C33 45 40 39 40 30 C40 21 35 4 24 4 Z" }],
+    ["path", { class: "line", d: "M9 27 L15 22 L21 27 L27 22 L33 27 L39 22" }],
+  ],
+  mandrake: [
+    ["path", { d: "M24 18 C19 8 12 5 7 5 C11 10 17 15 22 19 Z" }],
+    ["path", { d: "M24 18 C29 8 36 5 41 5 C37 10 31 15 26 19 Z" }],
+    ["path", { d: "M24 17 C22 10 23 5 24 2 C25 5 26 10 24 17 Z" }],
+    ["path", { d: "M15 19 C9 28 14 38 24 46 C34 38 39 28 33 19 Z" }],
+    ["circle", { class: "ink", cx: 20, cy: 27, r: 2 }],
+    ["circle", { class: "ink", cx: 28, cy: 27, r: 2 }],
+    ["path", { class: "line", d: "M20 34 Q24 37 28 34" }],
+  ],
+  myrrh: [
+    ["path", { class: "line", d: "M18 24 C13 18 22 14 17 6 M30 24 C25 18 34 14 29 6" }],
+    ["circle", { cx: 17, cy: 27, r: 4 }],
+    ["circle", { cx: 25, cy: 26, r: 4.5 }],
+    ["circle", { cx: 32, cy: 28, r: 3.5 }],
+    ["path", { d: "M6 29 L42 29 C42 40 33 45 24 45 C15 45 6 40 6 29 Z" }],
+  ],
+  centum_auri: [
+    ["circle", { cx: 24, cy: 24, r: 19 }],
+    ["circle", { class: "line", cx: 24, cy: 24, r: 14 }],
+    ["path", { class: "ink", d: "M24 13 L27 21 L35 21 L29 26 L31 34 L24 29 L17 34 L19 26 L13 21 L21 21 Z" }],
+  ],
+  druid: [
+    ["path", { d: "M24 3 C12 3 9 17 9 29 L6 45 L42 45 L39 29 C39 17 36 3 24 3 Z" }],
+    ["ellipse", { class: "ink", cx: 24, cy: 22, rx: 7.5, ry: 9.5 }],
+    ["path", { class: "line", d: "M36 45 L36 30 M36 30 C40 27 42 22 39 17" }],
+  ],
 };
 
 // Colour symbols, drawn in a 20×20 box (every colour carries its symbol: colour is never the
 // only signal).
 const SYMBOLS = {
-  blue: '<path d="M10 2 C10 2 4 10 4 13 A6 6 0 0 0 16 13 C16 10 10 2 10 2 Z"/>',
-  green: '<path d="M3 17 C3 7 9 3 17 3 C17 11 13 17 3 17 Z"/><path class="line" d="M4 16 L13 7"/>',
-  orange:
-    '<path d="M10 1.5 C12 6 16 8.5 16 12.5 A6 6 0 0 1 4 12.5 C4 9.5 6.5 8.5 7 5.5 C8.2 7.5 9 8.5 10 8.5 C10.5 6 9.5 4 10 1.5 Z"/>',
-  pink: '<path d="M10 17.5 C4 12.5 2 9.5 2 6.5 A4 4 0 0 1 10 5 A4 4 0 0 1 18 6.5 C18 9.5 16 12.5 10 17.5 Z"/>',
-  red: '<path d="M10 1.5 L17.5 10 L10 18.5 L2.5 10 Z"/>',
-  white: '<path d="M10 1.5 L12.5 7.3 L18.5 7.7 L13.9 11.6 L15.3 17.6 L10 14.4 L4.7 17.6 L6.1 11.6 L1.5 7.7 L7.5 7.3 Z"/>',
-  yellow:
-    '<circle cx="10" cy="10" r="4.2"/><path class="line" d="M10 1 V4 M10 16 V19 M1 10 H4 M16 10 H19 ' +
-    'M3.6 3.6 L5.7 5.7 M14.3 14.3 L16.4 16.4 M3.6 16.4 L5.7 14.3 M14.3 5.7 L16.4 3.6"/>',
+  blue: [
+    ["path", { d: "M10 2 C10 2 4 10 4 13 A6 6 0 0 0 16 13 C16 10 10 2 10 2 Z" }],
+  ],
+  green: [
+    ["path", { d: "M3 17 C3 7 9 3 17 3 C17 11 13 17 3 17 Z" }],
+    ["path", { class: "line", d: "M4 16 L13 7" }],
+  ],
+  orange: [
+    ["path", { d: "M10 1.5 C12 6 16 8.5 16 12.5 A6 6 0 0 1 4 12.5 C4 9.5 6.5 8.5 7 5.5 C8.2 7.5 9 8.5 10 8.5 C10.5 6 9.5 4 10 1.5 Z" }],
+  ],
+  pink: [
+    ["path", { d: "M10 17.5 C4 12.5 2 9.5 2 6.5 A4 4 0 0 1 10 5 A4 4 0 0 1 18 6.5 C18 9.5 16 12.5 10 17.5 Z" }],
+  ],
+  red: [
+    ["path", { d: "M10 1.5 L17.5 10 L10 18.5 L2.5 10 Z" }],
+  ],
+  white: [
+    ["path", { d: "M10 1.5 L12.5 7.3 L18.5 7.7 L13.9 11.6 L15.3 17.6 L10 14.4 L4.7 17.6 L6.1 11.6 L1.5 7.7 L7.5 7.3 Z" }],
+  ],
+  yellow: [
+    ["circle", { cx: 10, cy: 10, r: 4.2 }],
+    ["path", { class: "line", d: "M10 1 V4 M10 16 V19 M1 10 H4 M16 10 H19 M3.6 3.6 L5.7 5.7 M14.3 14.3 L16.4 16.4 M3.6 16.4 L5.7 14.3 M14.3 5.7 L16.4 3.6" }],
+  ],
 };
 
 /** A card string as parts: {ingredient, colour} or {special: "centum_auri" | "druid"}. */
@@ -103,64 +137,39 @@ function whereName(x, y) {
   return parts.join(" and ") + " the druid";
 }
 
-// ----- DOM helpers (our own, so the module depends on nothing but the contract) -----------
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  setAttrs(e, attrs);
-  for (const c of children.flat()) if (c != null && c !== false) e.append(c);
-  return e;
+// ----- pictures ---------------------------------------------------------------------------------
+
+/** An SVG picture of constant shapes (the tables above, never data). */
+function picture(viewBox, shapes, cls) {
+  return h("svg", { viewBox, class: cls, "aria-hidden": "true", focusable: "false" },
+    (shapes || []).map(([tag, attrs], k) => h(tag, { key: k, ...attrs })));
 }
 
-function setAttrs(e, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === "class") e.setAttribute("class", v);
-    else if (k === "dataset") Object.assign(e.dataset, v);
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-}
-
-function svgPicture(viewBox, markup, cls) {
-  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  s.setAttribute("viewBox", viewBox);
-  s.setAttribute("class", cls);
-  s.setAttribute("aria-hidden", "true");
-  s.setAttribute("focusable", "false");
-  s.innerHTML = markup; // constant markup from the tables above, never data
-  return s;
-}
-
-function glyph(card) {
+function glyph(card, cls = "al-glyph") {
   const p = parse(card);
-  return svgPicture("0 0 48 48", GLYPHS[p.special || p.ingredient] || "", "al-glyph");
+  return picture("0 0 48 48", GLYPHS[p.special || p.ingredient], cls);
 }
 
 function symbol(colour) {
-  return svgPicture("0 0 20 20", SYMBOLS[colour] || "", `al-symbol c-${colour}`);
+  return picture("0 0 20 20", SYMBOLS[colour], `al-symbol c-${colour}`);
 }
 
 // ----- module state (UI only) -------------------------------------------------------------
 
 let legalKey = null; // JSON of ctx.legal when the selection was made
 let selection = null; // {where: "centre"|"hand"|"cell", index, card, x, y}
-let discardOpen = false;
-let focusKey = null; // data-key of the element last focused in the board
 let lastFresh = ""; // the fresh entries last outlined: they flash once, when they first show
-let lastRoot = null;
-let lastCtx = null;
-
-function redraw() {
-  if (!lastRoot || !lastCtx) return;
-  lastRoot.replaceChildren();
-  if (lastCtx.actionBar) lastCtx.actionBar.replaceChildren();
-  render(lastRoot, lastCtx);
-}
+let lastCtx = null; // the ctx of the last drawing: a selection draws the table again with it
 
 function select(sel) {
   selection = sel;
-  redraw();
+  if (lastCtx && lastCtx.redraw) lastCtx.redraw();
+}
+
+function act(ctx, action) {
+  selection = null;
+  ctx.act(action);
 }
 
 // ----- tiles --------------------------------------------------------------------------------
@@ -170,7 +179,7 @@ function select(sel) {
  * element. size: "big" (hand, centre), "cell" (a square's cell), "mini" (others' squares, lists).
  */
 function tile(card, { size = "big", key, legal = false, selected = false, recent = false, note = "",
-  action = "", onClick = null, extraClass = "", data = {} } = {}) {
+  action = "", onClick = null, extraClass = "", data = {}, style = null, extra = null } = {}) {
   const p = parse(card);
   const kind = p.special ? `al-${p.special}` : `c-${p.colour} i-${p.ingredient}`;
   const classes = ["card", "al-card", `al-${size}`, kind, extraClass];
@@ -178,43 +187,44 @@ function tile(card, { size = "big", key, legal = false, selected = false, recent
   if (selected) classes.push("selected");
   if (recent) classes.push("recent");
   const words = cardName(card) + (note ? ` (${note})` : "");
-  const clickable = Boolean(onClick);
   const attrs = {
-    class: classes.filter(Boolean).join(" "),
+    key, style, class: classes.filter(Boolean).join(" "),
     dataset: { card: String(card), ...(key ? { key } : {}), ...data },
     title: words,
   };
-  let e;
-  if (clickable) {
-    e = el("button", {
+  const inside = [
+    h("span", { class: "al-art" }, glyph(card)),
+    p.colour ? h("span", { class: "al-badge" }, symbol(p.colour)) : null,
+    size === "big" ? h("span", { class: "al-name" },
+      p.special === "druid" ? "Druid" : p.special ? "Centum auri" : ingredientName(p.ingredient)) : null,
+    size === "big" ? h("span", { class: "al-colour" }, p.colour ? p.colour : p.special === "centum_auri" ? "+10" : "") : null,
+    extra,
+  ];
+  if (onClick) {
+    return h("button", {
       ...attrs, type: "button", "aria-pressed": selected ? "true" : null,
       "aria-label": selected ? `${words}: selected; press again to cancel` : `${action || "Choose"}: ${words}`,
       onclick: onClick,
-    });
-  } else {
-    e = el("div", { ...attrs, role: "img", "aria-label": words });
+    }, inside);
   }
-  const art = el("span", { class: "al-art" }, glyph(card));
-  e.append(art);
-  if (p.colour) e.append(el("span", { class: "al-badge" }, symbol(p.colour)));
-  if (size === "big") {
-    const name = p.special === "druid" ? "Druid" : p.special ? "Centum auri" : ingredientName(p.ingredient);
-    e.append(el("span", { class: "al-name" }, name));
-    e.append(el("span", { class: "al-colour" }, p.colour ? p.colour : p.special === "centum_auri" ? "+10" : ""));
-  }
-  return e;
+  return h("div", { ...attrs, role: "img", "aria-label": words }, inside);
 }
 
-function back(size, label) {
-  return el("div", { class: `card back al-${size}`, role: "img", "aria-label": label, title: label },
-    el("span", { class: "al-back-mark", "aria-hidden": "true" }));
+function back(size, label, key) {
+  return h("div", { key, class: `card back al-${size}`, role: "img", "aria-label": label, title: label },
+    h("span", { class: "al-back-mark", "aria-hidden": "true" }));
+}
+
+/** `count` backs, keyed by their place. */
+function backs(count, size, label) {
+  return Array.from({ length: count }, (_, k) => back(size, label, `back-${k}`));
 }
 
 function colourCard(colour, caption) {
-  return el("div", {
+  return h("div", {
     class: `al-colour-card c-${colour}`, dataset: { card: colour }, role: "img",
     "aria-label": `${caption}: ${colour} (${SYMBOL_NAMES[colour]})`, title: `${caption}: ${colour}`,
-  }, symbol(colour), el("span", {}, colour));
+  }, symbol(colour), h("span", {}, colour));
 }
 
 // ----- recent moves (ctx.fresh) -------------------------------------------------------------
@@ -274,7 +284,8 @@ function squareWindow(cells, full = false) {
 
 /**
  * A square as a grid over its window. cells: [[x, y, card]]; druid: the druid's card face
- * ("druid" or its final value); slot(x, y): an element for an empty cell or null.
+ * ("druid" or its final value); cellAttrs(x, y, card, column, row): a card's tile options;
+ * slot(x, y, key, style): an element for an empty cell or null.
  */
 function squareGrid(cells, { size, window, druid = "druid", cellAttrs = () => ({}), slot = () => null,
   label }) {
@@ -282,28 +293,28 @@ function squareGrid(cells, { size, window, druid = "druid", cellAttrs = () => ({
   at.set("0,0", druid);
   const cols = window.x1 - window.x0 + 1;
   const rows = window.y1 - window.y0 + 1;
-  const grid = el("div", {
-    class: `al-square al-square-${size}`, role: "group", "aria-label": label,
-    style: `--cols:${cols};--rows:${rows};--span:${Math.max(cols, rows)}`,
-  });
+  const out = [];
   for (let y = window.y0; y <= window.y1; y++) {
     for (let x = window.x0; x <= window.x1; x++) {
       const card = at.get(`${x},${y}`);
-      let e;
+      const column = x - window.x0, row = y - window.y0;
+      const style = `grid-column:${column + 1};grid-row:${row + 1}`;
+      const key = `sq-${x},${y}`;
       if (card !== undefined) {
-        const a = cellAttrs(x, y, card);
-        e = tile(card, { size, key: `sq-${x},${y}`, data: { x, y }, ...a,
-          extraClass: [x === 0 && y === 0 ? "al-druid-cell" : "", a.extraClass || ""].join(" ") });
-        if (x === 0 && y === 0 && card !== "druid") e.append(el("span", { class: "al-druid-mark" }, glyph("druid")));
+        const a = cellAttrs(x, y, card, column, row);
+        const druidCell = x === 0 && y === 0;
+        out.push(tile(card, { size, key, style, ...a, data: { x, y, ...(a.data || {}) },
+          extraClass: [druidCell ? "al-druid-cell" : "", a.extraClass || ""].join(" "),
+          extra: druidCell && card !== "druid" ? h("span", { class: "al-druid-mark" }, glyph("druid")) : null }));
       } else {
-        e = slot(x, y) || el("div", { class: "al-slot", "aria-hidden": "true" });
+        out.push(slot(x, y, key, style) || h("div", { key, style, class: "al-slot", "aria-hidden": "true" }));
       }
-      e.style.gridColumn = String(x - window.x0 + 1);
-      e.style.gridRow = String(y - window.y0 + 1);
-      grid.append(e);
     }
   }
-  return grid;
+  return h("div", {
+    class: `al-square al-square-${size}`, role: "group", "aria-label": label,
+    style: `--cols:${cols};--rows:${rows};--span:${Math.max(cols, rows)}`,
+  }, out);
 }
 
 // ----- the game area --------------------------------------------------------------------------
@@ -312,14 +323,18 @@ function names(ctx, seats) {
   return seats.map((s) => seatName(ctx, s)).join(", ");
 }
 
+/** A seat's name in sentences ("you" for the viewer). */
 function seatName(ctx, s) {
   if (s === ctx.seat) return "you";
+  return realName(ctx, s);
+}
+
+function realName(ctx, s) {
   return ctx.seatName ? ctx.seatName(s) : seatNameOf(ctx.seats, s);
 }
 
 function badge(ctx, s) {
-  if (ctx.seatBadge) return ctx.seatBadge(s);
-  return el("span", { class: "al-seat" }, seatName(ctx, s));
+  return seatBadge(s, realName(ctx, s));
 }
 
 function status(ctx) {
@@ -330,7 +345,7 @@ function status(ctx) {
   const holder = v.alarun == null ? "Alarún lies on the stack" : `Alarún: ${seatName(ctx, v.alarun)} passed first`;
   bits.push(holder);
   if (v.action_cap != null) bits.push(`actions ${v.actions_taken} of ${v.action_cap}`);
-  return el("p", { class: "al-status", role: "status" }, bits.join(" · "));
+  return h("p", { class: "al-status", role: "status" }, bits.join(" · "));
 }
 
 function prompt(ctx) {
@@ -360,12 +375,12 @@ function prompt(ctx) {
       text = others.length ? `Waiting for ${names(ctx, others)} to place their cards (hidden until everyone has placed).` : "";
     }
   }
-  return text ? el("p", { class: "al-prompt", "aria-live": "polite" }, text) : null;
+  return text ? h("p", { class: "al-prompt", "aria-live": "polite" }, text) : null;
 }
 
 /** "Your", or in a replay "Ann's": whose area the bottom of the table is. */
 function whose(ctx) {
-  return ctx.mode === "replay" && ctx.seatName ? `${ctx.seatName(ctx.seat)}'s` : "Your";
+  return ctx.mode === "replay" ? `${realName(ctx, ctx.seat)}'s` : "Your";
 }
 
 function cap(s) {
@@ -378,14 +393,7 @@ function centreRow(ctx, recent) {
   const legal = ctx.legal;
   const swapping = v.phase === "actions" && legal.some((a) => a.type === "swap");
   const outlined = markFirst(v.centre || [], recent.centre);
-  const row = el("section", { class: "al-centre", "aria-label": "The centre" });
-  const stack = el("div", { class: "al-pile" },
-    back("big", `The stack: ${v.deck_size} cards`),
-    el("span", { class: "al-count" }, `stack ${v.deck_size}`));
-  if (v.alarun == null && !v.terminal) stack.append(el("span", { class: "al-alarun-token", title: "Alarún lies on the stack" }, "Alarún"));
-  row.append(stack);
-  const cards = el("div", { class: "al-cards al-centre-cards", role: "group", "aria-label": "Centre cards, face up" });
-  (v.centre || []).forEach((card, i) => {
+  const cards = (v.centre || []).map((card, i) => {
     let isLegal = false, isSelected = false, onClick = null, action = "Take from the centre";
     if (swapping) {
       // Legal: the first click of a swap, or the second after a hand card; another centre
@@ -400,30 +408,28 @@ function centreRow(ctx, recent) {
       } else if (!isSelected) action = "Choose instead";
       if (options || isLegal) onClick = () => clickCentre(ctx, i, card);
     }
-    cards.append(tile(card, { key: `centre-${i}`, legal: isLegal && !isSelected, selected: isSelected,
-      recent: outlined.has(i), onClick, action }));
+    return tile(card, { key: `centre-${i}`, legal: isLegal && !isSelected, selected: isSelected,
+      recent: outlined.has(i), onClick, action });
   });
-  row.append(cards);
-  if (v.face_down > 0) {
-    const down = el("div", { class: "al-face-down", role: "group", "aria-label": `${v.face_down} cards face down` });
-    const backs = el("div", { class: "al-cards" });
-    for (let k = 0; k < v.face_down; k++) backs.append(back("big", "A face-down centre card"));
-    down.append(backs, el("span", { class: "al-label" }, `${v.face_down} face down (flip turns them up)`));
-    row.append(down);
-  }
-  row.append(discardPile(v));
-  return row;
+  return h("section", { class: "al-centre", "aria-label": "The centre" },
+    h("div", { class: "al-pile" },
+      back("big", `The stack: ${v.deck_size} cards`),
+      h("span", { class: "al-count" }, `stack ${v.deck_size}`),
+      v.alarun == null && !v.terminal ? h("span", { class: "al-alarun-token", title: "Alarún lies on the stack" }, "Alarún") : null),
+    h("div", { class: "al-cards al-centre-cards", role: "group", "aria-label": "Centre cards, face up" }, cards),
+    v.face_down > 0 ? h("div", { class: "al-face-down", role: "group", "aria-label": `${v.face_down} cards face down` },
+      h("div", { class: "al-cards" }, backs(v.face_down, "big", "A face-down centre card")),
+      h("span", { class: "al-label" }, `${v.face_down} face down (flip turns them up)`)) : null,
+    discardPile(v));
 }
 
+/** The discard pile, folded (a person's opening it survives the next drawing). */
 function discardPile(v) {
   const pile = v.discard || [];
-  const d = el("details", { class: "al-discard" },
-    el("summary", {}, `Discard pile (${pile.length})`),
-    pile.length ? el("div", { class: "al-mini-list" }, pile.map((c) => tile(c, { size: "mini" })))
-      : el("p", {}, "Empty."));
-  d.open = discardOpen;
-  d.addEventListener("toggle", () => { discardOpen = d.open; });
-  return d;
+  return h("details", { class: "al-discard" },
+    h("summary", {}, `Discard pile (${pile.length})`),
+    pile.length ? h("div", { class: "al-mini-list" }, pile.map((c, k) => tile(c, { size: "mini", key: `discard-${k}` })))
+      : h("p", {}, "Empty."));
 }
 
 function clickCentre(ctx, i, card) {
@@ -474,19 +480,12 @@ function clickCell(ctx, x, y) {
   if (options.length) select({ where: "cell", x, y });
 }
 
-function act(ctx, action) {
-  selection = null;
-  focusKey = null;
-  ctx.act(action);
-}
-
 /** Your hand, with the swaps or placements it allows now. */
 function handRow(ctx) {
   const v = ctx.view;
   const legal = ctx.legal;
   const hand = v.hand || [];
-  const row = el("div", { class: "al-cards al-hand", role: "group", "aria-label": "Your hand" });
-  hand.forEach((card, i) => {
+  const cards = hand.map((card, i) => {
     const sel = selection;
     const isSelected = sel?.where === "hand" && sel.index === i;
     // Legal: the first click, or the second after a centre card (a cell); another hand card
@@ -512,10 +511,10 @@ function handRow(ctx) {
       }
     }
     const onClick = options || isLegal ? () => clickHand(ctx, i, card) : null;
-    row.append(tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action }));
+    return tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action });
   });
-  if (!hand.length) row.append(el("p", { class: "al-empty" }, "No cards in hand."));
-  return row;
+  return h("div", { class: "al-cards al-hand", role: "group", "aria-label": "Your hand" },
+    cards, hand.length ? null : h("p", { key: "empty", class: "al-empty" }, "No cards in hand."));
 }
 
 /** Your square: placed cards, this round's placements marked, legal cells highlighted. */
@@ -537,28 +536,27 @@ function ownSquare(ctx) {
       if (!sel || (sel.where === "hand" && a.card === sel.card)) legalCells.add(`${a.x},${a.y}`);
     }
   }
-  const slot = (x, y) => {
+  const slot = (x, y, key, style) => {
     const k = `${x},${y}`;
     const isSelected = sel?.where === "cell" && sel.x === x && sel.y === y;
     if (!openCells.has(k)) return null;
     const what = sel?.where === "hand" ? `Place ${cardName(sel.card)} ${whereName(x, y)}`
       : sel?.where === "cell" ? `Choose instead the cell ${whereName(x, y)}` : `Choose the cell ${whereName(x, y)}`;
     const state = isSelected ? "selected" : legalCells.has(k) ? "legal" : "al-open";
-    return el("button", {
-      type: "button", class: `al-slot al-target ${state}`,
+    return h("button", {
+      key, style, type: "button", class: `al-slot al-target ${state}`,
       dataset: { key: `cell-${k}`, x, y },
       "aria-label": isSelected ? `The cell ${whereName(x, y)}: selected; press again to cancel` : what,
       "aria-pressed": isSelected ? "true" : null, title: what, onclick: () => clickCell(ctx, x, y),
     });
   };
-  const grid = squareGrid(cells, {
+  return squareGrid(cells, {
     size: "cell", window: squareWindow(cells), label: "Your magic square",
     cellAttrs: (x, y) => (pending.has(`${x},${y}`)
       ? { extraClass: "al-pending", note: "placed this round, hidden from the others until everyone has placed" }
       : {}),
     slot,
   });
-  return grid;
 }
 
 /** Another seat: name, hand (known cards face up, the rest as backs), square, pending count. */
@@ -566,47 +564,42 @@ function seatPanel(ctx, s, recent, size) {
   const v = ctx.view;
   const acting = (v.acting || []).includes(s);
   const said = recent.said[s];
-  const panel = el("section", {
-    class: ["al-seat-panel", acting ? "al-acting" : "", said ? "recent" : ""].filter(Boolean).join(" "),
-    dataset: { seat: s }, "aria-label": `${seatName(ctx, s)}'s table`,
-  });
-  const head = el("div", { class: "al-seat-head" }, badge(ctx, s));
-  if (acting) head.append(el("span", { class: "al-turn" }, v.phase === "placement" ? "▶ placing" : "▶ to act"));
-  if (v.alarun === s) head.append(el("span", { class: "al-alarun-token", title: "Passed first this round: holds Alarún" }, "Alarún"));
-  panel.append(head);
   const known = (v.known_hands || [])[s] || [];
   const handSize = (v.hand_sizes || [])[s] || 0;
   const outlined = markFirst(known, recent.known[s] || []);
-  const hand = el("div", { class: "al-mini-list al-their-hand", role: "group",
-    "aria-label": `${seatName(ctx, s)}'s hand: ${handSize} cards` });
   // In the action phase the cards seen taken from the centre are in the hand, face up; during
   // placement some may already lie face down in the square, so they are listed apart.
   const inHand = v.phase === "actions" ? known : [];
-  inHand.forEach((c, i) => hand.append(tile(c, { size: "mini", recent: outlined.has(i), note: "taken from the centre" })));
-  for (let k = inHand.length; k < handSize; k++) hand.append(back("mini", "A hidden hand card"));
-  panel.append(el("div", { class: "al-line" }, el("span", { class: "al-label" }, `hand ${handSize}`), hand));
-  if (v.phase !== "actions" && known.length) {
-    panel.append(el("div", { class: "al-line" }, el("span", { class: "al-label" }, "taken this round:"),
-      el("div", { class: "al-mini-list al-known", role: "group", "aria-label": "Cards seen taken from the centre this round" },
-        known.map((c) => tile(c, { size: "mini", note: "taken from the centre this round; in hand or placed face down" })))));
-  }
+  const hand = h("div", { class: "al-mini-list al-their-hand", role: "group",
+    "aria-label": `${seatName(ctx, s)}'s hand: ${handSize} cards` },
+  inHand.map((c, i) => tile(c, { size: "mini", key: `known-${i}`, recent: outlined.has(i), note: "taken from the centre" })),
+  Array.from({ length: Math.max(0, handSize - inHand.length) }, (_, k) => back("mini", "A hidden hand card", `back-${k}`)));
   const cells = v.squares[s] || [];
   const fresh = new Set(recent.cells[s] || []);
-  panel.append(squareGrid(cells, {
+  const hidden = (v.placed_this_round || [])[s] || 0;
+  return h("section", {
+    key: `seat-${s}`,
+    class: ["al-seat-panel", acting ? "al-acting" : "", said ? "recent" : ""].filter(Boolean).join(" "),
+    dataset: { seat: s }, "aria-label": `${seatName(ctx, s)}'s table`,
+  },
+  h("div", { class: "al-seat-head" }, badge(ctx, s),
+    acting ? h("span", { class: "al-turn" }, v.phase === "placement" ? "▶ placing" : "▶ to act") : null,
+    v.alarun === s ? h("span", { class: "al-alarun-token", title: "Passed first this round: holds Alarún" }, "Alarún") : null),
+  h("div", { class: "al-line" }, h("span", { class: "al-label" }, `hand ${handSize}`), hand),
+  v.phase !== "actions" && known.length ? h("div", { class: "al-line" }, h("span", { class: "al-label" }, "taken this round:"),
+    h("div", { class: "al-mini-list al-known", role: "group", "aria-label": "Cards seen taken from the centre this round" },
+      known.map((c, k) => tile(c, { size: "mini", key: `known-${k}`, note: "taken from the centre this round; in hand or placed face down" })))) : null,
+  squareGrid(cells, {
     size, window: squareWindow(cells), label: `${seatName(ctx, s)}'s magic square`,
     cellAttrs: (x, y) => (fresh.has(`${x},${y}`) ? { recent: true } : {}),
-  }));
-  const hidden = (v.placed_this_round || [])[s] || 0;
-  const foot = el("div", { class: "al-line" },
-    el("span", { class: "al-label" }, `potions so far ${(v.potion_points || [])[s] ?? 0}`));
-  if (hidden && v.phase === "placement") {
-    const downs = el("span", { class: "al-mini-list al-pending-backs", "aria-label": `${hidden} placed this round, face down` });
-    for (let k = 0; k < hidden; k++) downs.append(back("mini", "A card placed this round, hidden until everyone has placed"));
-    foot.append(el("span", { class: "al-label" }, `placed ${hidden}:`), downs);
-  }
-  panel.append(foot);
-  if (said) panel.append(el("p", { class: "al-said" }, `${cap(seatName(ctx, s))} ${said}.`));
-  return panel;
+  }),
+  h("div", { class: "al-line" },
+    h("span", { class: "al-label" }, `potions so far ${(v.potion_points || [])[s] ?? 0}`),
+    hidden && v.phase === "placement" ? [
+      h("span", { class: "al-label" }, `placed ${hidden}:`),
+      h("span", { class: "al-mini-list al-pending-backs", "aria-label": `${hidden} placed this round, face down` },
+        backs(hidden, "mini", "A card placed this round, hidden until everyone has placed"))] : null),
+  said ? h("p", { class: "al-said" }, `${cap(seatName(ctx, s))} ${said}.`) : null);
 }
 
 function actionButtons(ctx) {
@@ -626,26 +619,25 @@ function actionButtons(ctx) {
 }
 
 function button(text, words, action, ctx, key) {
-  return el("button", { type: "button", class: "legal al-action", "aria-label": words, title: words,
+  return h("button", { key, type: "button", class: "legal al-action", "aria-label": words, title: words,
     dataset: { key: `act-${key}` }, onclick: () => act(ctx, action) }, text);
 }
 
 /** A key to the pictures: the seven ingredients and the seven colours with their symbols. */
 function pictureKey() {
-  const rows = Object.entries(INGREDIENTS).map(([id, name]) =>
-    el("li", {}, svgPicture("0 0 48 48", GLYPHS[id], "al-glyph al-key-glyph"), name));
-  const colours = COLOURS.map((c) => el("li", { class: `c-${c}` }, symbol(c), `${c} (${SYMBOL_NAMES[c]})`));
-  return el("details", { class: "al-key" }, el("summary", {}, "Key to the cards"),
-    el("ul", { class: "al-key-list" }, rows), el("ul", { class: "al-key-list" }, colours));
+  return h("details", { class: "al-key" }, h("summary", {}, "Key to the cards"),
+    h("ul", { class: "al-key-list" }, Object.entries(INGREDIENTS).map(([id, name]) =>
+      h("li", { key: id }, glyph(id, "al-glyph al-key-glyph"), name))),
+    h("ul", { class: "al-key-list" }, COLOURS.map((c) =>
+      h("li", { key: c, class: `c-${c}` }, symbol(c), `${c} (${SYMBOL_NAMES[c]})`))));
 }
 
-export function render(root, ctx) {
+export function draw(ctx) {
   const key = JSON.stringify(ctx.legal || []);
   if (key !== legalKey) {
     legalKey = key;
     selection = null;
   }
-  lastRoot = root;
   lastCtx = ctx;
   const v = ctx.view;
   if (!ctx.legal || ctx.mode === "replay") ctx = { ...ctx, legal: [] };
@@ -653,54 +645,28 @@ export function render(root, ctx) {
   const freshKey = (ctx.fresh || []).map((e) => e.i).join(",");
   const flash = freshKey !== lastFresh;
   lastFresh = freshKey;
-  const board = el("div", { class: `al-board${flash ? " al-flash" : ""}${ctx.seat == null || !Array.isArray(v.hand) ? " al-watching" : ""}` });
-  board.append(status(ctx), pictureKey());
   const me = ctx.seat;
+  const spectator = me == null || !Array.isArray(v.hand);
   const others = [];
   for (let s = 0; s < v.players; s++) if (s !== me) others.push(s);
-  const spectator = me == null || !Array.isArray(v.hand);
-  board.append(el("div", { class: `al-others ${spectator ? "al-others-all" : ""}` },
-    others.map((s) => seatPanel(ctx, s, recent, spectator ? "cell" : "mini"))));
-  board.append(centreRow(ctx, recent));
-  if (!spectator) {
-    // On a phone the hand box stays in sight at the bottom of the screen (alarun.css).
-    const own = el("section", { class: "al-own", "aria-label": "Your area" });
-    const handBox = el("div", { class: "al-hand-box" }, prompt(ctx),
-      el("h3", { class: "al-hand-title" }, `${whose(ctx)} hand and secret colour`),
-      el("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, "Your secret colour")),
-      el("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end."));
-    const squareBox = el("div", { class: "al-square-box" },
-      el("h3", {}, `${whose(ctx)} square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx));
-    own.append(el("div", { class: "al-own-row" }, handBox, squareBox));
-    board.append(own);
-  } else {
-    const p = prompt(ctx);
-    if (p) board.append(p);
-  }
+  // On a phone the hand box stays in sight at the bottom of the screen (style.css).
+  const own = spectator ? prompt(ctx) : h("section", { class: "al-own", "aria-label": "Your area" },
+    h("div", { class: "al-own-row" },
+      h("div", { class: "al-hand-box" }, prompt(ctx),
+        h("h3", { class: "al-hand-title" }, `${whose(ctx)} hand and secret colour`),
+        h("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, "Your secret colour")),
+        h("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end.")),
+      h("div", { class: "al-square-box" },
+        h("h3", {}, `${whose(ctx)} square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx))));
+  const board = h("div", { class: "al-wrap" },
+    h("div", { class: `al-board${flash ? " al-flash" : ""}${spectator ? " al-watching" : ""}` },
+      status(ctx), pictureKey(),
+      h("div", { class: `al-others ${spectator ? "al-others-all" : ""}` },
+        others.map((s) => seatPanel(ctx, s, recent, spectator ? "cell" : "mini"))),
+      centreRow(ctx, recent),
+      own));
   const buttons = actionButtons(ctx);
-  if (buttons.length) {
-    const bar = ctx.actionBar || el("div", { class: "al-action-bar" });
-    bar.append(...buttons);
-    if (!ctx.actionBar) board.insertBefore(bar, board.querySelector(".al-own"));
-  }
-  root.append(el("div", { class: "al-wrap" }, board));
-  board.addEventListener("focusin", (e) => { focusKey = e.target?.dataset?.key || focusKey; });
-  restoreFocus(root, ctx);
-}
-
-function restoreFocus(root, ctx) {
-  const active = document.activeElement;
-  if (!focusKey || (active && active !== document.body)) return;
-  const scope = [root, ctx.actionBar].filter(Boolean);
-  for (const s of scope) {
-    const target = s.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (target && target.tagName === "BUTTON") {
-      target.focus({ preventScroll: true });
-      return;
-    }
-  }
-  const first = root.querySelector(".legal");
-  if (first && selection) first.focus({ preventScroll: true });
+  return { board, bar: buttons.length ? buttons : null };
 }
 
 // ----- the final score ----------------------------------------------------------------------
@@ -719,56 +685,44 @@ function scoreSheet(ctx, s, b, lines, druid, colour, count, winner) {
   const v = ctx.view;
   const cells = v.squares[s] || [];
   const win = squareWindow(cells, true);
-  const sheet = el("section", { class: `al-sheet ${winner ? "al-winner" : ""}`, dataset: { seat: s },
-    "aria-label": `${seatName(ctx, s)}'s score sheet` });
-  sheet.append(el("div", { class: "al-seat-head" }, badge(ctx, s),
-    winner ? el("span", { class: "al-win-mark" }, "★ winner") : null));
-  // The square with the row letters and points to the right, column letters and points below.
-  const table = el("div", { class: "al-sheet-grid" });
+  // The square with the row letters and points to the right, column letters and points below;
+  // hovering a line of the table lights its cells (style.css: the sheet's :has rules).
   const grid = squareGrid(cells, { size: "cell", window: win, druid: druid || "druid", label: `${seatName(ctx, s)}'s square`,
-    cellAttrs: (x, y) => (x === 0 && y === 0 && druid ? { note: `the druid apprentice counts as ${cardName(druid)}` } : {}) });
-  table.append(grid);
-  for (const cell of grid.children) {
-    const r = Number(cell.style.gridRow) - 1, c = Number(cell.style.gridColumn) - 1;
-    cell.dataset.lines = `${"ABCDE"[r]} ${"FGHIJ"[c]}`;
-  }
-  const rowPts = el("div", { class: "al-row-points", "aria-hidden": "true" },
-    (b.rows || []).map((p, i) => el("span", {}, `${"ABCDE"[i]} ${p}`)));
-  const colPts = el("div", { class: "al-col-points", "aria-hidden": "true" },
-    (b.columns || []).map((p, i) => el("span", {}, `${"FGHIJ"[i]} ${p}`)));
-  table.append(rowPts, colPts);
-  sheet.append(table);
-  const list = el("table", { class: "al-lines" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "line"), el("th", { scope: "col" }, "potion"),
-      el("th", { scope: "col" }, "points"))));
-  const body = el("tbody");
+    cellAttrs: (x, y, card, column, row) => ({
+      data: { lines: `${"ABCDE"[row]} ${"FGHIJ"[column]}` },
+      ...(x === 0 && y === 0 && druid ? { note: `the druid apprentice counts as ${cardName(druid)}` } : {}),
+    }) });
   const letters = "ABCDEFGHIJ";
   const points = [...(b.rows || []), ...(b.columns || [])];
-  for (let i = 0; i < 10; i++) {
-    const L = letters[i];
-    const e = lines[L];
-    const light = (on) => () => grid.querySelectorAll(`[data-lines~="${L}"]`).forEach((c) => c.classList.toggle("al-hl", on));
-    body.append(el("tr", { dataset: { line: L }, onmouseenter: light(true), onmouseleave: light(false) },
-      el("th", { scope: "row" }, LINE_NAMES[L]),
-      el("td", {}, potionWords(e)), el("td", { class: "al-num" }, String(points[i] ?? e?.points ?? ""))));
-  }
-  list.append(body);
-  const foot = el("tfoot");
-  const row = (name, value, cls, extra = "") => el("tr", { class: cls }, el("th", { scope: "row" }, name),
-    el("td", {}, extra), el("td", { class: `al-num ${cls}-value` }, String(value)));
-  foot.append(row("potions", b.potions, "al-potions"));
-  foot.append(row("Centum auri", b.centum_auri, "al-centum", b.centum_auri ? "in the square: +10" : "not in the square"));
-  const colourCell = el("span", {}, colour ? symbol(colour) : "", colour ? ` ${colour}${count != null ? `: ${count} card${count === 1 ? "" : "s"} × 2` : ""}` : "");
-  foot.append(el("tr", { class: "al-colour-bonus" }, el("th", { scope: "row" }, "colour bonus"), el("td", {}, colourCell),
-    el("td", { class: "al-num al-colour-bonus-value" }, String(b.colour_bonus))));
-  foot.append(row("total", b.total, "al-total"));
-  list.append(foot);
-  sheet.append(list);
-  sheet.append(el("p", { class: "al-druid-note" }, `Druid apprentice counted as ${druid ? cardName(druid) : "—"} (the value that brews the most potion points).`));
-  return sheet;
+  const row = (name, value, cls, extra = "") => h("tr", { class: cls }, h("th", { scope: "row" }, name),
+    h("td", {}, extra), h("td", { class: `al-num ${cls}-value` }, String(value)));
+  return h("section", { key: s, class: `al-sheet ${winner ? "al-winner" : ""}`, dataset: { seat: s },
+    "aria-label": `${seatName(ctx, s)}'s score sheet` },
+  h("div", { class: "al-seat-head" }, badge(ctx, s),
+    winner ? h("span", { class: "al-win-mark" }, "★ winner") : null),
+  h("div", { class: "al-sheet-grid" }, grid,
+    h("div", { class: "al-row-points", "aria-hidden": "true" },
+      (b.rows || []).map((p, i) => h("span", { key: i }, `${"ABCDE"[i]} ${p}`))),
+    h("div", { class: "al-col-points", "aria-hidden": "true" },
+      (b.columns || []).map((p, i) => h("span", { key: i }, `${"FGHIJ"[i]} ${p}`)))),
+  h("table", { class: "al-lines" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "line"), h("th", { scope: "col" }, "potion"),
+      h("th", { scope: "col" }, "points"))),
+    h("tbody", {}, [...letters].map((L, i) => h("tr", { key: L, dataset: { line: L } },
+      h("th", { scope: "row" }, LINE_NAMES[L]),
+      h("td", {}, potionWords(lines[L])), h("td", { class: "al-num" }, String(points[i] ?? lines[L]?.points ?? ""))))),
+    h("tfoot", {},
+      row("potions", b.potions, "al-potions"),
+      row("Centum auri", b.centum_auri, "al-centum", b.centum_auri ? "in the square: +10" : "not in the square"),
+      h("tr", { class: "al-colour-bonus" }, h("th", { scope: "row" }, "colour bonus"),
+        h("td", {}, h("span", {}, colour ? symbol(colour) : "",
+          colour ? ` ${colour}${count != null ? `: ${count} card${count === 1 ? "" : "s"} × 2` : ""}` : "")),
+        h("td", { class: "al-num al-colour-bonus-value" }, String(b.colour_bonus))),
+      row("total", b.total, "al-total"))),
+  h("p", { class: "al-druid-note" }, `Druid apprentice counted as ${druid ? cardName(druid) : "—"} (the value that brews the most potion points).`));
 }
 
-export function renderScore(root, ctx) {
+export function score(ctx) {
   const v = ctx.view;
   const n = v.players;
   const breakdowns = v.breakdowns || [];
@@ -782,42 +736,31 @@ export function renderScore(root, ctx) {
     if (e.kind === "colour_bonus") colourCards[e.player] = e.cards;
   }
   for (let s = 0; s < n; s++) if (!druids[s] && breakdowns[s]) druids[s] = breakdowns[s].druid || null;
-  const box = el("div", { class: "al-score" });
   const names = winners.map((s) => cap(seatName(ctx, s)));
   const total = winners.length ? breakdowns[winners[0]]?.total : null;
   const won = winners.length === 1 && winners[0] === ctx.seat ? "win" : "wins";
-  // the room's score screen names the winner already (the log's sentence); the replay's does not
-  if (winners.length && ctx.mode !== "score") {
-    box.append(el("p", { class: "al-headline" }, winners.length > 1
-      ? `${names.join(" and ")} share the win with ${total} points.`
-      : `${names[0]} ${won} with ${total} points and ${won === "win" ? "are" : "is"} appointed the new druid of the village.`));
-  }
-  // The summary: one row per seat.
-  const summary = el("table", { class: "al-summary" },
-    el("thead", {}, el("tr", {}, ...["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
-      el("th", { scope: "col" }, t)))));
-  const tbody = el("tbody");
   const order = [...Array(n).keys()].sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0) || a - b);
-  for (const s of order) {
-    const b = breakdowns[s] || {};
-    const colour = (v.secret_colours || [])[s];
-    tbody.append(el("tr", { dataset: { seat: s }, class: winners.includes(s) ? "al-winner" : "" },
-      el("th", { scope: "row" }, badge(ctx, s), winners.includes(s) ? el("span", { class: "al-win-mark" }, " ★") : null),
-      el("td", { class: "al-num" }, String(b.potions ?? "")),
-      el("td", { class: "al-num" }, String(b.centum_auri ?? "")),
-      el("td", { class: "al-num" }, colour ? colourCard(colour, "Secret colour") : "", ` ${b.colour_bonus ?? ""}`),
-      el("td", { class: "al-num al-total-value" }, String(v.scores[s] ?? b.total ?? ""))));
-  }
-  summary.append(tbody);
-  box.append(summary);
-  const sheets = el("div", { class: "al-sheets" });
-  for (const s of order) {
-    if (!breakdowns[s]) continue;
-    sheets.append(scoreSheet(ctx, s, breakdowns[s], lines[s], druids[s], (v.secret_colours || [])[s],
-      colourCards[s], winners.includes(s)));
-  }
-  box.append(sheets);
-  root.append(box);
+  // the room's score screen names the winner already (the log's sentence); the replay's does not
+  return h("div", { class: "al-score" },
+    winners.length && ctx.mode !== "score" ? h("p", { class: "al-headline" }, winners.length > 1
+      ? `${names.join(" and ")} share the win with ${total} points.`
+      : `${names[0]} ${won} with ${total} points and ${won === "win" ? "are" : "is"} appointed the new druid of the village.`) : null,
+    // The summary: one row per seat.
+    h("table", { class: "al-summary" },
+      h("thead", {}, h("tr", {}, ["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
+        h("th", { key: t, scope: "col" }, t)))),
+      h("tbody", {}, order.map((s) => {
+        const b = breakdowns[s] || {};
+        const colour = (v.secret_colours || [])[s];
+        return h("tr", { key: s, dataset: { seat: s }, class: winners.includes(s) ? "al-winner" : "" },
+          h("th", { scope: "row" }, badge(ctx, s), winners.includes(s) ? h("span", { class: "al-win-mark" }, " ★") : null),
+          h("td", { class: "al-num" }, String(b.potions ?? "")),
+          h("td", { class: "al-num" }, String(b.centum_auri ?? "")),
+          h("td", { class: "al-num" }, colour ? colourCard(colour, "Secret colour") : "", ` ${b.colour_bonus ?? ""}`),
+          h("td", { class: "al-num al-total-value" }, String(v.scores[s] ?? b.total ?? "")));
+      }))),
+    h("div", { class: "al-sheets" }, order.filter((s) => breakdowns[s]).map((s) =>
+      scoreSheet(ctx, s, breakdowns[s], lines[s], druids[s], (v.secret_colours || [])[s], colourCards[s], winners.includes(s)))));
 }
 
 // ----- the moves drawer -------------------------------------------------------------------------
