@@ -99,3 +99,19 @@ def test_a_game_against_the_ai_is_played_through_the_container(container):
     while docker("inspect", "-f", "{{.State.Health.Status}}", name).stdout.strip() != "healthy":
         assert time.monotonic() < deadline, "the container's health check did not pass within 60 s"
         time.sleep(1)
+
+
+def test_the_web_client_its_icon_and_the_api_docs_are_served_from_the_installed_package(container):
+    # The image installs the package (pip install ".[server]"), not the source tree: every
+    # page's file must have been packaged (package data), and /docs must need no CDN.
+    _name, base = container
+    with httpx.Client(base_url=base, timeout=30) as http:
+        expected = {"/": "text/html", "/static/favicon.svg": "image/svg+xml", "/favicon.ico": "image/svg+xml",
+                    "/games/edora/renderer.js": "javascript", "/docs": "text/html",
+                    "/docs-assets/swagger-ui-bundle.js": "javascript"}
+        for path, kind in expected.items():
+            r = http.get(path)
+            assert r.status_code == 200, (path, r.status_code, r.text[:200])
+            assert kind in r.headers["content-type"], (path, r.headers["content-type"])
+        assert "<svg" in http.get("/favicon.ico").text
+        assert "/docs-assets/swagger-ui-bundle.js" in http.get("/docs").text
