@@ -31,6 +31,7 @@ import types
 import typing
 from typing import Any, Callable, ClassVar, Iterable, Literal, get_args, get_origin
 
+from . import checks
 from .errors import NemetonError, RecordError, clip, snippet
 
 # Bounds on a decoded field: no game names anything longer, counts anything larger or lists
@@ -194,7 +195,7 @@ class ActionCodec:
         the game's validated options, when they are given and the game's actions depend on
         them). Anything else raises :class:`RecordError` naming the field."""
         if not isinstance(data, dict):
-            raise RecordError(f"an action must be a JSON object with a 'type'; got {snippet(data)}")
+            checks.fail("an action", "a JSON object with a 'type'", data)
         kind = data.get("type")
         entry = self._classes.get(kind) if isinstance(kind, str) else None
         if entry is None:
@@ -211,7 +212,7 @@ class ActionCodec:
             try:
                 values[name] = read(data[name])
             except _Rejected:
-                raise RecordError(f"action {kind!r}: {name} must be {what}; got {snippet(data[name])}") from None
+                raise RecordError(f"action {kind!r}: {name} must be {what}; got {checks.shown(data[name])}") from None
         try:
             action = cls(**values)
             if self._intern is None:

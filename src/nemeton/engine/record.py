@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import checks
 from .action import Action
 from .errors import NemetonError, RecordError, clip, snippet
 from .state import State
@@ -62,7 +63,7 @@ class GameRecord:
         """A record from its JSON form, every part checked (RecordError says what is wrong)."""
         from .registry import check_seed, get_game
         if not isinstance(data, dict):
-            raise RecordError(f"a game record must be a JSON object; got {snippet(data)}")
+            checks.fail("a game record", "a JSON object", data)
         _check_format(data)
         missing = [key for key in _KEYS if key not in data]
         if missing:
@@ -73,13 +74,13 @@ class GameRecord:
                               f"unexpected {', '.join(unknown[:5])}")
         spec = get_game(data["game"])
         version = data["rules_version"]
-        if version != spec.rules_version or not _is_int(version):
+        if version != spec.rules_version or not checks.is_int(version):
             raise RecordError(
                 f"this record was made for {spec.name} rules version {snippet(version)}; this Nemeton "
                 f"replays {spec.name} records of rules version {spec.rules_version} only")
         options = data["options"]
         if not (isinstance(options, dict) and all(isinstance(k, str) for k in options)):
-            raise RecordError(f"a record's options must be a JSON object; got {snippet(options)}")
+            checks.fail("a record's options", "a JSON object", options)
         try:
             checked = spec.options(**options)
         except NemetonError as exc:
@@ -112,8 +113,8 @@ class GameRecord:
         from .registry import check_seed, get_game
         if self.seed is None:
             raise RecordError("this record has no seed (a determinized state?) and cannot be replayed")
-        if upto is not None and not (_is_int(upto) and upto >= 0):
-            raise RecordError(f"upto must be a number of actions (0 or more); got {snippet(upto)}")
+        if upto is not None and not (checks.is_int(upto) and upto >= 0):
+            checks.fail("upto", "a number of actions (0 or more)", upto)
         spec = get_game(self.game)
         if self.rules_version != spec.rules_version:
             raise RecordError(f"this record was made for {spec.name} rules version {snippet(self.rules_version)}; "
@@ -125,7 +126,7 @@ class GameRecord:
         except NemetonError as exc:
             raise RecordError(f"the record's options are invalid: {exc}") from None
         if not isinstance(self.actions, list):
-            raise RecordError(f"a record's actions must be a list; got {snippet(self.actions)}")
+            checks.fail("a record's actions", "a list", self.actions)
         state = spec.new_state(options, check_seed(self.seed))
         for i, entry in enumerate(self.actions[:upto]):
             if not (isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[1], Action)):
@@ -144,7 +145,7 @@ def _check_format(data: dict[str, Any]) -> None:
         raise RecordError(f"this is not a Nemeton game record of a known format (it has no 'format' key); "
                           f"this Nemeton reads record formats {supported}")
     fmt = data["format"]
-    if not _is_int(fmt) or fmt not in RECORD_FORMATS:
+    if not checks.is_int(fmt) or fmt not in RECORD_FORMATS:
         raise RecordError(f"unsupported game record format {snippet(fmt)}; this Nemeton reads record formats {supported}")
 
 
@@ -153,7 +154,7 @@ def _read_actions(spec: Any, entries: Any, options: Any) -> list[tuple[int, Acti
     own (validated) options: a card of its deck, a sanctuary of its board."""
     players = options.players
     if not isinstance(entries, list):
-        raise RecordError(f"a record's actions must be a list; got {snippet(entries)}")
+        checks.fail("a record's actions", "a list", entries)
     if len(entries) > MAX_RECORD_ACTIONS:
         raise RecordError(f"a record holds at most {MAX_RECORD_ACTIONS:,} actions; this one has {len(entries):,}")
     actions = []
@@ -161,19 +162,12 @@ def _read_actions(spec: Any, entries: Any, options: Any) -> list[tuple[int, Acti
         if not isinstance(entry, dict) or set(entry) != {"seat", "action"}:
             raise RecordError(f"record action {i} must be an object with exactly 'seat' and 'action'; "
                               f"got {snippet(entry)}")
-        seat = entry["seat"]
-        if not (_is_int(seat) and 0 <= seat < players):
-            raise RecordError(f"record action {i}: the seat must be an integer from 0 to {players - 1}; "
-                              f"got {snippet(seat)}")
+        seat = checks.seat(entry["seat"], f"record action {i}: the seat", players)
         try:
             actions.append((seat, spec.action_from_json(entry["action"], options)))
         except RecordError as exc:
             raise RecordError(f"record action {i}: {exc}") from None
     return actions
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _no_constant(name: str) -> None:

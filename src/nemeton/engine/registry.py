@@ -21,6 +21,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from . import checks
 from .action import Action, ActionCodec
 from .errors import InvalidOptionsError, NemetonError, RecordError, UnknownGameError, clip, snippet
 from .options import GameOptions, build_options, describe_options, OptionInfo
@@ -339,7 +340,7 @@ _ENVELOPE = ("game", "seat", "players", "acting", "round", "terminal", "scores")
 def check_view(spec: "GameSpec", view: Any) -> None:
     """RecordError unless ``view`` is plain JSON data with a well-formed envelope for ``spec``."""
     if not isinstance(view, dict):
-        raise RecordError(f"a view must be a JSON object; got {snippet(view)}")
+        checks.fail("a view", "a JSON object", view)
     missing = [key for key in _ENVELOPE if key not in view]
     if missing:
         raise RecordError(f"a view must have the envelope {', '.join(_ENVELOPE)}; missing {', '.join(missing)}")
@@ -347,28 +348,20 @@ def check_view(spec: "GameSpec", view: Any) -> None:
     if view["game"] != spec.name:
         raise RecordError(f"this is not a view of {spec.name}: its game is {snippet(view['game'])}")
     players = view["players"]
-    if not _is_int(players) or players not in spec.player_counts:
-        raise RecordError(f"a {spec.name} view's players must be one of "
-                          f"{', '.join(map(str, spec.player_counts))}; got {snippet(players)}")
+    if not checks.is_int(players) or players not in spec.player_counts:
+        checks.fail(f"a {spec.name} view's players", f"one of {', '.join(map(str, spec.player_counts))}", players)
     seat = view["seat"]
-    if seat is not None and not (_is_int(seat) and 0 <= seat < players):
-        raise RecordError(f"a view's seat must be null (the spectator) or 0..{players - 1}; got {snippet(seat)}")
-    acting = view["acting"]
-    if not (isinstance(acting, list) and all(_is_int(s) and 0 <= s < players for s in acting)
-            and len(set(acting)) == len(acting)):
-        raise RecordError(f"a view's acting must be a list of distinct seats 0..{players - 1}; got {snippet(acting)}")
-    if not _is_int(view["round"]) or view["round"] < 0:
-        raise RecordError(f"a view's round must be a non-negative integer; got {snippet(view['round'])}")
-    if not isinstance(view["terminal"], bool):
-        raise RecordError(f"a view's terminal must be true or false; got {snippet(view['terminal'])}")
+    if seat is not None and not checks.is_seat(seat, players):
+        checks.fail("a view's seat", f"null (the spectator) or 0..{players - 1}", seat)
+    if not checks.are_seats(view["acting"], players):
+        checks.fail("a view's acting", f"a list of distinct seats 0..{players - 1}", view["acting"])
+    if not checks.is_int(view["round"]) or view["round"] < 0:
+        checks.fail("a view's round", "a non-negative integer", view["round"])
+    checks.boolean(view["terminal"], "a view's terminal")
     scores = view["scores"]
     if not (isinstance(scores, list) and len(scores) == players
-            and all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in scores)):
-        raise RecordError(f"a view's scores must be a list of {players} numbers or nulls; got {snippet(scores)}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+            and all(x is None or checks.is_number(x) for x in scores)):
+        checks.fail("a view's scores", f"a list of {players} numbers or nulls", scores)
 
 
 # ----- the guards around a game's decoders ---------------------------------------------------
@@ -392,7 +385,7 @@ def _call(spec: "GameSpec", what: str, decode: Callable[..., Any], *args: Any) -
 def _guard_state_loader(spec: "GameSpec", load: Callable[[Mapping[str, Any]], State]):
     def state_from_json(data: Mapping[str, Any]) -> State:
         if not isinstance(data, dict):
-            raise RecordError(f"a {spec.name} state must be a JSON object; got {snippet(data)}")
+            checks.fail(f"a {spec.name} state", "a JSON object", data)
         check_json(data, f"the {spec.name} state", STATE_MAX_INT)
         return _call(spec, "state", load, data)
     return state_from_json

@@ -1,10 +1,12 @@
 """Reading Alarún's data from outside, every field checked as it is read.
 
 States and views arrive from files and from the network. Each reader here checks one kind of
-field (an integer in a range, a seat, a card name, a cell, a whole magic square, an event of
-the log) and returns it in the rules' form, or raises :class:`RecordError` naming the field
-(``hands[1][2]``) and what is allowed. A message quotes at most a short snippet of the bad
-value (a list is described by its length), never a hand or the stack.
+Alarún's fields (a card name, a colour, a cell, a whole magic square, an event of the log) and
+returns it in the rules' form, or raises :class:`RecordError` naming the field (``hands[1][2]``)
+and what is allowed. They are built on the engine's readers (:mod:`nemeton.engine.checks`: a
+field of an object, an integer in a range, a seat, a list with bounds...), which this module
+passes on to the loaders. A message quotes at most a short snippet of the bad value (a list is
+described by its length), never a hand or the stack.
 
 The state loader (:meth:`.rules.AlarunState.from_json`) and the view reader
 (:func:`.view.read_view`) use these readers and then check the fields against each other
@@ -13,11 +15,12 @@ The state loader (:meth:`.rules.AlarunState.from_json`) and the view reader
 
 from __future__ import annotations
 
-import random
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable
 
 from ...engine import RecordError
-from ...engine.errors import snippet
+from ...engine.checks import (a_list, are_seats, boolean, choice, distinct, event_head, fail, field, integer, is_int,
+                              is_seat, keyed, per_seat, seat, shown)
+from ...engine.checks import random_stream as rng
 from ...engine.log import Event
 from .components import CARD_IDS, COLOURS, DRUID, HAND_SIZE, INGREDIENTS, ROUNDS
 from .events import EVENT_KINDS
@@ -26,75 +29,7 @@ from .square import BOX, ORIGIN, REACH, SIDE, MagicSquare, cell_index
 COLOUR_IDS: dict[str, int] = {c: i for i, c in enumerate(COLOURS)}
 
 
-# ----- one field -------------------------------------------------------------------------------
-def fail(name: str, allowed: str, value: Any) -> NoReturn:
-    raise RecordError(f"{name} must be {allowed}; got {shown(value)}")
-
-
-def shown(value: Any) -> str:
-    """A bad value as a message may quote it: scalars in short, containers by their size."""
-    if isinstance(value, list):
-        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
-    if isinstance(value, dict):
-        return f"an object with {len(value)} key{'' if len(value) == 1 else 's'}"
-    return snippet(value, 40)
-
-
-def field(data: Mapping[str, Any], key: str, where: str = "") -> Any:
-    """``data[key]``; RecordError naming ``where + key`` when it is missing."""
-    if not isinstance(data, dict):
-        fail(where.rstrip(".") or "the data", "an object", data)
-    try:
-        return data[key]
-    except KeyError:
-        raise RecordError(f"{where}{key} is missing") from None
-
-
-def is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def integer(value: Any, name: str, lo: int, hi: int) -> int:
-    if not (isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi):
-        fail(name, f"an integer from {lo} to {hi}", value)
-    return value
-
-
-def seat(value: Any, name: str, players: int) -> int:
-    return integer(value, name, 0, players - 1)
-
-
-def flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        fail(name, "true or false", value)
-    return value
-
-
-def choice(value: Any, name: str, index: Mapping[str, int]) -> int:
-    """The number of the name ``value`` among ``index`` (name -> number)."""
-    number = index.get(value) if isinstance(value, str) else None
-    if number is None:
-        fail(name, "one of " + ", ".join(index), value)
-    return number
-
-
-def a_list(value: Any, name: str, least: int = 0, most: int | None = None) -> list:
-    if not isinstance(value, list) or len(value) < least or (most is not None and len(value) > most):
-        if most is None:
-            size = f"at least {least} items" if least else "items"
-        else:
-            size = f"{least} items" if least == most else f"{least} to {most} items"
-        fail(name, f"a list of {size}", value)
-    return value
-
-
-def per_seat(value: Any, name: str, players: int) -> list:
-    """A list with one entry per seat."""
-    if not isinstance(value, list) or len(value) != players:
-        fail(name, f"a list with one entry per seat ({players})", value)
-    return value
-
-
+# ----- Alarún's fields (the engine's readers: nemeton.engine.checks) ---------------------------------
 def card(value: Any, name: str) -> int:
     number = CARD_IDS.get(value) if isinstance(value, str) else None
     if number is None:
@@ -121,17 +56,13 @@ def cell(value: Any, name: str) -> int:
     """A cell ``[x, y]`` (offsets from the druid, each from -4 to 4) as a board index."""
     if not (isinstance(value, list) and len(value) == 2 and is_int(value[0]) and is_int(value[1])
             and -REACH <= value[0] <= REACH and -REACH <= value[1] <= REACH):
-        raise RecordError(f"{name} must be a cell [x, y] (offsets from the druid, each from -{REACH} to {REACH}); "
-                          f"got {snippet(value, 40)}")
+        fail(name, f"a cell [x, y] (offsets from the druid, each from -{REACH} to {REACH})", value)
     return cell_index(value[0], value[1])
 
 
 def cells(value: Any, name: str, most: int) -> list[int]:
     """Distinct cells (at most ``most``), in their order."""
-    out = [cell(c, f"{name}[{k}]") for k, c in enumerate(a_list(value, name, 0, most))]
-    if len(set(out)) != len(out):
-        raise RecordError(f"{name} must not list a cell twice")
-    return out
+    return distinct([cell(c, f"{name}[{k}]") for k, c in enumerate(a_list(value, name, 0, most))], name, "a cell")
 
 
 def square(value: Any, name: str) -> MagicSquare:
@@ -184,20 +115,6 @@ def _connected(occupied: int) -> bool:
         reached = grown
 
 
-def rng(value: Any, name: str = "rng") -> random.Random:
-    """A random stream as ``rng_to_json`` wrote it: [3, 625 words, null or a number]."""
-    if not (isinstance(value, list) and len(value) == 3 and is_int(value[0]) and value[0] == 3
-            and isinstance(value[1], list) and len(value[1]) == 625
-            and (value[2] is None or isinstance(value[2], float))):
-        fail(name, "a random stream [3, [625 integers], null or a number]", value)
-    words = value[1]
-    if not (all(type(w) is int for w in words) and 0 <= min(words) and max(words) < 2**32 and words[-1] <= 624):
-        raise RecordError(f"{name}: the stream's words must be integers from 0 to 2**32-1 (the last at most 624)")
-    stream = random.Random.__new__(random.Random)
-    stream.setstate((3, tuple(words), value[2]))
-    return stream
-
-
 # ----- the event log ---------------------------------------------------------------------------
 class Kind:
     """What a field of an event may hold: a test ``ok(value, players)`` and its description."""
@@ -216,9 +133,8 @@ def _all_str(value: Any) -> bool:
     return all(type(c) is str for c in value)
 
 
-SEAT = Kind(lambda v, n: type(v) is int and 0 <= v < n, "a seat")
-SEATS = Kind(lambda v, n: type(v) is list and 0 < len(v) <= n and all(type(s) is int and 0 <= s < n for s in v)
-             and len(set(v)) == len(v), "a list of distinct seats, at least one")
+SEAT = Kind(is_seat, "a seat")
+SEATS = Kind(lambda v, n: are_seats(v, n) and len(v) > 0, "a list of distinct seats, at least one")
 CARD = Kind(lambda v, n: type(v) is str and v in _CARD_NAMES, "a card name")
 CARDS = Kind(lambda v, n: type(v) is list and _all_str(v) and _CARD_NAMES.issuperset(v), "a list of card names")
 LINE_CARDS = Kind(lambda v, n: type(v) is list and len(v) == BOX and _all_str(v) and _LINE_NAMES.issuperset(v),
@@ -269,7 +185,6 @@ EVENT_FIELDS: dict[str, tuple[dict[str, Kind], dict[str, Kind] | None]] = {
     "game_won": ({"winners": SEATS, "total": NUMBER, "potions": NUMBER, "tie_break": FLAG}, None),
 }
 assert set(EVENT_FIELDS) == set(EVENT_KINDS)
-_EVENT_KEYS = frozenset(("kind", "seat", "round", "fields", "secret", "seen_by"))
 _NO_FIELDS: dict[str, Kind] = {}
 
 
@@ -284,36 +199,25 @@ def events(value: Any, players: int) -> list[Event] | None:
 def event(data: Any, i: int, players: int) -> Event:
     """Event ``i`` of a log: a known kind, the actor (null or a seat), the round, exactly the
     kind's fields (and its secret fields, with the seats that see them)."""
-    if type(data) is not dict or not _EVENT_KEYS.issuperset(data):
-        fail(f"events[{i}]", "an object with the keys " + ", ".join(sorted(_EVENT_KEYS)), data)
-    kind = data.get("kind")
-    if type(kind) is not str or kind not in EVENT_FIELDS:
-        fail(f"events[{i}].kind", "a kind of Alarún event (see docs/rules/alarun.md)", kind)
+    path = f"events[{i}]"
+    kind, actor, round_no, seen_by = event_head(data, path, players, EVENT_FIELDS, (1, ROUNDS),
+                                                "a kind of Alarún event (see docs/rules/alarun.md)")
     public, private = EVENT_FIELDS[kind]
-    actor, round_no = data.get("seat"), data.get("round")
-    if not (actor is None or SEAT.ok(actor, players)):
-        fail(f"events[{i}].seat", f"null or a seat from 0 to {players - 1}", actor)
-    if not (type(round_no) is int and 1 <= round_no <= ROUNDS):
-        fail(f"events[{i}].round", f"an integer from 1 to {ROUNDS}", round_no)
-    fields = _fields(data.get("fields"), public, i, "fields", players)
+    fields = _fields(data["fields"], public, f"{path}.fields", players)
     secret = data.get("secret")
     if secret or private is not None:
-        secret = _fields(secret, private or _NO_FIELDS, i, "secret", players)
-    seen_by = data.get("seen_by") or ()
-    if seen_by and not SEATS.ok(seen_by, players):
-        fail(f"events[{i}].seen_by", f"a list of distinct seats from 0 to {players - 1}", seen_by)
-    return Event(kind, actor, round_no, fields, secret or None, frozenset(seen_by))
+        secret = _fields(secret, private or _NO_FIELDS, f"{path}.secret", players)
+    return Event(kind, actor, round_no, fields, secret or None, seen_by)
 
 
-def _fields(data: Any, kinds: dict[str, Kind], i: int, part: str, players: int) -> dict[str, Any]:
-    if type(data) is not dict or data.keys() != kinds.keys():
-        fail(f"events[{i}].{part}", "an object with the keys " + (", ".join(kinds) or "(none)"), data)
+def _fields(data: Any, kinds: dict[str, Kind], path: str, players: int) -> dict[str, Any]:
+    keyed(data, path, kinds)
     for key, kind in kinds.items():
         if not kind.ok(data[key], players):
             where = f" from 0 to {players - 1}" if kind is SEAT else ""
-            fail(f"events[{i}].{part}.{key}", kind.allowed + where, data[key])
+            fail(f"{path}.{key}", kind.allowed + where, data[key])
     return dict(data)
 
 
-__all__ = ["a_list", "card", "cards", "cell", "cells", "choice", "colour", "events", "fail", "field", "flag",
+__all__ = ["a_list", "boolean", "card", "cards", "cell", "cells", "choice", "colour", "events", "fail", "field",
            "integer", "is_int", "per_seat", "rng", "seat", "shown", "square", "square_cards"]

@@ -23,15 +23,16 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ...engine import Action, Event, RecordError, State, TERMINAL, rng_from_json, rng_to_json
-from ...engine.errors import snippet
+from ...engine import Action, RecordError, State, TERMINAL, rng_to_json
+from ...engine import checks as read
 from ...engine.registry import check_seed
 from ...engine.state import clone_rng
-from .actions import ActionTables, decode_action, tables_for
-from .components import CLAW, HEART, MAX_VALUE, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, Deck, load_deck
-from .events import EVENT_KINDS, Seating, event_text
+from .actions import ActionTables, tables_for
+from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, Deck, load_deck
+from .events import Seating, event_text
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
-from . import scoring
+from . import checks, scoring
+from .checks import MAX_ROUND, OBJECTIVE_IDS
 
 if TYPE_CHECKING:
     from .view import _Kept
@@ -519,22 +520,15 @@ class AmarokState(State):
         """The state that :meth:`to_json` wrote (hidden parts, random stream and log included)."""
         if not isinstance(data, Mapping):
             raise RecordError("an Amarok state must be a JSON object")
-        options = options_from_json(_Reader._get(data, "options"))
+        options = options_from_json(read.field(data, "options"))
         seed = data.get("seed")
-        state = assemble(options, data, rng_from_json(_Reader._get(data, "rng")),
+        state = assemble(options, data, read.random_stream(read.field(data, "rng")),
                          None if seed is None else check_seed(seed))
-        history = _Reader._get(data, "history")
-        if not isinstance(history, list):
-            raise RecordError("history must be a list of {seat, action} objects")
-        state.history = [(_Reader._get(h, "seat"),
-                           decode_action(_Reader._get(h, "action"), state.cards, state.n))
-                          for h in history]
-        if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.n for s, _ in state.history):
-            raise RecordError(f"history: every seat must be 0..{state.n - 1}")
+        state.history = checks.history(read.field(data, "history"), state.n, state.cards)
         events = data.get("events")
         if events is not None and not isinstance(events, list):
             raise RecordError("events must be null or a list of events")
-        state.events = None if events is None else [read_event(e, i, state) for i, e in enumerate(events)]
+        state.events = None if events is None else [checks.read_event(e, i, state) for i, e in enumerate(events)]
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -572,35 +566,34 @@ def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random
     :class:`RecordError` naming the field."""
     state = AmarokState._blank(options, seed, rng)
     deck, n = state.cards, state.n
-    read = _Reader(deck)
-    state.round_no = read.integer(data, "round", 1, MAX_ROUND)
-    state.levels = read.ints(data, "levels", n, 0, state.target)
-    state.objective = read.choice(data, "objective", OBJECTIVE_NAMES)
-    state.holder = read.integer(data, "objective_holder", 0, n - 1)
-    state.turn = read.integer(data, "turn", TERMINAL, n - 1)
-    state.claw_pending = read.boolean(data, "claw_pending")
-    state.hand = [read.card(c, "hands", empty=True) for row in read.rows(data, "hands", n, 2, 2) for c in row]
-    state.owner_sees = [read.flag(v, "owner_sees") for row in read.rows(data, "owner_sees", n, 2, 2) for v in row]
+    index = deck.index
+    state.round_no = read.integer(read.field(data, "round"), "round", 1, MAX_ROUND)
+    state.levels = list(read.integers(read.field(data, "levels"), "levels", 0, state.target, n))
+    state.objective = read.choice(read.field(data, "objective"), "objective", OBJECTIVE_IDS)
+    state.holder = read.seat(read.field(data, "objective_holder"), "objective_holder", n)
+    state.turn = read.integer(read.field(data, "turn"), "turn", TERMINAL, n - 1)
+    state.claw_pending = read.boolean(read.field(data, "claw_pending"), "claw_pending")
+    state.hand = [checks.slot(c, "hands", index)
+                  for row in read.rows(read.field(data, "hands"), "hands", n, 2, 2) for c in row]
+    state.owner_sees = [read.boolean(v, "owner_sees")
+                        for row in read.rows(read.field(data, "owner_sees"), "owner_sees", n, 2, 2) for v in row]
     state.front = [EMPTY] * (2 * n)
     state.front_count = [0] * n
-    for p, row in enumerate(read.rows(data, "fronts", n, 0, 2)):
+    for p, row in enumerate(read.rows(read.field(data, "fronts"), "fronts", n, 0, 2)):
         for k, cid in enumerate(row):
-            state.front[2 * p + k] = read.card(cid, "fronts")
+            state.front[2 * p + k] = checks.card(cid, "fronts", index)
         state.front_count[p] = len(row)
-    state.river = [read.card(c, "river") for c in read.a_list(data, "river")]
-    state.deck = [read.card(c, "deck") for c in reversed(read.a_list(data, "deck"))]
-    state.known_bottom = read.integer(data, "known_bottom", 0, len(state.deck))
+    state.river = [checks.card(c, "river", index) for c in read.a_list(read.field(data, "river"), "river")]
+    state.deck = [checks.card(c, "deck", index) for c in reversed(read.a_list(read.field(data, "deck"), "deck"))]
+    state.known_bottom = read.integer(read.field(data, "known_bottom"), "known_bottom", 0, len(state.deck))
     placed = [c for c in state.hand if c != EMPTY] + [c for c in state.front if c != EMPTY]
     if sorted(placed + state.river + state.deck) != list(range(len(deck))):
         raise RecordError("every card of the deck must be in exactly one place (a hand, a front, "
                           "the river or the deck)")
     _check_turn(state)
-    state.last = read.last(data.get("last"), n)
-    state.last_round = read.last_round(data.get("last_round"), n)
+    state.last = checks.last(data.get("last"), n, deck)
+    state.last_round = last_round_copy(checks.last_round(data.get("last_round"), n, deck))
     return state
-
-
-MAX_ROUND = 1_000_000
 
 
 def _check_turn(state: AmarokState) -> None:
@@ -617,214 +610,6 @@ def _check_turn(state: AmarokState) -> None:
             raise RecordError("claw_pending needs a claw as the last card in front of the player to act")
     elif count >= 2:
         raise RecordError("the player to act must have fewer than two cards in front")
-
-
-class _Reader:
-    """Reads the fields of a state's JSON, raising RecordError that names the field."""
-
-    def __init__(self, deck):
-        self.index = deck.index
-        self.deck = deck
-
-    @staticmethod
-    def _get(data: Mapping[str, Any], key: str) -> Any:
-        if not isinstance(data, Mapping) or key not in data:
-            raise RecordError(f"an Amarok state needs the field {key!r}")
-        return data[key]
-
-    def integer(self, data, key, lo, hi) -> int:
-        value = self._get(data, key)
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise RecordError(f"{key} must be an integer from {lo} to {hi}; got {snippet(value)}")
-        return value
-
-    def ints(self, data, key, count, lo, hi) -> list[int]:
-        values = self.a_list(data, key)
-        if len(values) != count or any(isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi
-                                       for v in values):
-            raise RecordError(f"{key} must list {count} integers from {lo} to {hi}; got {snippet(values)}")
-        return list(values)
-
-    def boolean(self, data, key) -> bool:
-        return self.flag(self._get(data, key), key)
-
-    @staticmethod
-    def flag(value, key) -> bool:
-        if not isinstance(value, bool):
-            raise RecordError(f"{key} must hold true or false; got {snippet(value)}")
-        return value
-
-    def choice(self, data, key, names) -> int:
-        value = self._get(data, key)
-        if value not in names:
-            raise RecordError(f"{key} must be one of {', '.join(names)}; got {snippet(value)}")
-        return names.index(value)
-
-    def a_list(self, data, key) -> list:
-        value = self._get(data, key)
-        if not isinstance(value, list):
-            raise RecordError(f"{key} must be a list; got {snippet(value)}")
-        return value
-
-    def rows(self, data, key, count, least, most) -> list[list]:
-        rows = self.a_list(data, key)
-        if len(rows) != count or any(not isinstance(r, list) or not least <= len(r) <= most for r in rows):
-            size = f"{most}" if least == most else f"{least} to {most}"
-            raise RecordError(f"{key} must hold {count} lists (one per seat) of {size} items; got {snippet(rows)}")
-        return rows
-
-    def card(self, cid, key, empty=False) -> int:
-        if cid is None and empty:
-            return EMPTY
-        index = self.index.get(cid) if isinstance(cid, str) else None
-        if index is None:
-            raise RecordError(f"{key}: {snippet(cid)} is not a card of this game's deck")
-        return index
-
-    def last(self, last, n):
-        if last is None:
-            return None
-        seat = self.integer(last, "seat", 0, n - 1)
-        action = decode_action(self._get(last, "action"), self.deck, n)
-        return seat, action, self.card(self._get(last, "card"), "last")
-
-    def last_round(self, done, n) -> dict[str, Any] | None:
-        if done is None:
-            return None
-        if not isinstance(done, Mapping) or set(done) != LAST_ROUND_KEYS:
-            raise RecordError(f"last_round must be null or an object with the keys {', '.join(sorted(LAST_ROUND_KEYS))}")
-        self.integer(done, "round", 1, MAX_ROUND)
-        if done["reason"] not in ("mating", "totals") or done["objective"] not in OBJECTIVE_NAMES:
-            raise RecordError("last_round: reason must be mating or totals and objective a side of the card")
-        if done["mating_seat"] is not None:
-            self.integer(done, "mating_seat", 0, n - 1)
-        for row in self.rows(done, "fronts", n, 0, 2):
-            for cid in row:
-                self.card(cid, "last_round.fronts")
-        self.ints(done, "totals", n, -4 * MAX_VALUE, 4 * MAX_VALUE)
-        if not all(isinstance(t, bool) for t in self.a_list(done, "trapped")) or len(done["trapped"]) != n:
-            raise RecordError(f"last_round.trapped must list {n} booleans")
-        winners = self.a_list(done, "winners")
-        if not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in winners):
-            raise RecordError(f"last_round.winners must list seats 0..{n - 1}")
-        return last_round_copy(done)
-
-
-LAST_ROUND_KEYS = frozenset(("round", "reason", "mating_seat", "objective", "fronts", "totals", "trapped",
-                             "winners"))
-
-
-# ----- the event log of a saved state -----------------------------------------------------------
-# The fields of each kind of event, as the rules record them and the sentences read them: name ->
-# what it holds. A take has one shape per source, a claw one per target; a round's end names the
-# mating player and (team mode) the team totals only where the rules put them.
-_EVENT_SHAPES: dict[str, dict[str, str]] = {
-    "deal": {"holder": "seat", "objective": "objective", "river": "cards", "deck_size": "count"},
-    "hand_dealt": {"player": "seat", "facing": "facing", "slots": "slots"},
-    "take/own_hand": {"source": "source", "slot": "slot", "card": "card"},
-    "take/river": {"source": "source", "card": "card"},
-    "take/deck": {"source": "source", "card": "card"},
-    "take/hand": {"source": "source", "player": "seat", "card": "card", "chosen": "chosen"},
-    "season": {"player": "seat", "objective": "objective"},
-    "claw/front": {"target": "target", "player": "seat", "card": "card"},
-    "claw/hand": {"target": "target", "player": "seat", "slot": "slot", "card": "card"},
-    "claw/river": {"target": "target", "card": "card"},
-    "claw/deck": {"target": "target", "card": "card"},
-    "round_end": {"winners": "seats", "levels": "levels", "reason": "reason", "objective": "objective",
-                  "fronts": "fronts", "totals": "totals", "trapped": "seats"},
-    "game_end": {"winners": "seats", "levels": "levels"},
-}
-_SECRET_SHAPES: dict[str, dict[str, str]] = {"hand_dealt": {"cards": "cards"}}
-_EVENT_KEYS = frozenset(("kind", "seat", "round", "fields", "secret", "seen_by"))
-
-
-def read_event(data: Any, i: int, state: AmarokState) -> Event:
-    """Event ``i`` of a saved log: a known kind, its actor (null or a seat), its round, and
-    exactly the fields its kind holds (RecordError naming the field), so that every viewer's
-    log can be told."""
-    n, where = state.n, f"events[{i}]"
-    if not isinstance(data, dict) or not _EVENT_KEYS.issuperset(data) or "kind" not in data:
-        raise RecordError(f"{where} must be an event: an object with the keys {', '.join(sorted(_EVENT_KEYS))}")
-    kind, fields = data["kind"], data.get("fields")
-    if not isinstance(kind, str) or kind not in EVENT_KINDS:
-        raise RecordError(f"{where}.kind must be a kind of Amarok event; got {snippet(kind)}")
-    if not isinstance(fields, dict):
-        raise RecordError(f"{where}.fields must be an object")
-    actor = data.get("seat")
-    if actor is not None and not _is_seat(actor, n):
-        raise RecordError(f"{where}.seat must be null or a seat from 0 to {n - 1}; got {snippet(actor)}")
-    round_no = data.get("round")
-    if isinstance(round_no, bool) or not isinstance(round_no, int) or not 1 <= round_no <= MAX_ROUND:
-        raise RecordError(f"{where}.round must be an integer from 1 to {MAX_ROUND}; got {snippet(round_no)}")
-    variant = fields.get("source" if kind == "take" else "target") if kind in ("take", "claw") else None
-    shape = dict(_EVENT_SHAPES.get(f"{kind}/{variant}" if isinstance(variant, str) else kind, {}))
-    if kind in ("take", "claw") and not shape:
-        raise RecordError(f"{where}.fields: a {kind} event's {'source' if kind == 'take' else 'target'} "
-                          f"must be one of {', '.join(k.split('/')[1] for k in _EVENT_SHAPES if k.startswith(kind))}")
-    if kind == "round_end":
-        if state.teams:
-            shape["team_totals"] = "team_totals"
-        if fields.get("reason") == "mating":
-            shape["player"] = "seat"
-    _check_event_fields(fields, shape, f"{where}.fields", state)
-    secret = data.get("secret")
-    if secret or kind in _SECRET_SHAPES:
-        _check_event_fields(secret, _SECRET_SHAPES.get(kind, {}), f"{where}.secret", state)
-    seen_by = data.get("seen_by") or []
-    if not (isinstance(seen_by, list) and all(_is_seat(s, n) for s in seen_by) and len(set(seen_by)) == len(seen_by)):
-        raise RecordError(f"{where}.seen_by must be a list of distinct seats from 0 to {n - 1}")
-    return Event(kind, actor, round_no, dict(fields), dict(secret) if secret else None, frozenset(seen_by))
-
-
-def _is_seat(value: Any, n: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
-
-
-def _is_card(value: Any, state: AmarokState) -> bool:
-    return isinstance(value, str) and value in state.cards.index
-
-
-def _is_number(value: Any, lo: int, hi: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-
-
-# What each name of _EVENT_SHAPES holds: a test and its description.
-_FIELD_KINDS: dict[str, tuple[Any, str]] = {
-    "seat": (lambda v, st: _is_seat(v, st.n), "a seat"),
-    "seats": (lambda v, st: isinstance(v, list) and len(v) <= st.n and all(_is_seat(s, st.n) for s in v)
-              and len(set(v)) == len(v), "a list of distinct seats"),
-    "card": (_is_card, "a card of this game's deck"),
-    "cards": (lambda v, st: isinstance(v, list) and all(_is_card(c, st) for c in v),
-              "a list of cards of this game's deck"),
-    "fronts": (lambda v, st: isinstance(v, list) and len(v) == st.n and all(
-        isinstance(row, list) and len(row) <= 2 and all(_is_card(c, st) for c in row) for row in v),
-        "a list of the cards in front of each seat (at most 2)"),
-    "count": (lambda v, st: _is_number(v, 0, len(st.cards)), "a number of cards"),
-    "slot": (lambda v, st: type(v) is int and v in (0, 1), "a hand slot, 0 or 1"),
-    "slots": (lambda v, st: isinstance(v, list) and all(type(x) is int for x in v) and v in ([0], [1], [0, 1]),
-              "[0], [1] or [0, 1]"),
-    "levels": (lambda v, st: isinstance(v, list) and len(v) == st.n and all(_is_number(x, 0, MAX_ROUND) for x in v),
-               "a list of each seat's round wins"),
-    "totals": (lambda v, st: isinstance(v, list) and len(v) == st.n
-               and all(_is_number(x, -4 * MAX_VALUE, 4 * MAX_VALUE) for x in v), "a list of each seat's total"),
-    "team_totals": (lambda v, st: isinstance(v, list) and len(v) == st.n // 2
-                    and all(_is_number(x, -4 * MAX_VALUE, 4 * MAX_VALUE) for x in v), "a list of each team's total"),
-    "objective": (lambda v, st: v in OBJECTIVE_NAMES, "wolf_pack or lone_wolf"),
-    "facing": (lambda v, st: v in ("owner", "others"), "owner or others"),
-    "source": (lambda v, st: True, "a source"),
-    "target": (lambda v, st: True, "a target"),
-    "chosen": (lambda v, st: v in ("seen", "unseen"), "seen or unseen"),
-    "reason": (lambda v, st: v in ("mating", "totals", "all_trapped"), "mating, totals or all_trapped"),
-}
-
-
-def _check_event_fields(fields: Any, shape: dict[str, str], where: str, state: AmarokState) -> None:
-    if not isinstance(fields, dict) or fields.keys() != shape.keys():
-        raise RecordError(f"{where} must be an object with the keys {', '.join(shape) or '(none)'}")
-    for key, name in shape.items():
-        ok, allowed = _FIELD_KINDS[name]
-        if not ok(fields[key], state):
-            raise RecordError(f"{where}.{key} must be {allowed}; got {snippet(fields[key], 40)}")
 
 
 @lru_cache(maxsize=None)
