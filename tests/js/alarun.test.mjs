@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as alarun from "../../src/nemeton/games/alarun/web/renderer.js";
-import { ctxFor, key, snapshots } from "./fixtures.mjs";
+import { ctxFor, finalSheets, key, snapshots } from "./fixtures.mjs";
+import { BY_NUMBER, everyMoveHasWords, replayActsNothing, words } from "./shared.mjs";
 import { attr, byClass, elements, hasClass, text } from "./vnode.mjs";
 
 const ALL = snapshots("alarun");
@@ -125,13 +126,7 @@ test("exactly the legal moves are highlighted and reached by clicks; the spectat
   assert.ok(checked > 0);
 });
 
-test("a replay highlights nothing and acts nothing", () => {
-  for (const { play, snap } of ALL.filter(({ snap }) => snap.legal_actions.length)) {
-    const { all } = drawn(ctxFor(play, snap, [], "replay"));
-    assert.equal(byClass(all, "legal").length, 0);
-    assert.ok(elements(all).every((el) => !attr(el, "onclick")));
-  }
-});
+test("a replay highlights nothing and acts nothing", () => replayActsNothing("alarun", alarun));
 
 test("seats are named by their names, never by their number", () => {
   for (const { play, snap } of ALL) {
@@ -142,51 +137,37 @@ test("seats are named by their names, never by their number", () => {
       assert.match(text(badge), new RegExp(s.name));
       assert.equal(attr(panelOf(board, s.seat), "aria-label"), `${s.name}'s table`);
     }
-    assert.doesNotMatch(text(board), /\b(seat|player) \d/i);
-    const labels = elements(board).map((el) => `${attr(el, "aria-label") || ""} ${attr(el, "title") || ""}`).join(" ");
-    assert.doesNotMatch(labels, /\b(seat|player) \d/i);
+    assert.doesNotMatch(words(board), BY_NUMBER);
   }
 });
 
 test("the final sheet shows every seat with the view's figures, its square and lines, the winner by name", () => {
-  const finished = ALL.filter(({ snap }) => snap.finished);
-  assert.ok(finished.length);
-  for (const { play, snap } of finished) {
+  for (const { snap, mode, sheet } of finalSheets("alarun", alarun)) {
     const v = snap.view;
-    for (const mode of ["score", "replay"]) {
-      const sheet = alarun.score({ ...ctxFor(play, snap), mode });
-      const rows = byClass(sheet, "al-summary")[0];
-      const summary = elements(rows).filter((el) => el.type === "tr" && attr(el, "data-seat") !== undefined);
-      assert.deepEqual(summary.map((r) => attr(r, "data-seat")).sort(), v.scores.map((_, s) => String(s)));
-      for (const r of summary) {
-        const s = Number(attr(r, "data-seat"));
-        assert.equal(text(byClass(r, "al-total-value")[0]), String(v.scores[s]));
-        assert.match(text(r), new RegExp(snap.seats[s].name));
-        assert.equal(hasClass(r, "al-winner"), v.winners.includes(s));
-      }
-      for (let s = 0; s < v.players; s++) {
-        const b = v.breakdowns[s];
-        const one = byClass(sheet, "al-sheet").find((e) => attr(e, "data-seat") === String(s));
-        const figure = (cls) => Number(text(byClass(one, cls)[0]));
-        assert.deepEqual([figure("al-potions-value"), figure("al-centum-value"), figure("al-colour-bonus-value"), figure("al-total-value")],
-          [b.potions, b.centum_auri, b.colour_bonus, b.total]);
-        const lines = elements(one).filter((el) => el.type === "tr" && attr(el, "data-line"));
-        assert.deepEqual(lines.map((r) => Number(text(byClass(r, "al-num")[0]))), [...b.rows, ...b.columns]);
-        assert.deepEqual(cellsOf(byClass(one, "al-square")[0]), [...squareCells(v.squares[s]), `0,0,${b.druid}`].sort());
-      }
-      const headline = byClass(sheet, "al-headline");
-      if (mode === "score") assert.equal(headline.length, 0, "the score screen names the winner once, above the sheet");
-      else for (const w of v.winners) assert.match(text(headline[0]), w === snap.seat ? /^You win/ : new RegExp(snap.seats[w].name));
-      assert.doesNotMatch(text(sheet), /\b(seat|player) \d/i);
+    const rows = byClass(sheet, "al-summary")[0];
+    const summary = elements(rows).filter((el) => el.type === "tr" && attr(el, "data-seat") !== undefined);
+    assert.deepEqual(summary.map((r) => attr(r, "data-seat")).sort(), v.scores.map((_, s) => String(s)));
+    for (const r of summary) {
+      const s = Number(attr(r, "data-seat"));
+      assert.equal(text(byClass(r, "al-total-value")[0]), String(v.scores[s]));
+      assert.match(text(r), new RegExp(snap.seats[s].name));
+      assert.equal(hasClass(r, "al-winner"), v.winners.includes(s));
     }
+    for (let s = 0; s < v.players; s++) {
+      const b = v.breakdowns[s];
+      const one = byClass(sheet, "al-sheet").find((e) => attr(e, "data-seat") === String(s));
+      const figure = (cls) => Number(text(byClass(one, cls)[0]));
+      assert.deepEqual([figure("al-potions-value"), figure("al-centum-value"), figure("al-colour-bonus-value"), figure("al-total-value")],
+        [b.potions, b.centum_auri, b.colour_bonus, b.total]);
+      const lines = elements(one).filter((el) => el.type === "tr" && attr(el, "data-line"));
+      assert.deepEqual(lines.map((r) => Number(text(byClass(r, "al-num")[0]))), [...b.rows, ...b.columns]);
+      assert.deepEqual(cellsOf(byClass(one, "al-square")[0]), [...squareCells(v.squares[s]), `0,0,${b.druid}`].sort());
+    }
+    const headline = byClass(sheet, "al-headline");
+    if (mode === "score") assert.equal(headline.length, 0, "the score screen names the winner once, above the sheet");
+    else for (const w of v.winners) assert.match(text(headline[0]), w === snap.seat ? /^You win/ : new RegExp(snap.seats[w].name));
+    assert.doesNotMatch(words(sheet), BY_NUMBER);
   }
 });
 
-test("every legal move has words for the moves list", () => {
-  for (const { play, snap } of ALL) {
-    for (const a of snap.legal_actions) {
-      const words = alarun.label(a, ctxFor(play, snap));
-      assert.ok(words && !words.startsWith("{"), words);
-    }
-  }
-});
+test("every legal move has words for the moves list", () => everyMoveHasWords("alarun", alarun));

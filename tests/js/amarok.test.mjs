@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 
 import * as amarok from "../../src/nemeton/games/amarok/web/renderer.js";
 import { ctxFor, key, snapshots } from "./fixtures.mjs";
+import { everyMoveHasWords, replayActsNothing } from "./shared.mjs";
 import { attr, byClass, elements, hasClass, text } from "./vnode.mjs";
 
 const ALL = snapshots("amarok");
@@ -67,13 +68,7 @@ test("exactly the legal moves are highlighted, each acting its own move; the spe
   assert.ok(checked > 0);
 });
 
-test("a replay highlights nothing and acts nothing", () => {
-  for (const { play, snap } of ALL.filter(({ snap }) => snap.legal_actions.length)) {
-    const { all } = drawn(ctxFor(play, snap, [], "replay"));
-    assert.equal(byClass(all, "legal").length, 0);
-    assert.ok(elements(all).every((el) => !attr(el, "onclick")));
-  }
-});
+test("a replay highlights nothing and acts nothing", () => replayActsNothing("amarok", amarok));
 
 test("seats are named by their names, never by their number", () => {
   for (const { play, snap } of ALL) {
@@ -102,11 +97,4 @@ test("the final sheet has every seat's round wins and every round, winners by na
   }
 });
 
-test("every legal move has words for the moves list", () => {
-  for (const { play, snap } of ALL) {
-    for (const a of snap.legal_actions) {
-      const words = amarok.label(a, ctxFor(play, snap));
-      assert.ok(words && !words.startsWith("{"), words);
-    }
-  }
-});
+test("every legal move has words for the moves list", () => everyMoveHasWords("amarok", amarok));

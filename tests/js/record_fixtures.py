@@ -1,6 +1,7 @@
 """Record the snapshots the JavaScript tests draw (tests/js/fixtures/<game>.json): real games
-played by seeded random moves, each seat's and the spectator's view at a few points, in the
-shape a room's WebSocket sends them (nemeton.server.rooms.Room.snapshot: view, to_move,
+played by seeded random moves, each seat's and the spectator's view at a few points (and, for
+the games listed in EVERY_DECISION, the acting seat's view at the first decision offering each
+kind of action: Edora's moves are made of one to three clicks), in the shape a room's WebSocket sends them (nemeton.server.rooms.Room.snapshot: view, to_move,
 legal_actions, log, finished, seats); each play once with the game's public components.
 
     .venv/bin/python tests/js/record_fixtures.py    # rewrites the fixtures
@@ -24,6 +25,7 @@ GAMES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "alarun": [("three", {"players": 3}, 3)],
     "edora": [("two", {"players": 2}, 2)],
 }
+EVERY_DECISION = {"edora"}
 
 
 def snapshot(state: Any, seat: int | None, players: int) -> dict[str, Any]:
@@ -44,9 +46,16 @@ def record(game: str, label: str, options: dict[str, Any], seed: int) -> dict[st
     rng = random.Random(seed)
     trial = spec.make(seed=seed, **options).record_events()
     moves: list[tuple[int, Any]] = []
+    kinds: set[str] = set()
+    decisions: set[int] = set()  # the first move offering each kind of action
     while not trial.is_terminal():  # the whole game first, to know its length
         seat = trial.acting()[0]
-        action = rng.choice(trial.legal_actions(seat))
+        legal = trial.legal_actions(seat)
+        new = {a.to_json()["type"] for a in legal} - kinds
+        if new and game in EVERY_DECISION:
+            kinds |= new
+            decisions.add(len(moves))
+        action = rng.choice(legal)
         moves.append((seat, action))
         trial.apply(action, seat)
     # the start, the middle and the end: seen by seat 0, by whoever acts and by the spectator
@@ -59,6 +68,8 @@ def record(game: str, label: str, options: dict[str, Any], seed: int) -> dict[st
             seats = sorted({0, *state.acting()}) if not state.is_terminal() else [0]
             for seat in [*seats, None]:
                 out.append({"moves": k, **snapshot(state, seat, players)})
+        elif k in decisions:
+            out.append({"moves": k, **snapshot(state, state.acting()[0], players)})
         if k < len(moves):
             state.apply(moves[k][1], moves[k][0])
     return {"game": game, "label": label, "options": options, "seed": seed,

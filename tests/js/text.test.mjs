@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  joinWords, nameText, partsText, partsToSegments, seatColour, seatNameOf, segmentsText, shortName, SEAT_COLOURS,
+  joinWords, partsText, partsToSegments, seatColour, seatNameOf, segmentsText, shortName, SEAT_COLOURS,
 } from "../../src/nemeton/web/js/text.js";
 
 const SEATS = [
@@ -85,9 +85,4 @@ test("shortName cuts long names to the limit with an ellipsis, by characters", (
   assert.equal(shortName("W".repeat(30)).length, 24);
   assert.ok(shortName("W".repeat(30)).endsWith("…"));
   assert.equal([...shortName("🦊".repeat(30), 5)].length, 5);
-});
-
-test("nameText (kept for pages not yet on parts) still rewrites 'seat N'", () => {
-  const names = (s) => SEATS[s] && SEATS[s].name;
-  assert.equal(nameText("Seat 1 takes; seat 2 waits; seat 9 stays", names), "Bob takes; Cleo waits; seat 9 stays");
 });

@@ -34,7 +34,7 @@ export function render(vnode, container) {
 /** Empty a container drawn by `render` (a plain replaceChildren would confuse the next one). */
 export function clear(container) {
   preactRender(null, container);
-  container.replaceChildren();  // and whatever an older renderer built there by hand
+  container.replaceChildren();  // and anything put there by hand
 }
 
 /** Real nodes for code that still builds the DOM by hand (toasts, the lobby). */
@@ -125,8 +125,7 @@ export function scoreTable(seats, scores) {
 // ----- a game's renderer on a page ----------------------------------------------------------------
 // A renderer (games/<g>/web/renderer.js) exports draw(ctx) -> {board, bar} (virtual nodes for
 // the table and the action bar), score(ctx) -> the final sheet, and label(action, ctx) -> the
-// move's words. An older one exports render(root, ctx) and renderScore(root, ctx), which build
-// real nodes into an emptied container (ctx.actionBar: the bar's element).
+// move's words (docs/web.md).
 
 const BROKEN = "This table could not be drawn; the moves list below still plays.";
 
@@ -145,19 +144,8 @@ export function drawGame(game, board, bar, ctx) {
     }
     return;
   }
-  clear(board);
-  clear(bar);
-  if (game && game.render) {
-    try {
-      game.render(board, { ...ctx, actionBar: bar });
-    } catch (err) {
-      console.error(err);
-      clear(board);
-      render(h("p", { class: "fatal" }, BROKEN), board);
-    }
-    return;
-  }
   render(h("pre", { class: "raw-view" }, JSON.stringify(ctx.view, null, 1)), board);
+  render(null, bar);
 }
 
 /** The game's final sheet into `box`; without one, a table of `seats`' scores (none: empty). */
@@ -165,11 +153,7 @@ export function drawScoreSheet(game, box, ctx, seats = null) {
   if (game && game.score) {
     try { render(game.score(ctx), box); return; } catch (err) { console.error(err); }
   }
-  clear(box);
-  if (game && game.renderScore) {
-    try { game.renderScore(box, ctx); return; } catch (err) { console.error(err); clear(box); }
-  }
-  if (seats) render(scoreTable(seats, ctx.view.scores || []), box);
+  render(seats ? scoreTable(seats, ctx.view.scores || []) : null, box);
 }
 
 /** The text a person reads in virtual nodes (a title, an aria-label made of a sentence). */

@@ -1,7 +1,7 @@
 // The replay of a game: step through it as any seat or the spectator saw it. While the game is
 // still on, the moves so far, as the spectator saw them or as a seat this browser holds.
 
-import { api, clickable as domClickable, h as domH, loadRenderer, loadTokens, seatBadge as domBadge, seatColour, svg } from "./common.js";
+import { api, loadRenderer, loadTokens } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
 import { seatNameOf } from "./text.js";
 
@@ -119,7 +119,7 @@ function draw() {
   render(h("ol", {}, log.map((e) => logEntry(e, seats))), $("log-list"));
   $("log-list").scrollTop = $("log-list").scrollHeight;
   const ctx = { view: data.view, legal: [], log, fresh, seat: data.seat, mode: "replay", seats,
-                act: () => {}, seatName: names, seatBadge: (s) => domBadge(s, names(s)), seatColour, h: domH, svg, clickable: domClickable,
+                act: () => {}, seatName: names,
                 components: page.info.components || {} };
   drawGame(page.game, $("board"), $("actionbar"), ctx);
   if (data.finished) drawScoreSheet(page.game, $("score-inline"), ctx);

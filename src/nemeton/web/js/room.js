@@ -2,8 +2,8 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { MAX_NAME, api, clickable as domClickable, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
-  renderParts, saveTokens, seatBadge as domBadge, seatColour, svg, takeOpenSeat, toast } from "./common.js";
+import { MAX_NAME, api, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
+  renderParts, saveTokens, seatColour, takeOpenSeat, toast } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
 import { partsText, seatNameOf } from "./text.js";
 
@@ -276,7 +276,7 @@ function drawBoard(conn, snap, seats, names) {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
     mode: conn.seat === null ? "watch" : "play", seats,
     act: (action) => conn.act(action),
-    seatName: names, seatBadge: (s) => domBadge(s, names(s)), seatColour, h: domH, svg, clickable: domClickable,
+    seatName: names,
     components: page.info.components || {},
   };
   page.ctx = ctx;

@@ -75,9 +75,3 @@ export function shortName(name, max = 24) {
   const chars = [...String(name)];
   return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;
 }
-
-// The engine's sentences name seats by index ("seat 2" is the third seat); people read names.
-// Kept for pages that have not moved to parts yet.
-export function nameText(text, names) {
-  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (m, n) => names(Number(n)) || m);
-}

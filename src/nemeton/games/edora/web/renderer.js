@@ -14,35 +14,26 @@
  *
  * DATA is the room's board and the components' names (the game's public data, sent once with
  * the room's description: the views carry only what changes).
+ *
+ * It exports the kit's renderer interface (docs/web.md): draw(ctx) -> {board, bar}, score(ctx)
+ * and label(action, ctx); the map's SVG too is virtual nodes (js/kit.js), so the page updates
+ * only what changed: a focused thing keeps the focus and the map its scroll through a redraw.
  */
 
-import { renderParts } from "/static/js/common.js";
-import { nameText as indexText, seatNameOf } from "/static/js/text.js";
+import { h, parts, seatBadge } from "/static/js/kit.js";
+import { seatColour, seatNameOf } from "/static/js/text.js";
 
 // The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
 // and the components' names and texts, as nemeton.games.edora.public makes them); set by
 // useData() at every entry point.
 let DATA = null;
 
-const SVGNS = "http://www.w3.org/2000/svg";
-
-// ----- small DOM helpers (attributes: class, dataset, on<event>, anything else as an attribute) --
-
-function build(node, attrs, kids) {
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k === "className" ? "class" : k, v === true ? "" : String(v));
-  }
-  for (const kid of kids.flat(Infinity)) {
-    if (kid === undefined || kid === null || kid === false) continue;
-    node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return node;
-}
-const el = (tag, attrs, ...kids) => build(document.createElement(tag), attrs, kids);
-const sv = (tag, attrs, ...kids) => build(document.createElementNS(SVGNS, tag), attrs, kids);
+// Elements as virtual nodes (the kit's h); preact draws <svg> and what is inside it in the SVG
+// namespace, so the map's shapes are made the same way.
+const el = h;
+const sv = h;
+/** Class names joined, the empty ones left out. */
+const cls = (...names) => names.filter(Boolean).join(" ");
 
 // ----- names people read ---------------------------------------------------------------------
 
@@ -115,16 +106,16 @@ const tabletText = (t) => DATA.tablet_conditions[t] || "";
 
 function seatName(ctx, s) {
   if (s === ctx.seat && ctx.mode === "play") return "you";
+  return realName(ctx, s);
+}
+function realName(ctx, s) {
   return ctx.seatName ? ctx.seatName(s) : seatNameOf(ctx.seats, s);
 }
 function colourOf(ctx, s) {
-  const c = ctx.seatColour ? ctx.seatColour(s) : null;
-  return c || { css: ["#c0392b", "#2471a3", "#1e8449", "#b7950b"][s % 4], symbol: "●▲■◆"[s % 4], name: "" };
+  return seatColour(s);
 }
 function badge(ctx, s) {
-  if (ctx.seatBadge) return ctx.seatBadge(s);
-  const c = colourOf(ctx, s);
-  return el("span", { class: "ed-badge", style: `--seat:${c.css}` }, `${c.symbol} ${seatName(ctx, s)}`);
+  return seatBadge(s, realName(ctx, s));
 }
 
 // ----- the board's geometry --------------------------------------------------------------------
@@ -161,9 +152,11 @@ function facetOf(action, facet) {
   return undefined;
 }
 
-// UI-only state: the facets picked so far, for the legal actions they were picked among.
-let ui = { key: null, sel: {}, uids: {}, keyboard: false, sent: false };
-let last = null;        // the root and ctx of the last render, to draw a new selection
+// UI-only state: the facets picked so far, for the legal actions they were picked among; the
+// decision a keyboard user's focus was last brought to, and the one the map last showed.
+let ui = { key: null, sel: {}, uids: {}, keyboard: false, sent: false, focused: null, shown: null };
+let last = null;        // the ctx of the last drawing: a selection draws the table again with it
+let inner = false;      // drawing again for a selection of ours, not for the page
 
 class Picker {
   constructor(ctx) {
@@ -215,48 +208,46 @@ function send(ctx, action) {
   ui.sent = true;
   const key = ui.key;
   ctx.act(action);
-  if (last && last.ctx === ctx) redraw();     // the shell did not draw again at once
+  if (last === ctx) redraw();     // the page did not draw again at once
   setTimeout(() => { if (ui.sent && ui.key === key) { ui.sent = false; redraw(); } }, 4000);
 }
 
+/** The table drawn again by the page (ctx.redraw) for a change of ours: a pick, a cancel. */
 function redraw() {
-  if (!last) return;
-  last.root.replaceChildren();
-  if (last.ctx.actionBar) last.ctx.actionBar.replaceChildren();
-  draw(last.root, last.ctx);
+  if (!last || !last.redraw) return;
+  inner = true;
+  try { last.redraw(); } finally { inner = false; }
 }
 
-/** Make `node` a control: clickable, focusable, Enter/Space act. */
-function control(node, onPress, ariaLabel) {
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", ariaLabel);
-  node.addEventListener("click", (e) => { e.stopPropagation(); ui.keyboard = false; onPress(); });
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      e.stopPropagation();
-      ui.keyboard = true;
-      onPress();
-    }
-  });
-  return node;
+/** Props that make an element a control: clickable, focusable, Enter/Space act. */
+function control(onPress, ariaLabel) {
+  return {
+    role: "button", tabindex: "0", "aria-label": ariaLabel,
+    onclick: (e) => { e.stopPropagation(); ui.keyboard = false; onPress(); },
+    onkeydown: (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        e.stopPropagation();
+        ui.keyboard = true;
+        onPress();
+      }
+    },
+  };
 }
 
-/** Wire `node` to a facet: `.legal` when a click on it makes progress now, `.selected` when it
- *  is the picked one (a click cancels). `describe` names the thing for screen readers. */
-function facetTarget(node, pick, facet, value, describe, uid) {
-  node.dataset.facet = `${facet}:${value}`;
+/** `props` of a thing wired to a facet: `.legal` when a click on it makes progress now,
+ *  `.selected` when it is the picked one (a click cancels). `describe` names the thing for
+ *  screen readers. */
+function facetProps(props, pick, facet, value, describe, uid) {
+  const out = { ...props, dataset: { ...(props.dataset || {}), facet: `${facet}:${value}` } };
   if (pick.selected(facet, value, uid) && pick.live) {
-    node.classList.add("selected");
-    node.setAttribute("aria-pressed", "true");
-    return control(node, () => pick.cancel(), `Cancel the choice of ${describe}`);
+    return { ...out, class: cls(out.class, "selected"), "aria-pressed": "true",
+             ...control(() => pick.cancel(), `Cancel the choice of ${describe}`) };
   }
   const opts = pick.options(facet, value);
-  if (!opts.length) return node;
-  node.classList.add("legal");
+  if (!opts.length) return out;
   const text = opts.length === 1 ? label(opts[0], pick.ctx) : `Choose ${describe}`;
-  return control(node, () => pick.pick(facet, value, uid), text);
+  return { ...out, class: cls(out.class, "legal"), ...control(() => pick.pick(facet, value, uid), text) };
 }
 
 // ----- what the others just did --------------------------------------------------------------
@@ -284,7 +275,8 @@ function recentMarks(ctx) {
   return marks;
 }
 
-const mark = (node, marks, key) => { if (marks.has(key)) node.classList.add("recent"); return node; };
+/** `props` with the class `recent` when the others' last moves concern `key`. */
+const marked = (props, marks, key) => (marks.has(key) ? { ...props, class: cls(props.class, "recent") } : props);
 
 // ----- the map -------------------------------------------------------------------------------
 
@@ -309,10 +301,6 @@ function mapView(ctx, pick, marks) {
   const startOf = {};
   for (const [st, s] of Object.entries(geo.start_spaces || {})) startOf[s] = st;
 
-  const root = sv("svg", { class: "ed-map", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
-                           "aria-label": "The map of Edora" });
-  root.append(sv("title", {}, "The map of Edora"));
-
   // paths (under everything), bowed around a fire pit standing on their middle
   const pitAt = {};
   for (const [id, p] of pits) pitAt[p.xy.join(",")] = { id, ...p };
@@ -320,13 +308,14 @@ function mapView(ctx, pick, marks) {
   for (const [name, pair] of Object.entries(geo.stairs || {})) {
     pair.forEach(([a, b], k) => { stairEdges.set([a, b].sort().join("-"), { name, over: k === 1 }); });
   }
-  const paths = sv("g", { class: "ed-paths", "aria-hidden": "true" });
-  const bridges = sv("g", { class: "ed-paths", "aria-hidden": "true" });
-  const forests = sv("g", { class: "ed-forests", "aria-hidden": "true" });
+  const paths = [];
+  const bridges = [];
+  const forests = [];
   const centre = [width / 2, height / 2];
   for (const [a, b, dark] of geo.edges || []) {
     const A = geo.sanctuaries[a], B = geo.sanctuaries[b];
     if (!A || !B) continue;
+    const edge = `${a}-${b}`;
     const [x1, y1] = pos(A.xy), [x2, y2] = pos(B.xy);
     const mid = [(A.xy[0] + B.xy[0]) / 2, (A.xy[1] + B.xy[1]) / 2];
     const pit = pitAt[mid.join(",")];
@@ -347,8 +336,8 @@ function mapView(ctx, pick, marks) {
     }
     const stair = stairEdges.get([a, b].sort().join("-"));
     const group = stair && stair.over ? bridges : paths;
-    if (stair && stair.over) group.append(sv("path", { d, class: "ed-path-edge" }));
-    group.append(sv("path", { d, class: "ed-path" }));
+    if (stair && stair.over) group.push(sv("path", { key: `${edge}-edge`, d, class: "ed-path-edge" }));
+    group.push(sv("path", { key: edge, d, class: "ed-path" }));
     for (let k = 1; k <= dark; k++) {
       // on a stair path the middle is the crossing itself: the forest goes nearer the first end
       const t = stair ? (0.3 * k) / dark : k / (dark + 1);
@@ -356,77 +345,103 @@ function mapView(ctx, pick, marks) {
                      : x1 + (x2 - x1) * t;
       const py = pit ? (1 - t) * (1 - t) * y1 + 2 * t * (1 - t) * (2 * apex[1] - (y1 + y2) / 2) + t * t * y2
                      : y1 + (y2 - y1) * t;
-      forests.append(sv("g", { class: "ed-dark", transform: `translate(${px},${py})` },
+      forests.push(sv("g", { key: `${edge}-${k}`, class: "ed-dark", transform: `translate(${px},${py})` },
         sv("circle", { r: 15 }),
         sv("path", { d: "M0,-11 L8,4 L3,4 L3,9 L-3,9 L-3,4 L-8,4 Z", class: "ed-tree" })));
     }
     if (stair && stair.over) {
-      bridges.append(sv("text", { x: (x1 + x2) / 2 + 14, y: (y1 + y2) / 2 - 10, class: "ed-stair-label" },
-                        `stairs ${stair.name}`));
+      bridges.push(sv("text", { key: `${edge}-stairs`, x: (x1 + x2) / 2 + 14, y: (y1 + y2) / 2 - 10, class: "ed-stair-label" },
+                      `stairs ${stair.name}`));
     }
   }
-  root.append(paths, bridges, forests);
 
   // fire pits
-  for (const [id, p] of pits) {
+  const firePits = pits.map(([id, p]) => {
     const [cx, cy] = pos(p.xy);
     const owner = view.fire_pits[id];
     const closed = owner !== undefined && owner >= 0;
     const rewards = p.rewards.map((r) => rewardGain(r)).join(", ");
     const desc = closed ? `Fire pit ${id}, closed by ${seatName(ctx, owner)}`
                         : `Fire pit ${id} between ${p.around.join(", ")}: ${rewards}`;
-    const g = sv("g", { class: `ed-pit${closed ? " closed" : ""}`, transform: `translate(${cx},${cy})`,
-                        role: "img", "aria-label": desc, dataset: { pit: id, owner: String(closed ? owner : -1) } },
+    const n = p.rewards.length;
+    return sv("g", marked({ key: `pit-${id}`, class: `ed-pit${closed ? " closed" : ""}`, transform: `translate(${cx},${cy})`,
+                            role: "img", "aria-label": desc, dataset: { pit: id, owner: String(closed ? owner : -1) } }, marks, `pit:${id}`),
       sv("title", {}, desc),
-      sv("circle", { r: 31, class: "ed-pit-ring", style: closed ? `--seat:${colourOf(ctx, owner).css}` : null }));
-    if (closed) {
-      g.append(sv("text", { class: "ed-pit-owner", y: 6 }, colourOf(ctx, owner).symbol));
-    } else {
-      const n = p.rewards.length;
-      p.rewards.forEach((r, k) => {
-        const angle = (2 * Math.PI * k) / n - Math.PI / 2 + (n === 2 ? Math.PI / 2 : n === 4 ? Math.PI / 4 : 0);
-        const rr = n === 1 ? 0 : 15;
-        g.append(rewardToken(r, Math.cos(angle) * rr, Math.sin(angle) * rr, 10));
-      });
-    }
-    root.append(mark(g, marks, `pit:${id}`));
-  }
+      sv("circle", { r: 31, class: "ed-pit-ring", style: closed ? `--seat:${colourOf(ctx, owner).css}` : null }),
+      closed ? sv("text", { class: "ed-pit-owner", y: 6 }, colourOf(ctx, owner).symbol)
+        : p.rewards.map((r, k) => {
+          const angle = (2 * Math.PI * k) / n - Math.PI / 2 + (n === 2 ? Math.PI / 2 : n === 4 ? Math.PI / 4 : 0);
+          const rr = n === 1 ? 0 : 15;
+          return rewardToken(r, Math.cos(angle) * rr, Math.sin(angle) * rr, 10, k);
+        }));
+  });
 
   // sanctuaries
   const byId = {};
   for (const s of view.sanctuaries) byId[s.id] = s;
   const figures = {};
   view.boards.forEach((b, p) => { if (b.figure) (figures[b.figure] ||= []).push(p); });
-  for (const id of names) {
+  const tiles = names.map((id) => {
     const info = geo.sanctuaries[id];
     const state = byId[id] || { dice: [], standing_stones: 0, rune_stones: 0 };
     const [cx, cy] = pos(info.xy);
-    root.append(sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, {
+    return sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, {
       glade: info.glade, fill: GLADE_FILL[Math.max(0, glades.indexOf(info.glade)) % GLADE_FILL.length],
       portal: portals.has(info.glade), dolmen: ringColour[id], start: startOf[id], figures: figures[id] || [],
-    }));
-  }
-  const wrap = el("div", { class: "ed-map-wrap" }, root);
-  wrap.addEventListener("scroll", () => { mapScroll.left = wrap.scrollLeft; mapScroll.top = wrap.scrollTop; });
-  return wrap;
+    });
+  });
+  // the map keeps its scroll across drawings (the same element); see afterDraw
+  return el("div", { class: "ed-map-wrap" },
+    sv("svg", { class: "ed-map", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+                "aria-label": "The map of Edora" },
+      sv("title", {}, "The map of Edora"),
+      sv("g", { class: "ed-paths", "aria-hidden": "true" }, paths),
+      sv("g", { class: "ed-paths", "aria-hidden": "true" }, bridges),
+      sv("g", { class: "ed-forests", "aria-hidden": "true" }, forests),
+      firePits, tiles));
 }
 
-const PHONE = window.matchMedia("(max-width: 480px)");
-
-// Where the person scrolled the map to (phones: the map is larger than the screen), kept across draws.
-const mapScroll = { left: 0, top: 0, decision: null };
-
-/** Put the map back where the person left it; on a new decision whose targets are all out of
- *  sight, bring the first one into the middle. */
-function placeMap(root, ctx, pick) {
-  const wrap = root.querySelector(".ed-map-wrap");
-  if (!wrap || !PHONE.matches) return;        // elsewhere the map fits: no layout to force
-  wrap.scrollLeft = mapScroll.left;
-  wrap.scrollTop = mapScroll.top;
-  if (!pick.live || wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight) return;
+/** After the page has drawn the table (a ref on it; no DOM in Node's tests): the layout's
+ *  heights, and on a new decision its first highlighted thing in sight and, for a keyboard
+ *  user, in focus. Focus and scroll otherwise stay where the person left them: the page
+ *  updates only what changed. */
+function afterDraw(table, pick) {
+  if (!table || !table.isConnected) return;
+  // phones: the own area sits above the sticky action bar; wider: the map and the column
+  // take the screen's height under the top bar, above the action bar (style.css's --ed-h)
+  const bar = document.getElementById("actionbar");
+  if (bar) table.style.setProperty("--ed-bar-h", `${bar.offsetHeight}px`);
+  const top = Math.round(table.getBoundingClientRect().top + window.scrollY);
+  table.style.setProperty("--ed-offset", `${Math.max(0, top) + 14}px`);
+  if (!pick.live) return;
   const decision = ui.key + JSON.stringify(ui.sel);
-  if (mapScroll.decision === decision) return;
-  mapScroll.decision = decision;
+  if (ui.shown !== decision) {
+    ui.shown = decision;
+    // the panel the decision needs shows its first highlighted thing
+    const focus = table.querySelector(".ed-column > .ed-focus");
+    const first = focus && focus.querySelector(".legal");
+    if (first && focus.scrollHeight > focus.clientHeight) {
+      focus.scrollTop += first.getBoundingClientRect().top - focus.getBoundingClientRect().top - 30;
+    }
+    placeMap(table);
+  }
+  // a keyboard user's next decision starts on its first highlighted thing
+  if (ui.keyboard && ui.focused !== ui.key) {
+    ui.focused = ui.key;
+    const here = document.activeElement;
+    if (!(here && here.isConnected && here !== document.body && here.matches(".legal, .selected"))) {
+      const target = table.querySelector(".selected") || table.querySelector(".legal") || (bar && bar.querySelector(".legal"));
+      if (target) target.focus({ preventScroll: false });
+    }
+  }
+}
+
+/** On phones (the map larger than the screen): on a new decision whose targets are all out
+ *  of sight, bring the first one into the middle. */
+function placeMap(table) {
+  const wrap = table.querySelector(".ed-map-wrap");
+  if (!wrap || !window.matchMedia("(max-width: 480px)").matches) return;  // elsewhere the map fits
+  if (wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight) return;
   const targets = [...wrap.querySelectorAll(".legal, .selected")];
   if (!targets.length) return;
   const box = wrap.getBoundingClientRect();
@@ -435,12 +450,10 @@ function placeMap(root, ctx, pick) {
   const r = targets[0].getBoundingClientRect();
   wrap.scrollLeft += r.left + r.width / 2 - (box.left + box.width / 2);
   wrap.scrollTop += r.top + r.height / 2 - (box.top + box.height / 2);
-  mapScroll.left = wrap.scrollLeft;
-  mapScroll.top = wrap.scrollTop;
 }
 
-function rewardToken(r, x, y, radius = 11) {
-  return sv("g", { class: `ed-reward r-${r}`, transform: `translate(${x},${y})` },
+function rewardToken(r, x, y, radius = 11, key = undefined) {
+  return sv("g", { key, class: `ed-reward r-${r}`, transform: `translate(${x},${y})` },
     sv("title", {}, rewardGain(r)),
     sv("circle", { r: radius }),
     sv("text", { y: 5 }, REWARD_GLYPH[r] || r[0]));
@@ -458,46 +471,39 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
                  state.rune_stones ? plural(state.rune_stones, "rune stone", "rune stones") : "",
                  extra.figures.length ? `druids: ${extra.figures.map((p) => seatName(ctx, p)).join(", ")}` : ""]
     .filter(Boolean).join(", ");
-  const g = sv("g", { class: "ed-sanctuary", transform: `translate(${cx - T / 2},${cy - T / 2})`,
-                      dataset: { sanctuary: id } },
-    sv("title", {}, words),
-    sv("rect", { class: `ed-tile${extra.portal ? " portal" : ""}`, width: T, height: T, rx: 12,
-                 style: `fill:${extra.fill}` }),
-    sv("text", { x: 8, y: 18, class: "ed-sid" }, id),
-    extra.glade ? sv("text", { x: T - 7, y: 18, class: "ed-glade" }, `${extra.portal ? "◎" : ""}${extra.glade}`) : null);
   // spaces
   const spaces = (info.spaces || []).slice(0, n);
   const w = (T - 12) / 2, h = 30;
-  spaces.forEach((code, i) => {
+  const cells = spaces.map((code, i) => {
     const x = 4 + (i % 2) * (w + 4), y = 24 + Math.floor(i / 2) * (h + 4);
-    g.append(spaceCell(ctx, pick, marks, id, i, code, state.dice[i], x, y, w, h));
+    return spaceCell(ctx, pick, marks, id, i, code, state.dice[i], x, y, w, h);
   });
   // footer: start space, dolmen, stones; druids on the right
+  const footer = [];
   let fx = 6;
   const fy = T - 12;
   if (extra.start) {
-    g.append(sv("text", { x: fx, y: fy + 5, class: "ed-start" }, extra.start));
+    footer.push(sv("text", { key: "start", x: fx, y: fy + 5, class: "ed-start" }, extra.start));
     fx += 32;
   }
   if (extra.dolmen) {
     const owned = dolmenOwner >= 0;
-    const dg = sv("g", { class: `ed-dolmen${owned ? " owned" : ""}`, transform: `translate(${fx},${fy - 9})`,
-                         dataset: { dolmen: extra.dolmen } },
+    footer.push(sv("g", marked({ key: "dolmen", class: `ed-dolmen${owned ? " owned" : ""}`, transform: `translate(${fx},${fy - 9})`,
+                                 dataset: { dolmen: extra.dolmen } }, marks, `dolmen:${extra.dolmen}`),
       sv("title", {}, `Dolmen ${extra.dolmen}${owned ? `, linked by ${seatName(ctx, dolmenOwner)}` : ""}`),
       sv("path", { d: "M0,18 L2,4 Q10,-2 18,4 L20,18 Z", style: `fill:${DOLMEN_FILL[extra.dolmen] || "#999"}` }),
-      sv("text", { x: 10, y: 16 }, extra.dolmen));
-    if (owned) dg.append(sv("text", { x: 27, y: 16, class: "ed-dolmen-owner",
-                                      style: `fill:${colourOf(ctx, dolmenOwner).css}` }, colourOf(ctx, dolmenOwner).symbol));
-    g.append(mark(dg, marks, `dolmen:${extra.dolmen}`));
+      sv("text", { x: 10, y: 16 }, extra.dolmen),
+      owned ? sv("text", { x: 27, y: 16, class: "ed-dolmen-owner",
+                           style: `fill:${colourOf(ctx, dolmenOwner).css}` }, colourOf(ctx, dolmenOwner).symbol) : null));
     fx += owned ? 40 : 26;
   }
   const stones = [];
   if (state.standing_stones) stones.push(`▲${state.standing_stones}`);
   if (state.rune_stones) stones.push(`◆${state.rune_stones}`);
-  if (stones.length) g.append(sv("text", { x: fx, y: fy + 5, class: "ed-stones" }, stones.join(" ")));
+  if (stones.length) footer.push(sv("text", { key: "stones", x: fx, y: fy + 5, class: "ed-stones" }, stones.join(" ")));
   extra.figures.forEach((p, k) => {
     const c = colourOf(ctx, p);
-    g.append(sv("g", { class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})`, dataset: { seat: String(p) } },
+    footer.push(sv("g", { key: `druid-${p}`, class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})`, dataset: { seat: String(p) } },
       sv("title", {}, `The druid of ${seatName(ctx, p)}`),
       sv("path", { d: "M-8,11 Q-8,-2 -4,-3 A6,6 0 1 1 4,-3 Q8,-2 8,11 Z", style: `fill:${c.css}` }),
       sv("text", { y: 9 }, c.symbol)));
@@ -505,39 +511,45 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
   if (costs.length) {
     const text = costs[0] === "start" ? "start" : `cost ${costs.join(" / ")}`;
     const wide = 10 + text.length * 8;
-    g.append(sv("g", { class: "ed-cost", transform: `translate(${T / 2},${-2})` },
+    footer.push(sv("g", { key: "cost", class: "ed-cost", transform: `translate(${T / 2},${-2})` },
       sv("rect", { x: -wide / 2, y: -12, width: wide, height: 22, rx: 11 }),
       sv("text", { y: 4 }, text)));
   }
   const sameTile = costs.length && costs[0] !== "start" ? `${id} (cost ${costs.join(" or ")} provisions)` : id;
-  facetTarget(g, pick, "sanctuary", id, `sanctuary ${sameTile}`);
-  return mark(g, marks, `sanctuary:${id}`);
+  const props = facetProps({ key: `sanctuary-${id}`, class: "ed-sanctuary", transform: `translate(${cx - T / 2},${cy - T / 2})`,
+                             dataset: { sanctuary: id } }, pick, "sanctuary", id, `sanctuary ${sameTile}`);
+  return sv("g", marked(props, marks, `sanctuary:${id}`),
+    sv("title", {}, words),
+    sv("rect", { class: `ed-tile${extra.portal ? " portal" : ""}`, width: T, height: T, rx: 12,
+                 style: `fill:${extra.fill}` }),
+    sv("text", { x: 8, y: 18, class: "ed-sid" }, id),
+    extra.glade ? sv("text", { x: T - 7, y: 18, class: "ed-glade" }, `${extra.portal ? "◎" : ""}${extra.glade}`) : null,
+    cells, footer);
 }
 
 function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
   const key = `${sid}#${i + 1}`;
   const held = die ? `${seatName(ctx, die[0])}'s ${die[1]}` : "free";
-  const g = sv("g", { class: `ed-space${die ? " taken" : ""}`, transform: `translate(${x},${y})`,
-                      dataset: die ? { space: key, die: `${die[0]}:${die[1]}` } : { space: key } },
+  const base = { key: `space-${i}`, class: `ed-space${die ? " taken" : ""}`, transform: `translate(${x},${y})`,
+                 dataset: die ? { space: key, die: `${die[0]}:${die[1]}` } : { space: key } };
+  const c = die ? colourOf(ctx, die[0]) : null;
+  const props = die ? facetProps(base, pick, "placed", key, `your ${die[1]} on ${sid} space ${i + 1}`)
+    : facetProps(base, pick, "space", key, `${sid} space ${i + 1} (${spaceName(code)})`);
+  return sv("g", marked(props, marks, `space:${key}`),
     sv("title", {}, `${sid} space ${i + 1}: ${spaceName(code)} (${held})`),
-    sv("rect", { width: w, height: h, rx: 6 }));
-  if (die) {
-    const c = colourOf(ctx, die[0]);
-    g.append(sv("rect", { class: "ed-die", x: 3, y: 2, width: 26, height: 26, rx: 5, style: `fill:${c.css}` }),
-             sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
-             sv("text", { class: "ed-die-owner", x: 39, y: 21 }, c.symbol));
-    facetTarget(g, pick, "placed", key, `your ${die[1]} on ${sid} space ${i + 1}`);
-  } else {
-    g.append(sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)));
-    facetTarget(g, pick, "space", key, `${sid} space ${i + 1} (${spaceName(code)})`);
-  }
-  return mark(g, marks, `space:${key}`);
+    sv("rect", { width: w, height: h, rx: 6 }),
+    die ? [sv("rect", { class: "ed-die", x: 3, y: 2, width: 26, height: 26, rx: 5, style: `fill:${c.css}` }),
+           sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
+           sv("text", { class: "ed-die-owner", x: 39, y: 21 }, c.symbol)]
+      : sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)));
 }
 
 // ----- the oracle, the potions, the gems ---------------------------------------------------------
 
-function tabletCard(t, extraClass = "") {
-  return el("div", { class: `card tablet ${extraClass}`.trim(), dataset: { card: t }, title: `${t}: ${tabletText(t)}` },
+/** A tablet's card: its props (`props`: key, facet...) merged into the card's own. */
+function tabletCard(t, extraClass = "", props = {}) {
+  return el("div", { ...props, class: cls("card tablet", extraClass, props.class), dataset: { card: t, ...(props.dataset || {}) },
+                     title: `${t}: ${tabletText(t)}` },
     el("b", {}, t), el("span", { class: "ed-cond" }, tabletText(t)));
 }
 
@@ -548,12 +560,11 @@ function oracle(ctx, pick, marks) {
     const a = v.oracle_stones[side], b = v.oracle_stones[(side + 1) % 6];
     const slots = [2 * side, 2 * side + 1].map((slot) => {
       const t = v.oracle_slots[slot];
-      if (!t) return el("div", { class: "card empty" }, "empty");
-      const node = tabletCard(t);
-      facetTarget(node, pick, "slot", String(slot), `tablet ${t} (${tabletText(t)})`);
-      return mark(node, marks, `slot:${slot}`);
+      if (!t) return el("div", { key: `slot-${slot}`, class: "card empty" }, "empty");
+      const props = facetProps({ key: `slot-${slot}` }, pick, "slot", String(slot), `tablet ${t} (${tabletText(t)})`);
+      return tabletCard(t, "", marked(props, marks, `slot:${slot}`));
     });
-    sides.push(el("div", { class: "ed-side" },
+    sides.push(el("div", { key: side, class: "ed-side" },
       // sides are numbered from 0, as the log names them
       el("div", { class: "ed-side-head", title: `Side ${side}: a tablet taken here also gives ${rewardGain(a)} and ${rewardGain(b)}` },
         `Side ${side}: `, rewardChip(a), " + ", rewardChip(b)),
@@ -564,10 +575,10 @@ function oracle(ctx, pick, marks) {
     el("span", {}, `${plural(v.deck_size, "tablet", "tablets")} in the deck`));
   const known = (v.deck_known || []).length
     ? el("div", { class: "ed-known" }, "Under the deck (you put them there): ",
-         v.deck_known.map(([k, t]) => el("span", { class: "card tablet mini", dataset: { card: t },
+         v.deck_known.map(([k, t]) => el("span", { key: k, class: "card tablet mini", dataset: { card: t },
                                                    title: `${t} at deck position ${k + 1}` }, t)))
     : null;
-  return el("section", { class: "ed-panel ed-oracle", "aria-label": "The oracle: tablets" },
+  return el("section", { key: "oracle", class: "ed-panel ed-oracle", "aria-label": "The oracle: tablets" },
     el("h3", {}, "Oracle"), el("div", { class: "ed-sides" }, sides), deck, known);
 }
 
@@ -580,50 +591,49 @@ function rewardChip(r, times = 1) {
 function potions(ctx, pick, marks) {
   const left = ctx.view.potions_left || [];
   const cards = left.map((p) => {
-    const node = el("div", { class: "card potion", dataset: { card: p }, title: `${p}: ${potionText(p)}` },
+    const props = facetProps({ key: p, class: "card potion", dataset: { card: p }, title: `${p}: ${potionText(p)}` },
+                             pick, "potion", p, `potion ${p}`);
+    return el("div", marked(props, marks, `potion:${p}`),
       el("b", {}, p), el("span", { class: "ed-cost-m" }, `${potionCost(p)} M`),
       el("span", { class: "ed-cond" }, potionText(p)));
-    facetTarget(node, pick, "potion", p, `potion ${p}`);
-    return mark(node, marks, `potion:${p}`);
   });
-  return el("section", { class: "ed-panel ed-potions", "aria-label": "Potions to brew" },
+  return el("section", { key: "potions", class: "ed-panel ed-potions", "aria-label": "Potions to brew" },
     el("h3", {}, `Potions (cost in mistletoe): ${left.length} left`), el("div", { class: "ed-cards" }, cards));
 }
 
 function gems(ctx, pick) {
   const left = ctx.view.gems_left || {};
-  const items = Object.entries(left).map(([g, count]) => {
-    const node = el("div", { class: "ed-gem" }, rewardChip(g), el("span", { class: "ed-count" }, `×${count}`));
-    facetTarget(node, pick, "gem", g, `the ${REWARD_LABEL[g]} gem`);
-    return node;
-  });
-  return el("section", { class: "ed-panel ed-gems", "aria-label": "Gems" }, el("h3", {}, "Gems"),
+  const items = Object.entries(left).map(([g, count]) =>
+    el("div", facetProps({ key: g, class: "ed-gem" }, pick, "gem", g, `the ${REWARD_LABEL[g]} gem`),
+      rewardChip(g), el("span", { class: "ed-count" }, `×${count}`)));
+  return el("section", { key: "gems", class: "ed-panel ed-gems", "aria-label": "Gems" }, el("h3", {}, "Gems"),
     el("div", { class: "ed-gem-row" }, items));
 }
 
 function dolmenPanel(ctx) {
   const v = ctx.view;
   const rows = Object.entries(v.dolmen_owner || {}).map(([c, owner]) =>
-    el("span", { class: "ed-dolmen-chip", style: `--dolmen:${DOLMEN_FILL[c] || "#999"}` },
+    el("span", { key: c, class: "ed-dolmen-chip", style: `--dolmen:${DOLMEN_FILL[c] || "#999"}` },
       `${c}: ${owner >= 0 ? `linked by ${seatName(ctx, owner)}` : "open"}`));
-  return el("section", { class: "ed-panel", "aria-label": "Dolmens" },
+  return el("section", { key: "dolmens", class: "ed-panel", "aria-label": "Dolmens" },
     el("h3", {}, `Dolmens (links: ${v.links})`), el("div", { class: "ed-dolmen-list" }, rows));
 }
 
 function legend() {
-  return el("details", { class: "ed-panel ed-legend" }, el("summary", {}, "Key"),
+  return el("details", { key: "key", class: "ed-panel ed-legend" }, el("summary", {}, "Key"),
     el("ul", {},
-      Object.keys(REWARD_GLYPH).map((r) => el("li", {}, rewardChip(r), ` ${rewardGain(r)}`)),
-      el("li", {}, "Spaces: Food 12 provisions or 3 dice · Kn+k / Sk+k knowledge / sickle · Tablet · Stand / Rune stone · "
+      Object.keys(REWARD_GLYPH).map((r) => el("li", { key: r }, rewardChip(r), ` ${rewardGain(r)}`)),
+      el("li", { key: "spaces" }, "Spaces: Food 12 provisions or 3 dice · Kn+k / Sk+k knowledge / sickle · Tablet · Stand / Rune stone · "
                    + "M2·P1 2 mistletoe, up to 1 potion · ☀☾✶×k a gem on that amulet row, its reward ×k"),
-      el("li", {}, "Dark circle with a tree on a path: dark forest (+1 provision) · ◎ portal glade · "
+      el("li", { key: "map" }, "Dark circle with a tree on a path: dark forest (+1 provision) · ◎ portal glade · "
                    + "▲ standing stones, ◆ rune stones placed there · coloured stones A–F: dolmens")));
 }
 
 // ----- the players' boards -------------------------------------------------------------------
 
-function dieButton(value, cls) {
-  return el("div", { class: `ed-pip ${cls}`, title: `a die showing ${value}` }, String(value));
+/** A die of a board (props: key, facet...). */
+function dieFace(value, kind, props = {}) {
+  return el("div", { ...props, class: cls(`ed-pip ${kind}`, props.class), title: `a die showing ${value}` }, String(value));
 }
 
 function track(name, pos, end, marksAt, seatCss) {
@@ -631,7 +641,7 @@ function track(name, pos, end, marksAt, seatCss) {
   for (let k = 0; k <= end; k++) {
     const here = Math.min(pos, end) === k;
     const [short, words] = marksAt[k] || [null, null];
-    cells.push(el("span", { class: `ed-cell${here ? " here" : ""}${short ? " marked" : ""}`,
+    cells.push(el("span", { key: k, class: `ed-cell${here ? " here" : ""}${short ? " marked" : ""}`,
                             style: here ? `--seat:${seatCss}` : null, title: words ? `${k}: ${words}` : String(k) },
       here ? "●" : short || String(k)));
   }
@@ -645,13 +655,13 @@ function multiplierOf(k) {
   return m;
 }
 
-function herbCard(h, state, pick, facet = "herb", extra = "") {
-  if (!h) return el("div", { class: "card back herb", title: "a herb laid face down" }, "?");
+function herbCard(herb, state, pick, facet = "herb", extra = "", key = herb) {
+  if (!herb) return el("div", { key, class: "card back herb", title: "a herb laid face down" }, "?");
   const words = { board: "on the sickle track", active: "active (face up)", inactive: "face down (no effect)" }[state] || "";
-  const node = el("div", { class: `card herb ${state} ${extra}`.trim(), dataset: { card: h },
-                           title: `${DATA.herb_names[h]}: ${DATA.herb_effects[h]} — ${words}` },
-    herbShort(h), state === "inactive" ? el("span", { class: "ed-down" }, " (down)") : null);
-  return facetTarget(node, pick, facet, h, `${herbName(h)} (${DATA.herb_effects[h]})`);
+  const props = facetProps({ key, class: cls("card herb", state, extra), dataset: { card: herb },
+                             title: `${DATA.herb_names[herb]}: ${DATA.herb_effects[herb]} — ${words}` },
+                           pick, facet, herb, `${herbName(herb)} (${DATA.herb_effects[herb]})`);
+  return el("div", props, herbShort(herb), state === "inactive" ? el("span", { class: "ed-down" }, " (down)") : null);
 }
 
 function playerBoard(ctx, pick, marks, p, own) {
@@ -659,15 +669,15 @@ function playerBoard(ctx, pick, marks, p, own) {
   const b = v.boards[p];
   const c = colourOf(ctx, p);
   const pb = DATA.player_board;
-  const active = pick.live && own;
+  const mine = pick.live && own ? pick : idle;
   const facts = el("div", { class: "ed-facts" },
     fact("Prestige", b.prestige, "★"), fact("Provisions", b.provisions), fact("Mistletoe", b.mistletoe),
     fact("Knowledge", `${b.knowledge} (×${multiplierOf(b.knowledge)})`), fact("Sickle", b.sickle),
     fact("Dice placed", `${b.placed}/13`), fact("Dolmens", b.dolmens + b.beige_dolmens ? `${b.dolmens} + ${b.beige_dolmens} beige` : "0"));
-  const reserve = b.reserve.map((d, k) => facetTarget(dieButton(d, "reserve"), active ? pick : idle, "die", String(d),
-                                                      `your die showing ${d}`, `r${k}`));
-  const overview = b.overview.map((d, k) => facetTarget(dieButton(d, "overview"), active ? pick : idle, "overview", String(d),
-                                                        `the ${d} of your overview board`, `o${k}`));
+  const reserve = b.reserve.map((d, k) => dieFace(d, "reserve",
+    facetProps({ key: `r${k}` }, mine, "die", String(d), `your die showing ${d}`, `r${k}`)));
+  const overview = b.overview.map((d, k) => dieFace(d, "overview",
+    facetProps({ key: `o${k}` }, mine, "overview", String(d), `the ${d} of your overview board`, `o${k}`)));
   const dice = el("div", { class: "ed-dice" },
     el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Reserve (${b.reserve.length})`), reserve.length ? reserve : el("span", { class: "ed-none" }, "none")),
     el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Overview board (${b.overview.length})`), overview.length ? overview : el("span", { class: "ed-none" }, "none")));
@@ -675,58 +685,61 @@ function playerBoard(ctx, pick, marks, p, own) {
   // the sickle track's herb pairs, then active and face-down herbs
   const pairs = pb.sickle_track.herb_pairs_at.map((at, k) => {
     const circle = b.herbs.slice(2 * k, 2 * k + 2);
-    const onTrack = circle.filter((h) => h === null || b.herb_state[h] === "board");
-    return el("div", { class: `ed-pair${b.sickle >= at ? " reached" : ""}` },
+    const onTrack = circle.filter((herb) => herb === null || b.herb_state[herb] === "board");
+    return el("div", { key: at, class: `ed-pair${b.sickle >= at ? " reached" : ""}` },
       el("span", { class: "ed-label" }, `at ${at}`),
-      onTrack.length ? onTrack.map((h) => herbCard(h, "board", active ? pick : idle)) : el("span", { class: "ed-none" }, "released"));
+      onTrack.length ? onTrack.map((herb, j) => herbCard(herb, "board", mine, "herb", "", herb || `down-${j}`))
+        : el("span", { class: "ed-none" }, "released"));
   });
-  const up = HERBS.filter((h) => b.herb_state[h] === "active");
-  const down = HERBS.filter((h) => b.herb_state[h] === "inactive");
+  const up = HERBS.filter((herb) => b.herb_state[herb] === "active");
+  const down = HERBS.filter((herb) => b.herb_state[herb] === "inactive");
+  const laid = new Set(b.herbs.filter(Boolean));
+  const tray = own && b.arranged < HERBS.length && b.herbs.some((herb) => herb === null)
+    ? el("div", { class: "ed-row ed-tray" }, el("span", { class: "ed-label" }, `To lay in circle ${b.arranged + 1}`),
+      HERBS.filter((herb) => !laid.has(herb)).map((herb) => herbCard(herb, "tray", mine, "arrange")))
+    : null;
   const herbs = el("div", { class: "ed-herbs" },
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Herbs on the sickle track"), el("div", { class: "ed-pairs" }, pairs)),
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Active"),
-      up.length ? up.map((h) => herbCard(h, "active", active ? pick : idle)) : el("span", { class: "ed-none" }, "none")),
+      up.length ? up.map((herb) => herbCard(herb, "active", mine)) : el("span", { class: "ed-none" }, "none")),
     el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Face down"),
-      down.length ? down.map((h) => herbCard(h, "inactive", active ? pick : idle)) : el("span", { class: "ed-none" }, "none")));
-  if (own && b.arranged < HERBS.length && b.herbs.some((h) => h === null)) {
-    const laid = new Set(b.herbs.filter(Boolean));
-    herbs.append(el("div", { class: "ed-row ed-tray" }, el("span", { class: "ed-label" }, `To lay in circle ${b.arranged + 1}`),
-      HERBS.filter((h) => !laid.has(h)).map((h) => herbCard(h, "tray", active ? pick : idle, "arrange"))));
-  }
+      down.length ? down.map((herb) => herbCard(herb, "inactive", mine)) : el("span", { class: "ed-none" }, "none")),
+    tray);
 
   const standing = pb.standing_stone_row.map((r) => {
     const placed = b.standing_stones.includes(r);
-    const node = el("div", { class: `ed-stone${placed ? " placed" : ""}`, title: placed ? `${REWARD_LABEL[r]}: stone placed, reward uncovered` : `${REWARD_LABEL[r]}: stone still here` },
+    return el("div", facetProps({ key: r, class: `ed-stone${placed ? " placed" : ""}`,
+                                  title: placed ? `${REWARD_LABEL[r]}: stone placed, reward uncovered` : `${REWARD_LABEL[r]}: stone still here` },
+                                mine, "standing", r, `the ${REWARD_LABEL[r]} standing stone`),
       el("span", { class: `ed-glyph r-${r}` }, REWARD_GLYPH[r]), placed ? " uncovered" : " ▲");
-    return facetTarget(node, active ? pick : idle, "standing", r, `the ${REWARD_LABEL[r]} standing stone`);
   });
   const runes = RUNE_ORDER.map((u) => {
     const placed = b.rune_stones.includes(u);
-    const node = el("div", { class: `ed-stone rune${placed ? " placed" : ""}`, title: runeName(u) },
+    return el("div", facetProps({ key: u, class: `ed-stone rune${placed ? " placed" : ""}`, title: runeName(u) },
+                                mine, "rune", u, `the ${runeName(u)} rune stone`),
       runeName(u), placed ? " ✓" : "");
-    return facetTarget(node, active ? pick : idle, "rune", u, `the ${runeName(u)} rune stone`);
   });
   const rows = pb.amulet_rows.map((row, r) => {
-    const slots = [b.amulet[2 * r], b.amulet[2 * r + 1]].map((g) =>
-      g ? el("span", { class: "ed-slot" }, rewardChip(g)) : el("span", { class: "ed-slot empty" }, "empty"));
-    const node = el("div", { class: "ed-amulet-row" }, el("span", { class: "ed-label" }, `${ROW_GLYPH[row] || ""} ${row}`), slots);
-    facetTarget(node, active ? pick : idle, "row", row, `the ${row} row of your amulet`);
-    return mark(node, marks, `amulet:${p}:${row}`);
+    const slots = [b.amulet[2 * r], b.amulet[2 * r + 1]].map((g, k) =>
+      g ? el("span", { key: k, class: "ed-slot" }, rewardChip(g)) : el("span", { key: k, class: "ed-slot empty" }, "empty"));
+    const props = facetProps({ key: row, class: "ed-amulet-row" }, mine, "row", row, `the ${row} row of your amulet`);
+    return el("div", marked(props, marks, `amulet:${p}:${row}`),
+      el("span", { class: "ed-label" }, `${ROW_GLYPH[row] || ""} ${row}`), slots);
   });
-  const tablets = b.tablets.map((t) => mark(tabletCard(t), marks, `tablet:${p}:${t}`));
-  const potionsOwned = b.potions.map((k) => el("div", { class: "card potion mini", dataset: { card: k },
+  const tablets = b.tablets.map((t) => tabletCard(t, "", marked({ key: t }, marks, `tablet:${p}:${t}`)));
+  const potionsOwned = b.potions.map((k) => el("div", { key: k, class: "card potion mini", dataset: { card: k },
                                                         title: `${k}: ${potionText(k)}` }, k));
-  const draft = [];
+  let draft = null;
   if (own && v.draft_hand) {
-    draft.push(el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drawn for the draft: keep one"),
-      v.draft_hand.map((t) => facetTarget(tabletCard(t), active ? pick : idle, "draft", t, `tablet ${t} (${tabletText(t)})`))));
+    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drawn for the draft: keep one"),
+      v.draft_hand.map((t) => tabletCard(t, "", facetProps({ key: t }, mine, "draft", t, `tablet ${t} (${tabletText(t)})`))));
   } else if (!own && v.draft_hand_size && drafting(v) === p) {
-    draft.push(el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drafting"),
-      Array.from({ length: v.draft_hand_size }, () => el("div", { class: "card back tablet" }, "?"))));
+    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drafting"),
+      Array.from({ length: v.draft_hand_size }, (_, k) => el("div", { key: k, class: "card back tablet" }, "?")));
   }
 
   const acting = v.acting.includes(p) && !v.terminal;
-  return el("section", { class: `ed-board${own ? " own" : " other"}${acting ? " acting" : ""}`, dataset: { seat: String(p) },
+  return el("section", { key: `board-${p}`, class: `ed-board${own ? " own" : " other"}${acting ? " acting" : ""}`, dataset: { seat: String(p) },
                          style: `--seat:${c.css}`, "aria-label": own ? "Your board" : `Board of ${seatName(ctx, p)}` },
     el("header", { class: "ed-board-head" }, badge(ctx, p), own ? el("span", { class: "ed-you" }, "your board") : null,
        acting ? el("span", { class: "ed-to-act" }, "to act") : null,
@@ -819,9 +832,9 @@ function isEmergency(view) {
 
 function status(ctx, pick) {
   const v = ctx.view;
-  const parts = [el("span", { class: "ed-round" }, `Round ${v.round}`),
-                 el("span", {}, "Start player: ", badge(ctx, v.start_player))];
-  if (v.ending && !v.terminal) parts.push(el("span", { class: "ed-last" }, "Last round (a player placed their 13th die)"));
+  const bits = [el("span", { key: "round", class: "ed-round" }, `Round ${v.round}`),
+                el("span", { key: "start" }, "Start player: ", badge(ctx, v.start_player))];
+  if (v.ending && !v.terminal) bits.push(el("span", { key: "last", class: "ed-last" }, "Last round (a player placed their 13th die)"));
   const line = promptText(ctx, pick);
   const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
   const news = (ctx.fresh || []).filter((e) => {
@@ -829,19 +842,16 @@ function status(ctx, pick) {
     return who !== (ctx.mode === "play" ? ctx.seat : undefined) && e.text;
   }).slice(-4);
   return el("div", { class: `ed-status${mine ? " mine" : ""}` },
-    el("div", { class: "ed-status-line" }, parts),
+    el("div", { class: "ed-status-line" }, bits),
     el("p", { class: "ed-prompt" }, line),
     news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
-      news.map((e) => el("li", {}, entryText(ctx, e)))) : null);
+      news.map((e) => el("li", { key: e.i }, entryText(ctx, e)))) : null);
 }
 
-/** A log entry's sentence with every seat it names as that seat's badge (its name, colour and
- *  symbol; "you" for the person at this seat), from the entry's parts; an entry without parts
- *  (an older server) has its "Seat N" (N from 0) replaced by the name. */
+/** A log entry's sentence, from its parts (every entry has them: the engine's log), every seat
+ *  it names as that seat's badge (its name, colour and symbol; "you" for the person here). */
 function entryText(ctx, e) {
-  const you = (s) => (s === ctx.seat && ctx.mode === "play" ? "you" : null);
-  if (Array.isArray(e.parts)) return renderParts(e.parts, ctx.seats, e.text, { names: (s) => you(s) || seatName(ctx, s), capital: true });
-  return [indexText(e.text, (s) => (you(s) ? "You" : seatName(ctx, s)))];
+  return parts(e.parts, ctx.seats, e.text, { names: (s) => seatName(ctx, s), capital: true });
 }
 
 function promptText(ctx, pick) {
@@ -866,25 +876,21 @@ function promptText(ctx, pick) {
 }
 
 /** The action bar: buttons for the choices that have no thing on the table, the choice among
- *  actions a picked thing leaves open, and "cancel" while something is picked. */
-function fillActionBar(ctx, pick) {
-  const bar = ctx.actionBar;
-  if (!bar || !pick.live) return;
+ *  actions a picked thing leaves open, and "cancel" while something is picked (null: none). */
+function actionBar(ctx, pick) {
+  if (!pick.live) return null;
   const picked = Object.keys(ui.sel).length > 0;
   const rem = pick.remaining();
   let buttons = [];
   if (!picked) buttons = rem.filter((a) => !(FACETS[a.type] || []).length);
   else if (pick.undecided(rem)) buttons = rem;
-  const row = el("div", { class: "ed-bar" });
-  for (const a of buttons) {
-    row.append(el("button", { type: "button", class: "legal", "aria-label": label(a, ctx), dataset: { action: JSON.stringify(a) },
-                              onclick: () => send(ctx, a) }, label(a, ctx)));
-  }
+  const row = buttons.map((a) => el("button", { key: JSON.stringify(a), type: "button", class: "legal", "aria-label": label(a, ctx),
+                                                dataset: { action: JSON.stringify(a) }, onclick: () => send(ctx, a) }, label(a, ctx)));
   if (picked) {
-    row.append(el("span", { class: "ed-picked" }, `Chosen: ${Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ")}`));
-    row.append(el("button", { type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, "Cancel"));
+    row.push(el("span", { key: "picked", class: "ed-picked" }, `Chosen: ${Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ")}`));
+    row.push(el("button", { key: "cancel", type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, "Cancel"));
   }
-  if (row.childNodes.length) bar.append(row);
+  return row.length ? el("div", { class: "ed-bar" }, row) : null;
 }
 
 function pickedWords(facet, value) {
@@ -896,16 +902,12 @@ function pickedWords(facet, value) {
 
 // ----- the module's interface ----------------------------------------------------------------
 
-export function render(root, ctx) {
+export function draw(ctx) {
   useData(ctx);
-  last = { root, ctx };
-  ui.sent = false;
-  draw(root, ctx);
-}
-
-function draw(root, ctx) {
+  last = ctx;
+  if (!inner) ui.sent = false;  // the page drew: what was sent has been answered
   const key = JSON.stringify(ctx.legal || []);
-  if (key !== ui.key) ui = { key, sel: {}, uids: {}, keyboard: ui.keyboard, sent: ui.sent };
+  if (key !== ui.key) ui = { ...ui, key, sel: {}, uids: {} };
   const pick = new Picker(ctx);
   const marks = recentMarks(ctx);
   const v = ctx.view;
@@ -917,36 +919,17 @@ function draw(root, ctx) {
   const panels = { oracle: oracle(ctx, pick, marks), potions: potions(ctx, pick, marks), gems: gems(ctx, pick) };
   const focus = focusPanel(pick);
   const column = el("div", { class: "ed-column" }, status(ctx, pick),
-    focus ? el("div", { class: `ed-focus ed-focus-${focus}` }, panels[focus]) : null,
-    me !== null ? el("div", { class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null);
-  root.append(el("div", { class: `edora${me !== null ? " ed-playing" : " ed-watching"}` },
+    focus ? el("div", { key: `focus-${focus}`, class: `ed-focus ed-focus-${focus}` }, panels[focus]) : null,
+    me !== null ? el("div", { key: "own", class: "ed-own-area own-area" }, playerBoard(ctx, pick, marks, me, true)) : null);
+  const board = el("div", { class: `edora${me !== null ? " ed-playing" : " ed-watching"}`,
+                            ref: (node) => { if (node) queueMicrotask(() => afterDraw(node, pick)); } },
     el("div", { class: "ed-top" }, el("div", { class: "ed-main" }, mapView(ctx, pick, marks)), column),
     el("div", { class: "ed-more" },
       el("div", { class: "ed-side-panels" }, focus === "oracle" ? null : panels.oracle, focus === "potions" ? null : panels.potions,
-         el("div", { class: "ed-panel-stack" }, focus === "gems" ? null : panels.gems, dolmenPanel(ctx), legend())),
+        el("div", { key: "stack", class: "ed-panel-stack" }, focus === "gems" ? null : panels.gems, dolmenPanel(ctx), legend())),
       others.length ? el("div", { class: "ed-others", "aria-label": "The other players' boards" },
-        others.map((p) => playerBoard(ctx, idle, marks, p, false))) : null)));
-  fillActionBar(ctx, pick);
-  const table = root.firstChild;
-  if (table && table.isConnected) {
-    // phones: the own area sits above the sticky action bar; wider: the map and the column
-    // take the screen's height under the top bar, above the action bar (edora.css's --ed-h)
-    if (ctx.actionBar) table.style.setProperty("--ed-bar-h", `${ctx.actionBar.offsetHeight}px`);
-    const top = Math.round(table.getBoundingClientRect().top + window.scrollY);
-    table.style.setProperty("--ed-offset", `${Math.max(0, top) + 14}px`);
-    // the panel the decision needs shows its first highlighted thing
-    const focus = table.querySelector(".ed-column > .ed-focus");
-    const first = focus && focus.querySelector(".legal");
-    if (first && focus.scrollHeight > focus.clientHeight) {
-      focus.scrollTop += first.getBoundingClientRect().top - focus.getBoundingClientRect().top - 30;
-    }
-  }
-  placeMap(root, ctx, pick);
-  if (ui.keyboard && pick.live) {
-    const target = root.querySelector(".selected") || root.querySelector(".legal")
-      || (ctx.actionBar && ctx.actionBar.querySelector(".legal"));
-    if (target) target.focus({ preventScroll: false });
-  }
+        others.map((p) => playerBoard(ctx, idle, marks, p, false))) : null));
+  return { board, bar: actionBar(ctx, pick) };
 }
 
 /** Which supply panel the next click is on, if any: "oracle" (a tablet), "potions" or "gems". */
@@ -1028,7 +1011,7 @@ function stepDetail(step, f, entry) {
   }
 }
 
-export function renderScore(root, ctx) {
+export function score(ctx) {
   useData(ctx);
   const v = ctx.view;
   const final = v.final || [];
@@ -1042,20 +1025,20 @@ export function renderScore(root, ctx) {
   const tie = log.find((e) => e.kind === "tie_break");
   const seats = final.map((_, p) => p);
   const head = el("tr", {}, el("th", { scope: "col" }, "Scoring step"),
-    seats.map((p) => el("th", { scope: "col", class: winners.includes(p) ? "winner" : null }, badge(ctx, p),
+    seats.map((p) => el("th", { key: p, scope: "col", class: winners.includes(p) ? "winner" : null }, badge(ctx, p),
                         winners.includes(p) ? el("span", { class: "ed-crown" }, " — winner") : null)));
-  const rows = STEPS.map(([key, name, kind]) => el("tr", { dataset: { step: key } }, el("th", { scope: "row" }, name),
-    seats.map((p) => el("td", { dataset: { step: key, seat: String(p) } },
+  const rows = STEPS.map(([key, name, kind]) => el("tr", { key, dataset: { step: key } }, el("th", { scope: "row" }, name),
+    seats.map((p) => el("td", { key: p, dataset: { step: key, seat: String(p) } },
       el("b", { class: "pts" }, String(final[p][key])),
       el("span", { class: "ed-detail" }, stepDetail(key, final[p], kind ? byKind(kind, p) : null))))));
-  const total = el("tr", { class: "total", dataset: { step: "total" } }, el("th", { scope: "row" }, "Total"),
-    seats.map((p) => el("td", { dataset: { step: "total", seat: String(p) } }, el("b", { class: "pts" }, String(final[p].total)))));
+  const total = el("tr", { key: "total", class: "total", dataset: { step: "total" } }, el("th", { scope: "row" }, "Total"),
+    seats.map((p) => el("td", { key: p, dataset: { step: "total", seat: String(p) } }, el("b", { class: "pts" }, String(final[p].total)))));
   const names = winners.map((p) => seatName(ctx, p));
   const title = names.length === 1 ? `${names[0] === "you" ? "You win" : `${names[0]} wins`} with ${final[winners[0]].total} points`
                                    : `${names.join(" and ")} share the win with ${final[winners[0]] ? final[winners[0]].total : ""} points`;
   // the shell's score screen names the winner already (from the log); the replay's does not
-  root.append(el("div", { class: "edora ed-score" },
+  return el("div", { class: "edora ed-score" },
     ctx.mode === "score" ? null : el("h2", { class: "ed-winner" }, title),
     tie ? el("p", {}, "Tied on points: the player behind on the knowledge track (then lower in its stack) wins.") : null,
-    el("table", { class: "ed-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total))));
+    el("table", { class: "ed-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total)));
 }
