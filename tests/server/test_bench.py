@@ -40,3 +40,11 @@ def test_the_generated_proxy_configuration_passes_nginx_t(tmp_path):
                              timeout=30)
     assert checked.returncode == 0, checked.stderr
     assert "hash $nemeton_room consistent" in conf.read_text()
+
+
+def test_the_reported_nginx_errors_show_no_seat_token(tmp_path):
+    log = tmp_path / "error.log"
+    log.write_text('[warn] 1#1: *5 upstream prematurely closed, request: "GET /api/rooms/R/view?token=S3CRETt0ken '
+                   'HTTP/1.1", upstream: "http://127.0.0.1:9/api/rooms/R/view?tok%65n=S3CRETt0ken"\n')
+    errors = bench.nginx_errors(log)
+    assert errors["lines"] == 1 and "S3CRETt0ken" not in errors["last"][0] and "token=***" in errors["last"][0]

@@ -45,7 +45,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import httpx
 from websockets.asyncio.client import connect
@@ -318,6 +318,14 @@ def _start_postgres(base: Path) -> tuple[str, int, Callable[[], object]]:
             lambda: run(pg_ctl, "-D", str(data), "-m", "fast", "stop"))
 
 
+def nginx_errors(log: Path) -> dict[str, Any]:
+    """How many lines nginx's error log has and its last three, tokens redacted (nginx quotes
+    the request line of a failed upstream request, seat token included)."""
+    from .app import redact
+    errors = log.read_text().splitlines()
+    return {"lines": len(errors), "last": [redact(line) for line in errors[-3:]]}
+
+
 def nginx_config(prefix: Path, port: int, backends: list[int], user: str | None = None) -> str:
     """The routing proxy of docs/deployment.md on loopback: ``port`` in front of ``backends``."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;" for p in backends)
@@ -486,8 +494,7 @@ def main(argv: list[str] | None = None) -> None:
         if report["moves"]:
             report["server_cpu_ms_per_move"] = round(1000 * server_cpu / report["moves"], 2)
         if proxy:
-            errors = (tmp / "nginx" / "error.log").read_text().splitlines()
-            report["nginx_errors"] = {"lines": len(errors), "last": errors[-3:]}
+            report["nginx_errors"] = nginx_errors(tmp / "nginx" / "error.log")
     finally:
         for stop in reversed(stops):
             try:
