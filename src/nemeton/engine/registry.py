@@ -66,7 +66,7 @@ class GameSpec:
     # What every seat knows before the game starts and that never changes under these options
     # (Edora: the board's layout and the components' texts): JSON-ready; clients draw from it
     # beside the views, which carry only what changes. Nothing hidden may be in it.
-    public_data: Callable[[GameOptions], Mapping[str, Any]] = field(default=lambda options: {})
+    public_data: Callable[[Any], Mapping[str, Any]] = field(default=lambda options: {})  # (an options_cls)
     # The golden playthroughs kept for this game (tests/playthroughs/<name>-<label>.txt):
     # label -> (options, seed, seed of the random choices). See nemeton.engine.playthrough.
     playthroughs: Mapping[str, tuple[Mapping[str, Any], int, int]] = field(default_factory=dict)

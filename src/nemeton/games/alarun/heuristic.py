@@ -147,7 +147,7 @@ class SquareReader:
             cells = self.cells
             allowed = self.allowed
             x0, y0 = CELL_XY[cell]
-            out = []
+            out: list[tuple[bool, tuple, int, int, int]] = []  # per axis: (empty_open, runs, neighbour, worth, base)
             traits = 0
             for rays in RAYS[cell]:
                 empty_open = False
@@ -384,8 +384,9 @@ def choose(legal: Sequence[Action], hand: list[int], square: MagicSquare, centre
     first = legal[0]
     reader = SquareReader.shared(square, weights)
     if first.__class__ is Place:
+        places: Sequence[Any] = legal  # all Place (an annotation, not a cast: this runs at every rollout step)
         best, best_gain = first, -math.inf
-        for action in legal:
+        for action in places:
             g = reader.gain(CARD_IDS[action.card], cell_index(action.x, action.y))
             if g > best_gain:
                 best, best_gain = action, g

@@ -41,6 +41,22 @@ class Knowledge:
 
     __slots__ = ("index", "values", "symbols", "n", "teams", "me", "sign", "front", "hand", "river",
                  "deck_size", "bottom", "pool", "levels", "partner_hand", "target")
+    index: dict[str, int]       # card id -> deck index
+    values: tuple[int, ...]     # per card
+    symbols: tuple[int, ...]    # per card
+    n: int
+    teams: bool
+    me: int                     # the seat
+    sign: int                   # 1 for the wolf pack, -1 for the lone wolf
+    front: list[list[int]]      # the cards in front of each seat
+    hand: list[int]             # hand[2*seat + slot]: a card, EMPTY or HIDDEN
+    river: list[int]
+    deck_size: int
+    bottom: list[int]           # the deck's known bottom cards
+    pool: list[int]             # the cards the seat has not seen anywhere
+    levels: list[int]           # each seat's round wins
+    partner_hand: bool
+    target: int                 # rounds to win
 
     def copy(self) -> "Knowledge":
         k = Knowledge.__new__(Knowledge)
@@ -202,7 +218,7 @@ def play(k: Knowledge, card: int) -> float:
 
 def claw_options(k: Knowledge, claw: int) -> list[tuple[tuple, float]]:
     """(target, utility) for every claw target that changes what we know."""
-    out = []
+    out: list[tuple[tuple, float]] = []
     for p, row in enumerate(k.front):
         for i, c in enumerate(row):
             if c == claw:
@@ -251,8 +267,9 @@ def expected_unknown(k: Knowledge) -> float:
     return total / len(pool)
 
 
-def take_known(k: Knowledge, action: Action) -> float:
-    """The utility of taking a card we can see: out of its place, then played."""
+def take_known(k: Knowledge, action: Any) -> float:
+    """The utility of taking a card we can see: out of its place, then played (``action``: a
+    take action, whose fields its kind tells)."""
     kind = action.kind
     if kind == "take_river":
         card = k.index[action.card]
@@ -278,9 +295,11 @@ def choose(k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
     if legal[0].kind.startswith("claw"):
         return choose_claw(k, legal, rng)
     unknown = None
-    best, best_u = [], -math.inf
+    best: list[Action] = []
+    best_u = -math.inf
     me = k.me
-    for a in legal:
+    takes: Sequence[Any] = legal  # each read by its kind (an annotation: no cast in rollouts)
+    for a in takes:
         kind = a.kind
         if kind == "take_deck" or kind == "take_unseen" or (
                 kind == "take_own" and k.hand[2 * me + a.slot] == HIDDEN):
@@ -301,8 +320,11 @@ def choose(k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
 def choose_claw(k: Knowledge, legal: Sequence[Action], rng: random.Random) -> Action:
     claw = k.front[k.me][-1]
     scored = {target: u for target, u in claw_options(k, claw)}
-    best, best_u = [], -math.inf
-    for a in legal:
+    best: list[Action] = []
+    best_u = -math.inf
+    claws: Sequence[Any] = legal  # each read by its kind (an annotation: no cast in rollouts)
+    key: tuple
+    for a in claws:
         kind = a.kind
         if kind == "claw_front":
             key = ("front", a.seat, k.index[a.card])

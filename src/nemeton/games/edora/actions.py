@@ -18,10 +18,12 @@ action is legal now is the state's call.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, Callable, ClassVar, Iterable
 
 from ...engine.action import Action, ActionCodec
+from ...engine.checks import shown
 from ...engine.errors import RecordError
 from .board import (MAX_DARK, MAX_SANCTUARIES, NAME, REWARD_INDEX, REWARDS, ROW_NAME, RUNE_UNITS,
                     board_from_text, is_space_code)
@@ -279,34 +281,30 @@ def build_board_tables(board) -> None:
 
 # ----- decoding: every field checked, nothing stored ---------------------------------------------
 
-def _int_in(low: int, high: int):
-    def check(value) -> bool:
-        return type(value) is int and low <= value <= high
-    check.allowed = f"an integer from {low} to {high}"
-    return check
+class FieldCheck:
+    """A test of one field of a decoded action, and what it allows in words."""
+
+    __slots__ = ("test", "allowed")
+
+    def __init__(self, test: Callable[[Any], bool], allowed: str) -> None:
+        self.test, self.allowed = test, allowed
 
 
-def _one_of(names, what: str):
-    names = frozenset(names)
-
-    def check(value) -> bool:
-        return type(value) is str and value in names
-    check.allowed = what
-    return check
+def _int_in(low: int, high: int) -> FieldCheck:
+    return FieldCheck(lambda value: type(value) is int and low <= value <= high, f"an integer from {low} to {high}")
 
 
-def _matching(pattern, what: str):
-    def check(value) -> bool:
-        return type(value) is str and pattern.match(value) is not None
-    check.allowed = what
-    return check
+def _one_of(names: Iterable[str], what: str) -> FieldCheck:
+    allowed = frozenset(names)
+    return FieldCheck(lambda value: type(value) is str and value in allowed, what)
 
 
-def _space_code(value) -> bool:
-    return type(value) is str and len(value) <= 20 and is_space_code(value)
+def _matching(pattern: re.Pattern[str], what: str) -> FieldCheck:
+    return FieldCheck(lambda value: type(value) is str and pattern.match(value) is not None, what)
 
 
-_space_code.allowed = "a space code (FD, KN<k>, SI<k>, TB, SS, RS, MI<m>P<n>, AM-<ROW>-x<k>)"
+_space_code = FieldCheck(lambda value: type(value) is str and len(value) <= 20 and is_space_code(value),
+                         "a space code (FD, KN<k>, SI<k>, TB, SS, RS, MI<m>P<n>, AM-<ROW>-x<k>)")
 
 SANCTUARY = _matching(NAME, "a sanctuary id (1-12 letters, digits or _)")
 HERB = _one_of(HERBS, "a herb id (H_FOOD ... H_TABLET)")
@@ -315,7 +313,7 @@ REWARD = _one_of(REWARDS, f"a reward ({', '.join(REWARDS)})")
 SPACE = _int_in(1, 4)
 DIE = _int_in(1, 6)
 
-FIELD_CHECKS = {
+FIELD_CHECKS: dict[type[Action], dict[str, FieldCheck]] = {
     StartSpace: {"start": _matching(NAME, "a start space id"), "sanctuary": SANCTUARY},
     KeepTablet: {"tablet": TABLET},
     ArrangeHerb: {"herb": HERB, "circle": _int_in(0, 11)},
@@ -360,9 +358,7 @@ BOARD_INDEPENDENT = _board_independent_actions()
 
 def _refuse(action: Action, name: str, allowed: str) -> RecordError:
     """The error for a field of ``action`` that is not what is ``allowed``."""
-    value = repr(getattr(action, name))
-    shown = value if len(value) <= 40 else value[:40] + "..."
-    return RecordError(f"action {action.kind!r}: field {name!r} must be {allowed}; got {shown}")
+    return RecordError(f"action {action.kind!r}: field {name!r} must be {allowed}; got {shown(getattr(action, name))}")
 
 
 def checked(action: Action) -> Action:
@@ -370,7 +366,7 @@ def checked(action: Action) -> Action:
     otherwise :class:`RecordError` naming the field and what is allowed. Nothing is stored."""
     for name, check in FIELD_CHECKS[type(action)].items():
         value = getattr(action, name)
-        if not check(value):
+        if not check.test(value):
             raise _refuse(action, name, check.allowed)
     if isinstance(action, ActivateHerb) and action.herb == action.other:
         raise RecordError("action 'activate_herb': herb and other must be the two different herbs of a pair")
@@ -384,7 +380,8 @@ def _listed(names) -> str:
     return ", ".join(names) if len(names) <= 8 else ", ".join(names[:6]) + f", ... ({len(names)} in all)"
 
 
-def _sanctuary(action: Action, board) -> int:
+def _sanctuary(action: Any, board) -> int:
+    """The index of the sanctuary ``action`` names (its ``sanctuary``, or a move's ``to``)."""
     s = board.index.get(action.sanctuary if hasattr(action, "sanctuary") else action.to)
     if s is None:
         name = "sanctuary" if hasattr(action, "sanctuary") else "to"
@@ -392,7 +389,7 @@ def _sanctuary(action: Action, board) -> int:
     return s
 
 
-def _space(action: Action, board, s: int, players: int) -> int:
+def _space(action: PlaceDie | RaiseDie, board, s: int, players: int) -> int:
     """The 0-based index of the action's space at sanctuary ``s`` (a game of ``players`` uses
     the first ``players`` spaces of each sanctuary)."""
     count = min(len(board.spaces[s]), players)
@@ -444,8 +441,9 @@ def _gem(action: TakeGem, board, options) -> Action:
     return board.tables["gems"][board.amulet_rows.index(action.row)][REWARD_INDEX[action.gem]]
 
 
-BOARD_LOOKUPS = {StartSpace: _start, Move: _move, ForestLeap: _leap, PlaceDie: _place,
-                 RaiseDie: _raise, TakeGem: _gem}
+# (action, board, options) -> the board's own instance
+BOARD_LOOKUPS: dict[type[Action], Callable[[Any, Any, Any], Action]] = {
+    StartSpace: _start, Move: _move, ForestLeap: _leap, PlaceDie: _place, RaiseDie: _raise, TakeGem: _gem}
 # Setup actions that exist only in a variant: class -> (option, variant).
 VARIANT_ACTIONS = {KeepTablet: ("tablet_draft", "V1"), ArrangeHerb: ("arranged_herbs", "V3")}
 

@@ -9,6 +9,8 @@ an action; ``WORK[kind]`` runs an automatic step.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from . import actions as A
 from .board import REWARDS, RUNE_UNITS
 from .components import (ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, HERBS_PER_PLAYER, INACTIVE, ON_BOARD,
@@ -447,7 +449,7 @@ def settle_rune(state, top) -> bool:
 def legal_rune(state, top, seat):
     stones = state.board.rune_stones
     mask = state.runes[seat]
-    out = [RUNE[stones[k].unit] for k in range(len(stones)) if not (mask >> k) & 1]
+    out: list[A.Action] = [RUNE[stones[k].unit] for k in range(len(stones)) if not (mask >> k) & 1]
     if top[2]:
         out.append(SKIP_RUNE)
     return out
@@ -601,7 +603,7 @@ def work_begin(state, top):
     state.begin_turn()
 
 
-LEGAL = {
+_LEGAL_BY_STEP: dict[int, Callable[[Any, Any, Any], list]] = {
     D_START: legal_start, D_DRAFT: legal_draft, D_ARRANGE: legal_arrange,
     D_TURN: lambda st, top, seat: st._legal_turn(top, seat),
     D_PLACE: lambda st, top, seat: st._legal_place(top, seat),
@@ -611,16 +613,16 @@ LEGAL = {
     D_FIRE_AGAIN: legal_fire_again, D_RAISE: legal_raise, D_FLIP: legal_flip,
     D_TAKE_HERB: legal_take_herb, D_RELEASE: legal_release,
 }
-LEGAL = [LEGAL.get(k) for k in range(max(LEGAL) + 1)]
+LEGAL = [_LEGAL_BY_STEP[k] for k in range(max(_LEGAL_BY_STEP) + 1)]  # indexed by step (every decision has one)
 
-SETTLE = {
+_SETTLE_BY_STEP: dict[int, Callable[[Any, Any], bool]] = {
     D_START: _always, D_DRAFT: settle_draft, D_ARRANGE: settle_arrange, D_TURN: _always,
     D_PLACE: _always, D_FOOD: _always, D_TAKE_DIE: settle_take_die, D_TABLET: settle_tablet,
     D_BREW: settle_brew, D_GEM: settle_gem, D_STONE: settle_stone, D_STAND_AGAIN: settle_stand_again,
     D_RUNE: settle_rune, D_FIRE_AGAIN: settle_fire_again, D_RAISE: settle_raise, D_FLIP: settle_flip,
     D_TAKE_HERB: settle_take_herb, D_RELEASE: _always,
 }
-SETTLE = [SETTLE.get(k) for k in range(max(SETTLE) + 1)]
+SETTLE = [_SETTLE_BY_STEP[k] for k in range(max(_SETTLE_BY_STEP) + 1)]  # indexed by step (every decision has one)
 
 APPLY = {
     A.StartSpace: apply_start, A.KeepTablet: apply_keep_tablet, A.ArrangeHerb: apply_arrange,

@@ -13,7 +13,7 @@ import math
 import operator
 from functools import lru_cache
 from itertools import chain, compress, count, repeat
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 
 from ...engine.encoding import ActionSpace, GameEncoding, GameFacts, ObservationLayout
@@ -105,15 +105,15 @@ def all_actions(options: EdoraOptions) -> list:
             out += [a for a in t["raise"][s][i] if a is not None]
     out += [a for row in t["gems"] for a in row]
     # the rules' own instances of the board-independent actions (ids are then found by identity)
-    d = decisions
-    out += [A.EMERGENCY, d.FOOD_PROVISIONS, d.FOOD_DICE, *d.TAKE_DIE[1:], *d.BREW, d.STOP_BREWING, d.STOP_RAISING,
-            d.SKIP_STANDING, d.SKIP_RUNE, *d.STANDING, *d.RUNE.values(), *d.REPEAT, *d.FLIP, *d.TAKE_HERB,
-            *(a for row in d.ACTIVATE for a in row if a.herb != a.other),
-            *(a for row in d.TABLET_ACTIONS for a in row)]
+    dec = decisions
+    out += [A.EMERGENCY, dec.FOOD_PROVISIONS, dec.FOOD_DICE, *dec.TAKE_DIE[1:], *dec.BREW, dec.STOP_BREWING,
+            dec.STOP_RAISING, dec.SKIP_STANDING, dec.SKIP_RUNE, *dec.STANDING, *dec.RUNE.values(), *dec.REPEAT,
+            *dec.FLIP, *dec.TAKE_HERB, *(a for row in dec.ACTIVATE for a in row if a.herb != a.other),
+            *(a for row in dec.TABLET_ACTIONS for a in row)]
     if options.arranged_herbs:
-        out += [a for row in d.ARRANGE for a in row]
+        out += [a for row in dec.ARRANGE for a in row]
     if options.tablet_draft:
-        out += d.KEEP
+        out += dec.KEEP
     return out
 
 
@@ -273,10 +273,13 @@ def encoding_for(options: EdoraOptions) -> GameEncoding:
         """Every sanctuary's dice and stones; what a sanctuary gave is kept in ``cache`` by
         its dict's identity (shared views keep the sanctuaries that did not change): only
         the sanctuaries that are new objects are read, found and joined at C speed."""
+        # per sanctuary: its dict, its one-hot indices, value indices and values
+        kept: tuple[list[Any], list[Sequence[int]], list[Sequence[int]], list[Sequence[float]]] | None
         kept = cache.get("sanctuaries")
         if kept is None or len(kept[0]) != len(sanctuaries):
             size = len(sanctuaries)
-            kept = cache["sanctuaries"] = ([None] * size, [()] * size, [()] * size, [()] * size)
+            kept = ([None] * size, [()] * size, [()] * size, [()] * size)
+            cache["sanctuaries"] = kept
         entries, all_ones, all_idx, all_val = kept
         for s in compress(count(), map(operator.is_not, sanctuaries, entries)):
             entry = entries[s] = sanctuaries[s]
@@ -399,6 +402,9 @@ __all__ = ["all_actions", "encoding_for", "options_from_view", "PLAYER_FEATURES"
 class _SeatTables:
     """Absolute observation indices as seen from seat ``me`` (seats relative to it), so the
     encoder turns each part of a view into indices by plain lookups."""
+
+    head_with_step: list[int]   # the head's value indices (encoding_for sets them)
+    head: list[int]
 
     def __init__(self, off: dict, me: int, n: int, names: tuple, pits: int, ring: int, spaces: list,
                  space_base: list):

@@ -24,6 +24,7 @@ def fresh(players: int = 2, seed: int = 0, **options) -> EdoraState:
     player: 15 provisions, reserve [1,2,3,4], overview [1..6,1,2,3], all herbs on the track."""
     from ...engine.registry import get_game
     st = get_game("edora").make(players=players, seed=seed, **options)
+    assert isinstance(st, EdoraState)
     while st.stack[-1][0] == 0:           # D_START: take the first free start space
         st.apply(st.legal_actions()[0])
     st.start_player = 0

@@ -52,6 +52,64 @@ class EdoraState(State):
         "_sanctuaries_json",  # the views' cache of the sanctuaries' JSON (state_json.py), made on first use
         "_view_parts",        # the shared views' parts (view.shared_view), made on first use
     )
+    options: EdoraOptions
+    board: Board
+    n: int
+    stack: list[tuple[int, ...]]        # the turn stack: (step, parameter, parameter), the top last
+    player: int
+    start_player: int
+    round_no: int
+    ending: bool
+    over: bool
+    quiet_rounds: int
+    die_this_round: bool
+    knowledge_counter: int
+    links: int
+    closures: int
+    # per player (a list of one entry per seat, or of a fixed number of entries per seat)
+    provisions: list[int]
+    mistletoe: list[int]
+    prestige: list[int]
+    knowledge: list[int]
+    knowledge_stack: list[int]
+    sickle: list[int]
+    figure: list[int]                   # the sanctuary the druid stands on (-1: off the board)
+    start_at: list[int]
+    reserve: list[int]                  # 7 per seat: dice of each value
+    overview: list[int]                 # 7 per seat
+    placed: list[int]
+    die_mask: list[int]
+    standing: list[int]                 # bit masks of the stones taken
+    runes: list[int]
+    herb_at: list[int]                  # 12 per seat: the circle's herb (-1: empty)
+    herb_state: list[int]               # 12 per seat
+    pairs_released: list[int]
+    arranged: list[int]
+    amulet: list[int]                   # 6 per seat: the gem on each slot (-1: none)
+    gem_mask: list[int]
+    tablets: list[list[int]]
+    dolmens: list[int]
+    beige_dolmens: list[int]
+    # shared
+    owner: list[int]                    # SPACE_STRIDE per sanctuary: the seat of the die on each space
+    value: list[int]
+    used: list[int]
+    standing_at: list[int]
+    rune_at: list[int]
+    pit_closed: list[int]
+    ring_colours: list[str]
+    colour_ends: list[tuple[int, ...]]
+    dolmen_owner: list[int]
+    oracle_stones: list[int]
+    oracle_slots: list[int]
+    deck: list[int]                     # the top of the deck is the end of the list
+    deck_marks: list[int]
+    draft_hand: list[int]
+    gems_left: list[int]
+    potion_owner: list[int]
+    final: list[dict[str, Any]] | None
+    _sanctuaries_json: tuple
+    _view_parts: dict[str, Any]
 
     # ----- construction ----------------------------------------------------------------------
     def __init__(self, options: EdoraOptions, seed: int | None, rng: random.Random | None = None):
@@ -504,7 +562,7 @@ class EdoraState(State):
                 self.prestige[p] += enclosing + order
             self.closures += 1
             if self.events is not None:
-                extra = {"enclosing_bonus": enclosing, "order_bonus": order} if summary else {}
+                extra: dict[str, Any] = {"enclosing_bonus": enclosing, "order_bonus": order} if summary else {}
                 self._event("fire_pit", None, player=p, pit=b.pit_names[k],
                             rewards=[REWARDS[r] for r in b.pit_rewards[k]],
                             prestige=self.prestige[p] - before, **extra)
@@ -637,9 +695,10 @@ class EdoraState(State):
             return [float(f["total"]) for f in self.final]
         return [float(x) for x in self.prestige]
 
-    def visible_scores(self, seat: int | None) -> list[float]:
+    def visible_scores(self, seat: int | None) -> list[float | None]:
         """Prestige is public during play (the prestige track); the final scores once over."""
-        return self.scores()
+        scores: list[Any] = self.scores()  # (a list of floats: an annotation, not a copy)
+        return scores
 
     def ranking_key(self, seat: int) -> tuple:
         """Highest total; ties: the player behind on knowledge, then lower in the stack (§5, Q15)."""

@@ -39,7 +39,7 @@ def public_json(st) -> dict[str, Any]:
     t = _view_tables(b)
     names_or_none, standing_names, rune_units = t["names_or_none"], t["standing_names"], t["rune_units"]
     potions: list[list[str]] = [[] for _ in range(n)]
-    potions_left = []
+    potions_left: list[str] = []
     for k, owner in enumerate(st.potion_owner):
         (potions_left if owner < 0 else potions[owner]).append(POTIONS[k])
     boards = [_board_json(st, p, names_or_none, standing_names, rune_units, potions[p]) for p in range(n)]
@@ -136,7 +136,7 @@ def _shared_sanctuaries(st, parts: dict) -> list[dict[str, Any]]:
     if kept is None:
         sanctuaries = _build_sanctuaries(st)
     else:
-        changed = set()
+        changed: set[int] = set()
         was_owner, was_value = kept[0], kept[1]
         del parts["sanctuaries"]   # its lists are patched below: an error on the way leaves none kept
         if was_owner != owner or was_value != value:
@@ -239,7 +239,7 @@ def options_of(data: Any) -> EdoraOptions:
     raw = data.get("options") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise RecordError("an Edora state or view must carry its options as a JSON object")
-    return build_options(EdoraOptions, raw, (2, 3, 4))  # type: ignore[return-value]
+    return build_options(EdoraOptions, raw, (2, 3, 4))
 
 
 def load_state(cls, data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random,
