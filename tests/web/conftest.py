@@ -270,10 +270,13 @@ def screenshot(page, name):
 def check_no_leak(page, server, room, seat=0):
     """Nothing of another seat's hidden part is in ``seat``'s page now: not in the last state
     it was sent, not in any ``data-card`` of its DOM (compared with the room's true state)."""
-    state = true_state(server, room)
-    snap = snapshot(page)
+    # the page's last state and what it draws, read at one moment (the page redraws as a state
+    # arrives), compared with the room's true state after the same moves
+    snap, drawn = page.evaluate("""() => [window.nemeton.snapshot,
+        [...document.querySelectorAll("[data-card]")].map(e => e.dataset.card)]""")
+    state = state_at(server, room, snap["moves"])
     shown = set(leaves(snap["view"]))
-    cards = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    cards = set(drawn)
     checked = 0
     for other in range(state.num_players):
         if other == seat:
