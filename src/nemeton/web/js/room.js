@@ -20,6 +20,8 @@ const page = {
   passTo: null,      // hotseat: the seat the device must be passed to, until its person says so
   tokens: loadTokens(roomId),
   scoreDismissed: false,
+  revealed: null,    // the decision whose highlighted moves were last brought into view
+  clicks: 0,
 };
 
 // ----- connections -------------------------------------------------------------------------
@@ -132,6 +134,7 @@ async function start() {
   page.focus = page.conns.values().next().value;
   page.firstPass = hotseat();  // once every seat's state is in: pass to whoever acts first
   document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  $("board").addEventListener("click", () => requestAnimationFrame(() => revealLegal(`click:${++page.clicks}`)));
   $("pass-ready").addEventListener("click", () => {
     page.focus = page.conns.get(page.passTo) || page.focus;
     page.passTo = null;
@@ -281,6 +284,36 @@ function drawBoard(conn, snap, seats, names) {
   };
   page.ctx = ctx;
   drawGame(page.game, $("board"), $("actionbar"), ctx);
+  const key = `${conn.seat}:${snap.version}`;
+  if (legal.length) requestAnimationFrame(() => revealLegal(key));  // once the renderer's own layout pass is done
+}
+
+// Highlighted moves inside a box of the table that scrolls on its own (Edora's board in its
+// column on a laptop) are brought into that box's view, once per decision and after each click
+// on the table (a half-made choice highlights new things); the window itself never moves.
+function revealLegal(key) {
+  if (page.revealed === key) return;
+  page.revealed = key;
+  const board = $("board");
+  const boxes = new Map();
+  for (const e of board.querySelectorAll(".legal")) {
+    if (!e.getClientRects().length) continue;
+    for (let a = e.parentElement; a && a !== board; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowY;
+      if (o !== "auto" && o !== "scroll") continue;
+      if (a.scrollHeight > a.clientHeight + 1) boxes.set(a, [...(boxes.get(a) || []), e.getBoundingClientRect()]);
+      break;
+    }
+  }
+  for (const [box, rects] of boxes) {
+    const viewTop = box.getBoundingClientRect().top + box.clientTop;
+    const viewBottom = viewTop + box.clientHeight;
+    const top = Math.min(...rects.map((r) => r.top)) - 8;
+    const bottom = Math.max(...rects.map((r) => r.bottom)) + 8;
+    if (top >= viewTop && bottom <= viewBottom) continue;
+    // all of them when they fit in the box, else from the first
+    box.scrollTop += bottom - top <= box.clientHeight && top >= viewTop ? bottom - viewBottom : top - viewTop;
+  }
 }
 
 function label(action) {
