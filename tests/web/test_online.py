@@ -88,6 +88,12 @@ def test_the_creators_page_shows_invite_links_a_friend_plays_through_one_to_the_
         link = invites.first.input_value()
         assert "/rooms/" in link and "token=" in link
         assert ann.locator("#creator button.copy-invite").is_visible()
+        # its copy button puts that very link on the clipboard
+        ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
+        ann.evaluate("navigator.clipboard.writeText('nothing yet')")
+        ann.click("#creator button.copy-invite")
+        ann.wait_for_selector("text=Link copied")
+        assert ann.evaluate("navigator.clipboard.readText()") == link
         watch_link = ann.locator("#watch-link").input_value()
         assert "Bob" in texts_without_index(ann, "#creator")[0]
         screenshot(ann, "invite-links")
@@ -226,7 +232,7 @@ def test_an_unlisted_room_is_found_only_through_its_links(server, browser):
         stranger.wait_for_selector("#rooms li")
         for name in ("open", "playing", "finished", "yours"):
             stranger.click(f"[data-filter={name}]")
-            stranger.wait_for_timeout(300)
+            stranger.wait_for_selector(f"#rooms[data-filter={name}]")  # the list of that filter is drawn
             assert room not in stranger.inner_html("#rooms")
         stranger.goto(ann.locator("#open-link").input_value())  # the link the creator sent
         wait_state(stranger)

@@ -138,8 +138,10 @@ async function takeSeat(room, seat, button) {
 }
 
 async function listRooms() {
+  const asked = filter;
   let rooms;
   try { rooms = await api("GET", "/api/rooms?limit=100"); } catch (err) { return; }
+  if (asked !== filter) return;  // another filter was chosen meanwhile: its own listing follows
   const mine = (r) => Object.keys(loadTokens(r.room).seats).length > 0 || loadTokens(r.room).creator;
   const shown = rooms.filter((r) => (filter === "finished" ? r.status === "finished"
     : filter === "yours" ? mine(r)
@@ -169,6 +171,7 @@ async function listRooms() {
       h("div", { class: "room-seats" }, r.seats.map(seat)),
       h("div", { class: "room-links" }, links));
   }) : [h("li", { class: "hint" }, filter === "open" ? "No game is waiting for players: create one with open seats, or invite friends by link." : "None yet.")]));
+  $("rooms").dataset.filter = filter;  // what the list shows now (tests wait for it)
 }
 
 start();
