@@ -32,6 +32,7 @@ log = logging.getLogger("nemeton.server")
 
 MAX_BODY_BYTES = 1_000_000  # a data option (a deck, a board) is at most 200,000 characters
 MAX_MESSAGE_CHARS = 64_000  # one WebSocket message: an action
+MAX_NAME_READ = 200  # characters of a name read from a request (then checked to MAX_NAME)
 
 
 # ----- request bodies --------------------------------------------------------------------
@@ -39,7 +40,10 @@ class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "ai", "open"] = Field(description="a person's seat (a token is returned), an AI "
                                                  "seat, or an open seat that anyone may take before the game starts")
-    name: str | None = Field(None, min_length=1, max_length=MAX_NAME, description="a person's name")
+    # a name is checked (trimmed, then at most MAX_NAME) by seats.check_name, whose refusal is
+    # the same 422 on every endpoint; the schema only bounds what is read
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_READ,
+                             description=f"a person's name: 1 to {MAX_NAME} characters once trimmed")
     agent: str | None = Field(None, min_length=1, max_length=200,
                               description="an AI seat's agent spec, e.g. 'heuristic' or 'ismcts:seconds=1'")
 
@@ -79,7 +83,8 @@ class SeatToken(BaseModel):
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=MAX_NAME, description="the name the other players see")
+    name: str = Field(min_length=1, max_length=MAX_NAME_READ,
+                      description=f"the name the other players see: 1 to {MAX_NAME} characters once trimmed")
 
 
 class Joined(BaseModel):

@@ -45,18 +45,24 @@ def seat_name(seat: SeatRow) -> str:
     return "Open seat" if seat.token_hash is None else f"Player {seat.seat + 1}"
 
 
+class BadName(BadRequest):
+    """A name the server will not show: 422, as any other invalid field of a request, on every
+    endpoint that takes one (creating a room, taking an open seat)."""
+    status = 422
+
+
 def check_name(name: Any, what: str = "a name") -> str:
     """A person's name as typed: trimmed, 1 to MAX_NAME characters, no control characters."""
     if not isinstance(name, str):
-        raise BadRequest(f"{what} must be text")
+        raise BadName(f"{what} must be text")
     name = " ".join(name.split())
     if not name:
-        raise BadRequest(f"{what} may not be empty")
+        raise BadName(f"{what} may not be empty")
     if len(name) > MAX_NAME:
-        raise BadRequest(f"{what} is at most {MAX_NAME} characters; got {len(name)}")
+        raise BadName(f"{what} is at most {MAX_NAME} characters; got {len(name)}")
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or 0xE000 <= ord(c) < 0xF900
            for c in name):
-        raise BadRequest(f"{what} may not hold control or private-use characters")
+        raise BadName(f"{what} may not hold control or private-use characters")
     return name
 
 
