@@ -227,7 +227,8 @@ def test_level_0_hand_is_named_to_its_owner_only():
     for viewer in (None, 1, 2):
         (other,) = _hand_events(dealt[viewer], 0)
         assert "cards" not in other and other["facing"] == "owner"
-    assert _hand_events(dealt[1], 0)[0]["text"] == "Seat 0 is dealt 2 cards facing its owner."
+    assert _hand_events(dealt[1], 0)[0]["text"] == "Seat 0 is dealt 2 cards, facing seat 0."
+    assert _hand_events(dealt[1], 0)[0]["parts"] == [{"seat": 0}, " is dealt 2 cards, facing ", {"seat": 0}, "."]
 
 
 def test_level_1_hand_tells_the_owner_one_card_and_the_others_the_other():

@@ -133,7 +133,9 @@ def _hand_dealt(e, viewer, s: Seating) -> str:
         return f"{dealt} {s.cards(e['cards'])}{where}, facing the other players ({who(p, viewer)} cannot see {it})"
     if p == viewer:
         return f"{dealt} {count}{where} facing the other players: you cannot see {it}"
-    return f"{dealt} {count}{where} facing {'its owner' if facing == 'owner' else 'the other players'}"
+    if facing == "owner":  # as the owner reads "..., facing you", the others read the owner's name
+        return f"{dealt} {count}{where}, facing {who(p, viewer)}"
+    return f"{dealt} {count}{where} facing the other players"
 
 
 def _take(e, viewer, s: Seating) -> str:
