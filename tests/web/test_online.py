@@ -149,6 +149,8 @@ def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_
         assert creator.count("Open seat") == 2 and "Ann" in creator, creator
         texts_without_index(ann, "#waiting")
         assert ann.eval_on_selector_all("#creator .seat-badge", "es => es.map((e) => e.dataset.seat)") == ["0", "1", "2"]
+        # nothing is offered before every seat is taken (the server would refuse it)
+        assert ann.locator("#board .legal, #actionbar .legal, #moves-list button").count() == 0
         # Bob finds the room in the lobby's open games and takes a seat with his name
         bob.goto(server.base + "/")
         entry = bob.locator(f".room[data-room='{room}']")
@@ -227,6 +229,7 @@ def test_an_unlisted_room_is_found_only_through_its_links(server, browser):
         room = create_in_lobby(ann, server, "Alarún", 2, [("here", "Ann"), ("open", None)], listed=False)
         creator = texts_without_index(ann, "#creator")[0]
         assert "Unlisted" in creator and "Open seat" in creator
+        assert ann.locator("#board .legal, #actionbar .legal").count() == 0  # nothing to play while waiting
         screenshot(ann, "unlisted-room")
         stranger.goto(server.base + "/")
         stranger.wait_for_selector("#rooms li")

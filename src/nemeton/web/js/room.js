@@ -273,7 +273,7 @@ function freshEntries(conn) {
 }
 
 function drawBoard(conn, snap, seats, names) {
-  const playing = conn.seat !== null && !conn.pending;
+  const playing = conn.seat !== null && !conn.pending && !snap.waiting;  // nothing is played before every seat is taken
   const legal = playing ? snap.legal_actions : [];
   const ctx = {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
@@ -324,7 +324,7 @@ function label(action) {
 }
 
 function drawMoves(conn, snap) {
-  const legal = conn.seat !== null && !conn.pending ? snap.legal_actions : [];
+  const legal = conn.seat !== null && !conn.pending && !snap.waiting ? snap.legal_actions : [];
   $("moves").querySelector("summary").textContent = `Moves (${legal.length})`;
   render(legal.map((a) => h("li", { key: JSON.stringify(a) },
     h("button", { type: "button", class: "move", onclick: () => conn.act(a) }, label(a)))), $("moves-list"));
