@@ -277,7 +277,7 @@ function drawBoard(conn, snap, seats, names) {
   const legal = playing ? snap.legal_actions : [];
   const ctx = {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
-    mode: conn.seat === null ? "watch" : "play", seats,
+    mode: conn.seat === null ? "watch" : "play", seats, waiting: Boolean(snap.waiting),
     act: (action) => conn.act(action),
     seatName: names,
     components: page.info.components || {},
