@@ -55,7 +55,7 @@ def _by_rule(square: MagicSquare, k: int) -> set[frozenset[int]]:
 def _mid_game_square() -> MagicSquare:
     st = make("alarun", players=2, seed=5, action_cap=8)
     rng = random.Random(5)
-    while st.round_no < 4:
+    while st.round < 4:
         p = st.current_player
         st.apply(rng.choice(st.legal_actions(p)), p)
     return st.squares[0].copy()

@@ -29,13 +29,13 @@ def _states(players: int, seed: int, every: int = 5):
     out = []
     step = 0
     while not state.is_terminal():
-        round_no = state.round
+        last_round = state.round
         p = state.current_player
         legal = state._legal_actions(p)
         move = rng.choice(legal) if rng.random() < 0.2 else heuristic.choose_in_state(state, p, legal, rng)
         state.apply_unchecked(move, p)
         step += 1
-        if step % every == 0 or state.round != round_no:
+        if step % every == 0 or state.round != last_round:
             out.append(state.clone())
     return out
 

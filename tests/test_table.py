@@ -37,6 +37,7 @@ class PickState(State):
     def __init__(self, players: int = 3):
         super().__init__(GameOptions(players=players), 0, random.Random(0))
         self.picks: list[list[int | None]] = [[None] * players]
+        self.round = 1
         self.legal_calls = 0
 
     @property
@@ -52,10 +53,6 @@ class PickState(State):
     def is_terminal(self):
         return len(self.picks) == 2 and None not in self.picks[-1]
 
-    @property
-    def round(self):
-        return len(self.picks)
-
     def _legal_actions(self, seat):
         self.legal_calls += 1
         return [Pick(0), Pick(1), Pick(2)]
@@ -67,6 +64,7 @@ class PickState(State):
             self._event("reveal", None, picks=list(self.picks[-1]))
             if len(self.picks) < 2:
                 self.picks.append([None] * self.num_players)
+                self.round += 1
 
     def scores(self):
         return [float(sum(r[s] or 0 for r in self.picks)) for s in range(self.num_players)]

@@ -21,11 +21,11 @@ from alarun_helpers import new
 SPEC = get_game("alarun")
 
 
-def _play_until(state, phase: int, round_no: int = 1, placed: int = 0, seed: int = 0):
+def _play_until(state, phase: int, round_: int = 1, placed: int = 0, seed: int = 0):
     """Play at random until the phase (and round) is reached; in the placement phase, until
     seat 0 has placed ``placed`` cards."""
     rng = random.Random(seed)
-    while not (state.phase == phase and state.round_no >= round_no
+    while not (state.phase == phase and state.round >= round_
                and (phase != PLACEMENT or len(state.pending[0]) == placed)):
         seat = 0 if state.phase == PLACEMENT and 0 in state.acting() else rng.choice(state.acting())
         state.apply(rng.choice(state.legal_actions(seat)), seat)
@@ -38,13 +38,13 @@ def _json(value):
 
 @pytest.fixture(scope="module")
 def action_phase():
-    return _json(_play_until(new(3, seed=4), ACTIONS, round_no=3).to_json())
+    return _json(_play_until(new(3, seed=4), ACTIONS, round_=3).to_json())
 
 
 @pytest.fixture(scope="module")
 def placing():
     """Round 2 of a 2-player game, seat 0 has placed one card (hidden from seat 1)."""
-    return _play_until(new(2, seed=5), PLACEMENT, round_no=2, placed=1)
+    return _play_until(new(2, seed=5), PLACEMENT, round_=2, placed=1)
 
 
 def _load(data):

@@ -101,7 +101,7 @@ def test_the_state_policy_reads_only_what_the_seat_may_see():
 def test_evaluate_shares_one_and_favours_the_leader(players):
     st = make("alarun", players=players, seed=3, action_cap=30)
     rng = random.Random(3)
-    while st.round_no < 5:
+    while st.round < 5:
         p = st.current_player
         legal = st.legal_actions(p)
         st.apply(H.choose_in_state(st, p, legal, rng) if p == 0 else rng.choice(legal), p)

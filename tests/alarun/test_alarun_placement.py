@@ -101,7 +101,7 @@ def test_other_players_placements_are_hidden_until_everyone_has_placed():
     # everyone finishes: all placements are revealed
     for seat in (0, 1, 1, 2, 2, 2):
         st.apply(st.legal_actions(seat)[0], seat)
-    assert st.phase == 0 and st.round_no == 2
+    assert st.phase == 0 and st.round == 2
     assert [len(sq) for sq in st.view(2)["squares"]] == [3, 3, 3]
 
 

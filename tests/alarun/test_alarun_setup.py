@@ -59,8 +59,8 @@ def test_card_budget_a1_never_runs_out(players, used):
         rounds_dealt = set()
         while not st.is_terminal():
             assert all_cards(st) == Counter(full_deck())  # no card is created or lost
-            if st.phase == 0 and st.actions_taken == 0 and st.round_no not in rounds_dealt:
-                rounds_dealt.add(st.round_no)
+            if st.phase == 0 and st.actions_taken == 0 and st.round not in rounds_dealt:
+                rounds_dealt.add(st.round)
                 assert all(len(h) == 3 for h in st.hands) and len(st.centre) == 3
                 assert len(st.face_down) == (3 if players == 2 else 0)
             seat = st.current_player

@@ -89,7 +89,7 @@ def test_first_passer_holds_alarun_and_starts_the_next_round():
     act(st, "pass")
     assert st.view(None)["alarun"] == 1
     place_all(st)
-    assert st.round_no == 2 and st.start_player == 1 and st.current_player == 1
+    assert st.round == 2 and st.start_player == 1 and st.current_player == 1
     assert st.view(None)["alarun"] is None  # Alarún is back on the stack
 
 
@@ -118,7 +118,7 @@ def test_four_players_keep_the_centre_between_rounds():
     pass_round(st)
     centre = st.centre[:]
     place_all(st)
-    assert st.round_no == 2 and st.centre == centre and st.discard == []
+    assert st.round == 2 and st.centre == centre and st.discard == []
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -127,7 +127,7 @@ def test_two_and_three_players_discard_the_centre_and_deal_a_new_one(players):
     old = st.centre + st.face_down
     pass_round(st)
     place_all(st)
-    assert st.round_no == 2
+    assert st.round == 2
     assert st.discard == old  # the open discard pile (2 players: the face-down cards too, face up)
     assert len(st.centre) == 3 and len(st.face_down) == (3 if players == 2 else 0)
 
@@ -152,7 +152,7 @@ def test_without_a_cap_random_play_still_terminates_a9():
 def test_the_game_lasts_8_rounds():
     st = new(3)
     for r in range(1, 9):
-        assert st.round_no == r
+        assert st.round == r
         pass_round(st)
         place_all(st)
     assert st.is_terminal() and st.legal_actions() == []

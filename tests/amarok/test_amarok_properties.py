@@ -25,7 +25,7 @@ def test_a_legal_action_always_exists_and_cards_are_conserved(config, seed):
     rng = random.Random(seed)
     all_cards = sorted(c["id"] for c in state.view(None)["cards"])
     hand_sizes = None
-    round_no = state.round
+    last_round = state.round
     while not state.is_terminal():
         legal = state.legal_actions()
         assert legal, "K9: a legal action always exists"
@@ -33,9 +33,9 @@ def test_a_legal_action_always_exists_and_cards_are_conserved(config, seed):
         assert sorted(_places(data)) == all_cards
         assert all(len(row) <= 2 for row in data["fronts"])
         sizes = [sum(1 for c in row if c) for row in data["hands"]]
-        if state.round == round_no and hand_sizes is not None:
+        if state.round == last_round and hand_sizes is not None:
             assert all(a <= b for a, b in zip(sizes, hand_sizes)), "nothing goes back into a hand"
-        hand_sizes, round_no = sizes, state.round
+        hand_sizes, last_round = sizes, state.round
         if len(state.history) % 5 == 0:
             assert SPEC.legal_actions_from_view(state.view(state.current_player)) == legal
         state.apply(rng.choice(legal))

@@ -240,21 +240,21 @@ def event_head(data: Any, path: str, players: int, kinds: Collection[str], round
     the kind's fields and secret fields."""
     # a saved log holds thousands of events: the usual case is tested at once, exact types only
     if type(data) is dict and _EVENT_KEY_SET.issuperset(data) and "fields" in data and "seat" in data:
-        kind, actor, round_no, seen_by = data.get("kind"), data["seat"], data.get("round"), data.get("seen_by")
+        kind, actor, round_, seen_by = data.get("kind"), data["seat"], data.get("round"), data.get("seen_by")
         if (type(kind) is str and kind in kinds and (actor is None or type(actor) is int and 0 <= actor < players)
-                and type(round_no) is int and rounds[0] <= round_no <= rounds[1]
+                and type(round_) is int and rounds[0] <= round_ <= rounds[1]
                 and (not seen_by or are_seats(seen_by, players))):
-            return kind, actor, round_no, frozenset(seen_by) if seen_by else _NOBODY
+            return kind, actor, round_, frozenset(seen_by) if seen_by else _NOBODY
     if not (isinstance(data, dict) and _EVENT_KEY_SET.issuperset(data)):
         fail(path, "an event, an object with the keys " + ", ".join(EVENT_KEYS), data)
     kind = field(data, "kind", path)
     if not (isinstance(kind, str) and kind in kinds):
         fail(f"{path}.kind", kind_allowed, kind)
     actor = seat_or_none(field(data, "seat", path), f"{path}.seat", players)
-    round_no = integer(field(data, "round", path), f"{path}.round", *rounds)
+    round_ = integer(field(data, "round", path), f"{path}.round", *rounds)
     field(data, "fields", path)
     seen_by = seats(data.get("seen_by") or [], f"{path}.seen_by", players)
-    return kind, actor, round_no, frozenset(seen_by)
+    return kind, actor, round_, frozenset(seen_by)
 
 
 _NOBODY: frozenset[int] = frozenset()

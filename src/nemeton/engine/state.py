@@ -94,7 +94,7 @@ def _index_of(legal: list[Action], action: Action) -> int:
 class State(ABC):
     """One game in progress. Subclasses add their own fields (use ``__slots__``)."""
 
-    __slots__ = ("options", "seed", "rng", "history", "events")
+    __slots__ = ("options", "seed", "rng", "history", "events", "round")
     game_name: str = "game"
 
     def __init__(self, options: GameOptions, seed: int | None, rng: random.Random):
@@ -104,6 +104,9 @@ class State(ABC):
         self.history: list[tuple[int, Action]] = []
         # The event log; None = not recorded (playouts, search and determinized states).
         self.events: list[Event] | None = []
+        # The round number (from 1) in a game with rounds, set by the game as its rounds pass;
+        # search cuts rollouts off at the end of a round. Games without rounds leave it 0.
+        self.round = 0
 
     # ----- seats ------------------------------------------------------------------------
     @overload
@@ -147,12 +150,6 @@ class State(ABC):
 
     @abstractmethod
     def is_terminal(self) -> bool: ...
-
-    @property
-    def round(self) -> int:
-        """The game's round number (1-based) where the game has rounds; search uses it to
-        cut rollouts off at the end of a round. Games without rounds return 0."""
-        return 0
 
     # ----- actions ----------------------------------------------------------------------
     #: True in a game whose ``_legal_actions(seat)`` is already empty for a seat that is not

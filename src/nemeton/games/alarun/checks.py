@@ -200,14 +200,14 @@ def event(data: Any, i: int, players: int) -> Event:
     """Event ``i`` of a log: a known kind, the actor (null or a seat), the round, exactly the
     kind's fields (and its secret fields, with the seats that see them)."""
     path = f"events[{i}]"
-    kind, actor, round_no, seen_by = event_head(data, path, players, EVENT_FIELDS, (1, ROUNDS),
+    kind, actor, round_, seen_by = event_head(data, path, players, EVENT_FIELDS, (1, ROUNDS),
                                                 "a kind of Alarún event (see docs/rules/alarun.md)")
     public, private = EVENT_FIELDS[kind]
     fields = _fields(data["fields"], public, f"{path}.fields", players)
     secret = data.get("secret")
     if secret or private is not None:
         secret = _fields(secret, private or _NO_FIELDS, f"{path}.secret", players)
-    return Event(kind, actor, round_no, fields, secret or None, seen_by)
+    return Event(kind, actor, round_, fields, secret or None, seen_by)
 
 
 def _fields(data: Any, kinds: dict[str, Kind], path: str, players: int) -> dict[str, Any]:

@@ -33,7 +33,7 @@ STAGES = 16  # (round 1-8) x (action phase, placement phase)
 
 def stage(state: AlarunState) -> int:
     """0-15: 2 * (round - 1), plus 1 in the placement phase."""
-    return 2 * (state.round_no - 1) + (state.phase == PLACEMENT)
+    return 2 * (state.round - 1) + (state.phase == PLACEMENT)
 
 
 def features(state: AlarunState) -> list[list[float]]:

@@ -461,7 +461,7 @@ class AlarunHeuristic(GameHeuristic):
             secret = state.secret[s]
             reader = SquareReader(square, self.weights, exact_druid=False)
             estimates.append(reader.potions() + bonuses(square, secret) + reader.hand_value(hands[s], secret))
-        rounds_left = ROUNDS - state.round_no + (state.phase == ACTIONS)
+        rounds_left = ROUNDS - state.round + (state.phase == ACTIONS)
         temperature = 3.0 + 2.5 * rounds_left
         top = max(estimates)
         weights = [math.exp((e - top) / temperature) for e in estimates]

@@ -73,14 +73,14 @@ class ViewParts:
     ``pool`` the cards the view does not show, ascending; ``secret`` the seat's own colour
     (None for the spectator) or, once the game is over, every seat's."""
 
-    __slots__ = ("n", "seat", "phase", "options", "round_no", "turn", "start_player", "first_passer",
+    __slots__ = ("n", "seat", "phase", "options", "round", "turn", "start_player", "first_passer",
                  "extra_left", "actions_taken", "centre", "discard", "known", "squares", "own_hand",
                  "own_pending", "hand_sizes", "hidden_placed", "face_down", "deck_size", "pool", "secret")
     n: int
     seat: int | None
     phase: int
     options: AlarunOptions
-    round_no: int
+    round: int
     turn: int
     start_player: int
     first_passer: int
@@ -110,7 +110,7 @@ def read_view(view: Mapping[str, Any]) -> ViewParts:
     n = r.n = view["players"]
     seat = r.seat = view["seat"]
     phase = r.phase = checks.choice(field(view, "phase"), "phase", PHASE_IDS)
-    round_no = r.round_no = checks.integer(view["round"], "round", ROUNDS if phase == OVER else 1, ROUNDS)
+    round_ = r.round = checks.integer(view["round"], "round", ROUNDS if phase == OVER else 1, ROUNDS)
     if view["terminal"] != (phase == OVER):
         raise RecordError("terminal must be true exactly when the phase is over")
     r.options = read_options(view)
@@ -126,8 +126,8 @@ def read_view(view: Mapping[str, Any]) -> ViewParts:
                        enumerate(checks.per_seat(field(view, "placed_this_round"), "placed_this_round", n))]
     _check_acting(view, r)
     r.deck_size = checks.integer(field(view, "deck_size"), "deck_size", 0, len(FULL_DECK))
-    if r.deck_size != len(FULL_DECK) - dealt_so_far(n, round_no):
-        raise RecordError(f"deck_size must be {len(FULL_DECK) - dealt_so_far(n, round_no)} in round {round_no} "
+    if r.deck_size != len(FULL_DECK) - dealt_so_far(n, round_):
+        raise RecordError(f"deck_size must be {len(FULL_DECK) - dealt_so_far(n, round_)} in round {round_} "
                           f"with {n} players; got {r.deck_size}")
     r.centre = checks.cards(field(view, "centre"), "centre", CENTRE_SIZE, CENTRE_SIZE)
     r.face_down = read_face_down(view, n)
@@ -210,12 +210,12 @@ def _check_squares_and_known(r: ViewParts) -> None:
     """Each square holds the cards of the rounds before (and the seat's own placements of this
     round); the cards others saw a seat take are in its hand (or, for the seat itself, placed
     from it this round)."""
-    earlier = HAND_SIZE * (r.round_no - 1) if r.phase != OVER else HAND_SIZE * ROUNDS
+    earlier = HAND_SIZE * (r.round - 1) if r.phase != OVER else HAND_SIZE * ROUNDS
     for s in range(r.n):
         own = len(r.own_pending) if s == r.seat else 0
         shown = r.squares[s].count() - 1  # the druid is not a card
         if shown != earlier + own:
-            raise RecordError(f"squares[{s}] must show {earlier + own} cards in round {r.round_no} "
+            raise RecordError(f"squares[{s}] must show {earlier + own} cards in round {r.round} "
                               f"({PHASE_NAMES[r.phase]}); got {shown}")
         known = r.known[s]
         if len(known) > (HAND_SIZE if r.phase != OVER else 0):
@@ -315,7 +315,7 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AlarunState:
     state.cap = r.options.action_cap if r.options.action_cap is not None else 1 << 60
     state._final = None
     state.phase = phase
-    state.round_no = r.round_no
+    state.round = r.round
     state.turn = r.turn
     state.start_player = r.start_player
     state.first_passer = r.first_passer
@@ -378,7 +378,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
     n, seat, phase = r.n, r.seat, r.phase
     options = r.options
     cap = options.action_cap if options.action_cap is not None else 1 << 60
-    round_no, turn, start_player, first_passer = r.round_no, r.turn, r.start_player, r.first_passer
+    round_, turn, start_player, first_passer = r.round, r.turn, r.start_player, r.first_passer
     extra_left, actions_taken = r.extra_left, r.actions_taken
     centre, discard, known = r.centre, r.discard, r.known
     squares = r.squares
@@ -420,7 +420,7 @@ def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], Alarun
         st.cap = cap
         st._final = None
         st.phase = phase
-        st.round_no = round_no
+        st.round = round_
         st.turn = turn
         st.start_player = start_player
         st.first_passer = first_passer

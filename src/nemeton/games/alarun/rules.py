@@ -83,7 +83,7 @@ def placement_actions(hand: list[int], cells: tuple[int, ...]) -> list:
 
 class AlarunState(State):
     game_name = "alarun"
-    __slots__ = ("n", "cap", "phase", "round_no", "turn", "start_player", "first_passer", "extra_left",
+    __slots__ = ("n", "cap", "phase", "turn", "start_player", "first_passer", "extra_left",
                  "actions_taken", "deck", "centre", "face_down", "discard", "hands", "known", "secret",
                  "squares", "pending", "to_place", "_final",
                  "_seen",    # the views' cache of each square's cards and points (view.py), made on first use
@@ -92,7 +92,6 @@ class AlarunState(State):
     n: int
     cap: int                  # the action cap, or 1 << 60 for none
     phase: int                # ACTIONS, PLACEMENT or OVER
-    round_no: int
     turn: int                 # the seat to act in the action phase, or TERMINAL
     start_player: int
     first_passer: int         # or NO_SEAT
@@ -129,7 +128,7 @@ class AlarunState(State):
         self.squares = [MagicSquare() for _ in range(n)]
         self.known: list[list[int]] = [[] for _ in range(n)]    # hand cards the others saw taken
         self.pending: list[list[int]] = [[] for _ in range(n)]  # cells placed this round (hidden)
-        self.round_no = 1
+        self.round = 1
         self.start_player = 0  # the rulebook's "most recently in a forest": seat 0
         if self.events is not None:
             self._event("round_started", None, start_player=0)
@@ -173,9 +172,6 @@ class AlarunState(State):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    @property
-    def round(self) -> int:
-        return self.round_no
 
     # ----- legal actions ----------------------------------------------------------------
     waiting_seats_have_no_actions = True   # _legal_actions is empty for a seat not acting
@@ -227,13 +223,13 @@ class AlarunState(State):
         known.append(take)
         known.sort()
         if self.events is not None:  # (Event directly: the hot path of a recorded game)
-            self.events.append(Event("swap", seat, self.round_no, {"give": CARD_NAMES[give], "take": CARD_NAMES[take]}))
+            self.events.append(Event("swap", seat, self.round, {"give": CARD_NAMES[give], "take": CARD_NAMES[take]}))
         self.end_turn(passed=False)
 
     def pass_turn(self, seat: int) -> None:
         """Pass: take no card."""
         if self.events is not None:
-            self.events.append(Event("pass", seat, self.round_no, {}))
+            self.events.append(Event("pass", seat, self.round, {}))
         self.end_turn(passed=True)
 
     def swap_all_and_pass(self, seat: int) -> None:
@@ -298,7 +294,7 @@ class AlarunState(State):
         pending.append(cell)
         if self.events is not None:
             x, y = CELL_XY[cell]
-            self.events.append(Event("place", seat, self.round_no, {"placed": len(pending)},
+            self.events.append(Event("place", seat, self.round, {"placed": len(pending)},
                                      {"card": CARD_NAMES[card], "x": x, "y": y}, ONLY[seat]))
         self.to_place -= 1
         if self.to_place == 0:
@@ -312,12 +308,12 @@ class AlarunState(State):
             self._tell_placements_revealed()
         self.pending = [[] for _ in range(n)]
         self.known = [[] for _ in range(n)]
-        if self.round_no == ROUNDS:
+        if self.round == ROUNDS:
             self.phase = OVER
             if events:
                 self._tell_final_scores()
             return
-        self.round_no += 1
+        self.round += 1
         self.start_player = self.first_passer
         if events:
             self._event("round_started", None, start_player=self.start_player)
@@ -351,16 +347,16 @@ class AlarunState(State):
 
     def _tell_hands_dealt(self) -> None:
         """Everyone sees that each player takes 3 cards; only the player sees which."""
-        events, round_no = self.events, self.round_no
+        events, round_ = self.events, self.round
         assert events is not None  # told only while the log is recorded
         for s, hand in enumerate(self.hands):
-            events.append(Event("hand_dealt", None, round_no, {"player": s, "count": len(hand)},
+            events.append(Event("hand_dealt", None, round_, {"player": s, "count": len(hand)},
                                 {"cards": [CARD_NAMES[c] for c in hand]}, ONLY[s]))
 
     def _tell_placements_revealed(self) -> None:
         """A3: once everyone has placed, the round's cards are shown, each seat's by cell (row
         by row), not in the order placed (which no one else saw)."""
-        events, round_no = self.events, self.round_no
+        events, round_ = self.events, self.round
         assert events is not None  # told only while the log is recorded
         for s, square in enumerate(self.squares):
             cells = square.cells
@@ -368,7 +364,7 @@ class AlarunState(State):
             for i in sorted(self.pending[s]):
                 x, y = CELL_XY[i]
                 shown.append({"card": CARD_NAMES[cells[i]], "x": x, "y": y})
-            events.append(Event("placements_revealed", None, round_no, {"player": s, "cards": shown}))
+            events.append(Event("placements_revealed", None, round_, {"player": s, "cards": shown}))
 
     def _tell_final_scores(self) -> None:
         """The score sheet, line by line: the druid's value, rows A-E and columns F-J with
@@ -397,7 +393,7 @@ class AlarunState(State):
         druid = DRUID if b.druid is None else b.druid  # (None only for a grid without the druid)
         counted = [druid if c == DRUID else c for c in grid]
         names = [card_name(c) for c in grid]
-        events, round_no = self.events, self.round_no
+        events, round_ = self.events, self.round
         assert events is not None  # told only while the log is recorded
         for k, line in enumerate(LINES):
             points = b.rows[k] if k < 5 else b.columns[k - 5]
@@ -406,7 +402,7 @@ class AlarunState(State):
                 shared = (INGREDIENTS if by == "ingredient" else COLOURS)[trait]
             else:
                 strength, by, shared = points, None, None
-            events.append(Event("potion_scored", None, round_no, {
+            events.append(Event("potion_scored", None, round_, {
                 "player": seat, "line": "ABCDEFGHIJ"[k], "cards": [names[i] for i in line],
                 "strength": strength, "by": by, "shared": shared, "points": POINTS[strength]}))
 
@@ -455,7 +451,7 @@ class AlarunState(State):
         twin.n = self.n
         twin.cap = self.cap
         twin.phase = self.phase
-        twin.round_no = self.round_no
+        twin.round = self.round
         twin.turn = self.turn
         twin.start_player = self.start_player
         twin.first_passer = self.first_passer
@@ -482,7 +478,7 @@ class AlarunState(State):
             "seed": self.seed,
             "rng": rng_to_json(self.rng),
             "phase": PHASE_NAMES[self.phase],
-            "round": self.round_no,
+            "round": self.round,
             "turn": self.turn,
             "start_player": self.start_player,
             "first_passer": None if self.first_passer == NO_SEAT else self.first_passer,
@@ -510,7 +506,7 @@ class AlarunState(State):
         n, state = _blank_state(data)
         options = state.options
         state.phase = checks.choice(field(data, "phase"), "phase", PHASE_IDS)
-        state.round_no = checks.integer(field(data, "round"), "round", 1, ROUNDS)
+        state.round = checks.integer(field(data, "round"), "round", 1, ROUNDS)
         state.turn = checks.seat(field(data, "turn"), "turn", n)
         state.start_player = checks.seat(field(data, "start_player"), "start_player", n)
         first_passer = field(data, "first_passer")
@@ -575,11 +571,11 @@ def _view_builder():
     return build_view
 
 
-def dealt_so_far(players: int, round_no: int) -> int:
-    """Cards dealt from the stack by the end of round ``round_no``'s deal: 12 a round (the
+def dealt_so_far(players: int, round_: int) -> int:
+    """Cards dealt from the stack by the end of round ``round_``'s deal: 12 a round (the
     hands, and with 2-3 players a new centre, face-down cards with 2), plus the first centre,
     which 4 players keep all game."""
-    return 12 * round_no + (CENTRE_SIZE if players == 4 else 0)
+    return 12 * round_ + (CENTRE_SIZE if players == 4 else 0)
 
 
 def check_consistent(state: AlarunState) -> None:
@@ -587,7 +583,7 @@ def check_consistent(state: AlarunState) -> None:
     one place and the stack as long as the round says, hands and squares sized for the phase,
     placements on the seat's own cards, whose turn it is, the cards others saw taken in the
     hand, the secret colours distinct. RecordError naming the field otherwise."""
-    n, phase, round_no = state.n, state.phase, state.round_no
+    n, phase, round_ = state.n, state.phase, state.round
     everything = state.deck + state.centre + state.face_down + state.discard
     for s in range(n):
         everything += state.hands[s]
@@ -596,21 +592,21 @@ def check_consistent(state: AlarunState) -> None:
         raise RecordError(f"the cards must be the game's {len(FULL_DECK)} (each coloured ingredient "
                           f"twice, the Centum auri once), each in one place; found {len(everything)} cards "
                           f"or a card too often")
-    if len(state.deck) != len(FULL_DECK) - dealt_so_far(n, round_no):
-        raise RecordError(f"deck must hold {len(FULL_DECK) - dealt_so_far(n, round_no)} cards in round "
-                          f"{round_no} with {n} players; got {len(state.deck)}")
+    if len(state.deck) != len(FULL_DECK) - dealt_so_far(n, round_):
+        raise RecordError(f"deck must hold {len(FULL_DECK) - dealt_so_far(n, round_)} cards in round "
+                          f"{round_} with {n} players; got {len(state.deck)}")
     if len(state.face_down) not in ((0, CENTRE_SIZE) if n == 2 else (0,)):
         raise RecordError(f"face_down must hold 0 or {CENTRE_SIZE} cards with 2 players, none with more; "
                           f"got {len(state.face_down)}")
     if len(set(state.secret)) != n:
         raise RecordError("secret_colours must be different colours")
-    if phase == OVER and round_no != ROUNDS:
-        raise RecordError(f"round must be {ROUNDS} once the phase is over; got {round_no}")
+    if phase == OVER and round_ != ROUNDS:
+        raise RecordError(f"round must be {ROUNDS} once the phase is over; got {round_}")
     if phase == ACTIONS:
         _check_turn(state)
     elif phase == PLACEMENT and (state.first_passer == NO_SEAT or state.extra_left):
         raise RecordError("first_passer must be a seat and extra_actions_left 0 in the placement phase")
-    earlier = HAND_SIZE * (round_no - 1) if phase != OVER else HAND_SIZE * ROUNDS
+    earlier = HAND_SIZE * (round_ - 1) if phase != OVER else HAND_SIZE * ROUNDS
     for s in range(n):
         _check_seat_cards(state, s, earlier)
 
@@ -650,7 +646,7 @@ def _check_seat_cards(state: AlarunState, s: int, earlier: int) -> None:
     if phase == OVER and hand:
         raise RecordError(f"hands[{s}] must be empty once the game is over")
     if square.count() - 1 != earlier + len(pending):
-        raise RecordError(f"squares[{s}] must hold {earlier + len(pending)} cards in round {state.round_no} "
+        raise RecordError(f"squares[{s}] must hold {earlier + len(pending)} cards in round {state.round} "
                           f"({PHASE_NAMES[phase]}); got {square.count() - 1}")
     cells = square.cells
     if any(cells[i] == EMPTY for i in pending):

@@ -104,7 +104,7 @@ def build_view(state: AlarunState, seat: int | None, shared: bool = False) -> di
         view["seat"] = seat
         view["players"] = state.n
         view["acting"] = list(state.acting())
-        view["round"] = state.round_no
+        view["round"] = state.round
         view["terminal"] = phase == OVER
         view["scores"] = state.visible_scores(seat)
     return view

@@ -101,7 +101,7 @@ def read_event(data: Any, i: int, state: AmarokState) -> Event:
     exactly the fields its kind holds (RecordError naming the field), so that every viewer's
     log can be told."""
     where = f"events[{i}]"
-    kind, actor, round_no, seen_by = event_head(data, where, state.n, EVENT_KINDS, (1, MAX_ROUND),
+    kind, actor, round_, seen_by = event_head(data, where, state.n, EVENT_KINDS, (1, MAX_ROUND),
                                                 "a kind of Amarok event")
     fields = data["fields"]
     if not isinstance(fields, dict):
@@ -120,7 +120,7 @@ def read_event(data: Any, i: int, state: AmarokState) -> Event:
     secret = data.get("secret")
     if secret or kind in SECRET_SHAPES:
         _check_fields(secret, SECRET_SHAPES.get(kind, {}), f"{where}.secret", state)
-    return Event(kind, actor, round_no, dict(fields), dict(secret) if secret else None, seen_by)
+    return Event(kind, actor, round_, dict(fields), dict(secret) if secret else None, seen_by)
 
 
 def _is_card(value: Any, state: AmarokState) -> bool:

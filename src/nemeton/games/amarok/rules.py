@@ -65,7 +65,7 @@ def _others(players: int, seat: int, partner: int) -> tuple[int, ...]:
 class AmarokState(State):
     game_name = "amarok"
     __slots__ = ("cards", "acts", "n", "teams", "target", "levels", "objective", "holder",
-                 "round_no", "hand", "owner_sees", "front", "front_count", "river", "deck",
+                 "hand", "owner_sees", "front", "front_count", "river", "deck",
                  "known_bottom", "turn", "claw_pending", "last", "last_round",
                  "_shared")  # what the shared views were made of (view.py), made on first use
     options: AmarokOptions
@@ -77,7 +77,6 @@ class AmarokState(State):
     levels: list[int]         # each seat's round wins
     objective: int            # the side of the objective card shown
     holder: int               # the seat holding the objective card
-    round_no: int
     hand: list[int]           # see the module docstring for these lists
     owner_sees: list[bool]
     front: list[int]
@@ -98,7 +97,7 @@ class AmarokState(State):
         state.levels = [0] * state.n
         state.objective = WOLF_PACK  # round 1 shows the wolf pack (ruling K6)
         state.holder = 0  # the first player holds the objective card
-        state.round_no = 1
+        state.round = 1
         state.last = None  # the last action and its card (kept over the deal: a claw may end a round)
         state.last_round = None
         state.start_round()
@@ -152,9 +151,6 @@ class AmarokState(State):
     def is_terminal(self) -> bool:
         return self.turn == TERMINAL
 
-    @property
-    def round(self) -> int:
-        return self.round_no
 
     def partner(self, seat: int) -> int:
         return (seat + self.n // 2) % self.n if self.teams else seat
@@ -369,7 +365,7 @@ class AmarokState(State):
             self.record_round_end(winners, reason, mater)
         cards = self.cards
         self.last_round = {
-            "round": self.round_no,
+            "round": self.round,
             "reason": "totals" if reason == "all_trapped" else reason,
             "mating_seat": mater,
             "objective": OBJECTIVE_NAMES[self.objective],
@@ -385,7 +381,7 @@ class AmarokState(State):
             if self.events is not None:
                 self._event("game_end", None, winners=self.winners(), levels=self.levels[:])
             return
-        self.round_no += 1
+        self.round += 1
         self.holder = (self.holder + 1) % self.n  # passed left, not flipped (ruling K6)
         self.start_round()
 
@@ -492,7 +488,7 @@ class AmarokState(State):
         twin.levels = self.levels[:]
         twin.objective = self.objective
         twin.holder = self.holder
-        twin.round_no = self.round_no
+        twin.round = self.round
         twin.hand = self.hand[:]
         twin.owner_sees = self.owner_sees[:]
         twin.front = self.front[:]
@@ -539,7 +535,7 @@ class AmarokState(State):
             "seed": self.seed,
             "rng": rng_to_json(self.rng),
             "history": [{"seat": s, "action": a.to_json()} for s, a in self.history],
-            "round": self.round_no,
+            "round": self.round,
             "levels": self.levels[:],
             "objective": OBJECTIVE_NAMES[self.objective],
             "objective_holder": self.holder,
@@ -567,7 +563,7 @@ def assemble(options: AmarokOptions, data: Mapping[str, Any], rng: random.Random
     state = AmarokState._blank(options, seed, rng)
     deck, n = state.cards, state.n
     index = deck.index
-    state.round_no = read.integer(read.field(data, "round"), "round", 1, MAX_ROUND)
+    state.round = read.integer(read.field(data, "round"), "round", 1, MAX_ROUND)
     state.levels = list(read.integers(read.field(data, "levels"), "levels", 0, state.target, n))
     state.objective = read.choice(read.field(data, "objective"), "objective", OBJECTIVE_IDS)
     state.holder = read.seat(read.field(data, "objective_holder"), "objective_holder", n)

@@ -247,7 +247,7 @@ def _shared_view(state: AmarokState, seat: int | None) -> dict[str, Any]:
     return {
         # the engine's envelope (State._envelope), written here beside the parts kept
         "game": state.game_name, "seat": seat, "players": state.n, "acting": list(state.acting()),
-        "round": state.round_no, "terminal": over, "scores": kept.scores,
+        "round": state.round, "terminal": over, "scores": kept.scores,
         "phase": "over" if over else ("claw" if state.claw_pending else "take"),
         "options": kept.options,
         "cards": state.cards.cards_json,

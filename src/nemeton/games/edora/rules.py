@@ -39,7 +39,7 @@ class EdoraState(State):
     game_name = "edora"
 
     __slots__ = (
-        "board", "n", "stack", "player", "start_player", "round_no", "ending", "over",
+        "board", "n", "stack", "player", "start_player", "ending", "over",
         "quiet_rounds", "die_this_round", "knowledge_counter", "links", "closures",
         # per player
         "provisions", "mistletoe", "prestige", "knowledge", "knowledge_stack", "sickle", "figure", "start_at",
@@ -58,7 +58,6 @@ class EdoraState(State):
     stack: list[tuple[int, ...]]        # the turn stack: (step, parameter, parameter), the top last
     player: int
     start_player: int
-    round_no: int
     ending: bool
     over: bool
     quiet_rounds: int
@@ -125,7 +124,7 @@ class EdoraState(State):
         ns = b.size
         self.stack = []
         self.player = 0
-        self.round_no = 1
+        self.round = 1
         self.ending = False
         self.over = False
         self.quiet_rounds = 0
@@ -264,9 +263,6 @@ class EdoraState(State):
     def is_terminal(self) -> bool:
         return self.over
 
-    @property
-    def round(self) -> int:
-        return self.round_no
 
     def herb_active(self, p: int, h: int) -> bool:
         return self.herb_state[HERBS_PER_PLAYER * p + h] == ACTIVE
@@ -434,7 +430,7 @@ class EdoraState(State):
         if p == (self.start_player - 1) % n:
             self.quiet_rounds = 0 if self.die_this_round else self.quiet_rounds + 1
             self.die_this_round = False
-            valve = self.options.safety_valve and (self.quiet_rounds >= 3 or self.round_no >= 40)
+            valve = self.options.safety_valve and (self.quiet_rounds >= 3 or self.round >= 40)
             over = self.ending or valve
             if self.events is not None:
                 self._event("round_end", None, game_over=over, reason=self._end_reason(valve) if over else None)
@@ -445,7 +441,7 @@ class EdoraState(State):
                 if self.events is not None:
                     record_final_scoring(self)
                 return
-            self.round_no += 1
+            self.round += 1
         self.player = (p + 1) % n
         self.begin_turn()
 
@@ -711,7 +707,7 @@ class EdoraState(State):
         c.events = None if self.events is None else self.events[:]
         c.board, c.n = self.board, self.n
         c.stack = self.stack[:]
-        c.player, c.start_player, c.round_no = self.player, self.start_player, self.round_no
+        c.player, c.start_player, c.round = self.player, self.start_player, self.round
         c.ending, c.over, c.quiet_rounds = self.ending, self.over, self.quiet_rounds
         c.die_this_round, c.knowledge_counter, c.links, c.closures = (self.die_this_round, self.knowledge_counter,
                                                              self.links, self.closures)

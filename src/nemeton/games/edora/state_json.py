@@ -220,7 +220,7 @@ def _copy_final(final):
 
 def state_to_json(st) -> dict[str, Any]:
     data = public_json(st)
-    data["round"] = st.round_no
+    data["round"] = st.round
     data["player"] = st.player
     data["over"] = st.over
     data["seed"] = st.seed
@@ -243,7 +243,7 @@ def options_of(data: Any) -> EdoraOptions:
 
 
 def load_state(cls, data: Mapping[str, Any], deck: list[int], hand: list[int], rng: random.Random,
-               round_no: int, over: bool, player: int):
+               round_: int, over: bool, player: int):
     """A ``cls`` (the state class) from the public data of a view or a state JSON (checked by
     :mod:`.checks` first), with the hidden parts given (deck, draft hand) and the turn's
     bookkeeping; no history, no log."""
@@ -254,7 +254,7 @@ def load_state(cls, data: Mapping[str, Any], deck: list[int], hand: list[int], r
     st.board = b = board_from_text(opts.board)
     build_board_tables(b)
     st.n = n = opts.players
-    st.round_no, st.start_player, st.player = round_no, data["start_player"], player
+    st.round, st.start_player, st.player = round_, data["start_player"], player
     st.ending, st.over, st.quiet_rounds = data["ending"], over, data["quiet_rounds"]
     st.die_this_round, st.knowledge_counter = data["die_this_round"], data["knowledge_counter"]
     st.links, st.closures = data["links"], data["closures"]

@@ -78,7 +78,7 @@ def shared_view(st, seat: int | None) -> dict[str, Any]:
         kept = parts["options"] = (st.options, _options_shared(st.options))
     data = _assemble(st, kept[1], boards, _shared_sanctuaries(st, parts), table, potions_left)
     # the engine's envelope (State._envelope's values), written beside the game's keys
-    data["game"], data["seat"], data["players"], data["round"] = st.game_name, seat, st.n, st.round_no
+    data["game"], data["seat"], data["players"], data["round"] = st.game_name, seat, st.n, st.round
     data["acting"], data["terminal"], data["scores"] = list(st.acting()), st.over, st.visible_scores(seat)
     data["deck_known"] = _deck_known(st, seat)
     data["draft_hand"] = _draft_hand(st, seat)
