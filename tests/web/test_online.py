@@ -7,6 +7,8 @@ game still on, and no console error or failed request on any page."""
 
 from __future__ import annotations
 
+import re
+
 import random
 import time
 
@@ -151,6 +153,7 @@ def test_open_seats_are_listed_taken_with_a_name_left_again_and_the_game_starts_
         assert ann.eval_on_selector_all("#creator .seat-badge", "es => es.map((e) => e.dataset.seat)") == ["0", "1", "2"]
         # nothing is offered before every seat is taken (the server would refuse it)
         assert ann.locator("#board .legal, #actionbar .legal, #moves-list button").count() == 0
+        assert not re.search(r"your turn|your claw|on its way", ann.text_content("#board"), re.I)  # nor said
         # Bob finds the room in the lobby's open games and takes a seat with his name
         bob.goto(server.base + "/")
         entry = bob.locator(f".room[data-room='{room}']")
@@ -230,6 +233,8 @@ def test_an_unlisted_room_is_found_only_through_its_links(server, browser):
         creator = texts_without_index(ann, "#creator")[0]
         assert "Unlisted" in creator and "Open seat" in creator
         assert ann.locator("#board .legal, #actionbar .legal").count() == 0  # nothing to play while waiting
+        board = ann.text_content("#board")
+        assert "Waiting for players" in board and not re.search(r"your turn|on its way", board, re.I)
         screenshot(ann, "unlisted-room")
         stranger.goto(server.base + "/")
         stranger.wait_for_selector("#rooms li")

@@ -354,6 +354,7 @@ function prompt(ctx) {
   const mine = ctx.legal.length > 0;
   let text;
   if (ctx.mode === "replay") text = "";
+  else if (ctx.waiting) text = "Waiting for players: the game starts once every seat is taken.";
   else if (v.phase === "actions") {
     if (mine) {
       const onlyPass = ctx.legal.every((a) => a.type === "pass");

@@ -227,7 +227,7 @@ class Table {
       this.teamMark(seat),
       view.objective_holder === seat && !view.terminal
         ? h("span", { class: "amk-holder", title: "holds the objective card" }, "objective") : null,
-      acting && !view.terminal ? h("span", { class: "amk-turn" },
+      acting && !view.terminal && !this.ctx.waiting ? h("span", { class: "amk-turn" },
         info && info.kind === "ai" ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
         mine ? (view.phase === "claw" ? "your claw" : "your turn") : (view.phase === "claw" ? "claws" : "to play")) : null,
       this.levelTrack(seat)),

@@ -813,6 +813,7 @@ const SHORT = {
 function shortPrompt(ctx, pick) {
   const v = ctx.view;
   if (v.terminal) return "The game is over.";
+  if (ctx.waiting) return "Waiting for players to take the open seats";
   const step = topStep(v);
   if (pick.live && v.acting.includes(ctx.seat)) {
     if (ctx.legal.length === 1 && ctx.legal[0].type === "emergency") return "Your turn: emergency turn only";
@@ -861,6 +862,7 @@ function promptText(ctx, pick) {
   const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
   const emergency = isEmergency(v);
   if (v.terminal) line = "The game is over.";
+  else if (ctx.waiting) line = "Waiting for players: the game starts once every seat is taken.";
   else if (mine) {
     const onlyEmergency = ctx.legal.length === 1 && ctx.legal[0].type === "emergency";
     line = onlyEmergency ? "No normal turn is possible: take an emergency turn (+6 provisions and a die)."
