@@ -60,7 +60,7 @@ def test_a_stand_in_put_by_a_timeout_steps_back_when_its_person_returns_and_the_
             assert rooms.store.load_room(room_id).seats[1].stand_in is None
             await rooms.ai.hand_seat(room_id, creator, 1, "random")
             async with room.lock:
-                assert not await rooms.ai.returns(room, 1)  # the creator's stand-in stays
+                assert not await rooms.ai.reclaim(room, 1)  # the creator's stand-in stays
             assert room.seats[1].stand_in == "random" and room.table.seats[1] is not None
     asyncio.run(run())
 

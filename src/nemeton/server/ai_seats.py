@@ -171,7 +171,7 @@ class AiSeats:
         observe.room_event(server, "stand-in", room, seat=seat, agent=agent, auto=auto)
         room.table.replace_seat(seat, agent_for(room.spec, row))
 
-    async def returns(self, room: Room, seat: int) -> bool:
+    async def reclaim(self, room: Room, seat: int) -> bool:
         """Under the lock: a person is back; the stand-in a timeout put on their seat steps
         back (one the creator put there stays). True if something changed."""
         if not room.seats[seat].stand_in_auto:
@@ -187,7 +187,7 @@ class AiSeats:
         room = await self.server.get(room_id)
         async with room.lock:
             seat = room.person_of(token, "a token is needed to come back to a seat")
-            await self.returns(room, seat)
+            await self.reclaim(room, seat)
             answer = room.snapshot(seat, since)
         self.kick(room)
         return answer

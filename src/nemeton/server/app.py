@@ -513,7 +513,7 @@ async def serve_socket(websocket: WebSocket, rooms: Rooms, room_id: str, token: 
     sub = Subscriber(seat)
     async with room.lock:
         if seat is not None:  # connecting is coming back
-            await rooms.returns(room, seat)
+            await rooms.reclaim(room, seat)
         room.subscribers.add(sub)
         sub.queue.put_nowait({"type": "state", "seat": seat, **room.snapshot(seat)})  # always first
         sub.since = room.table.state.log_length()

@@ -238,8 +238,8 @@ class Rooms:
     async def come_back(self, room_id: str, token: str, since: int = 0) -> dict[str, Any]:
         return await self.ai.come_back(room_id, token, since)
 
-    async def returns(self, room: Room, seat: int) -> bool:
-        return await self.ai.returns(room, seat)
+    async def reclaim(self, room: Room, seat: int) -> bool:
+        return await self.ai.reclaim(room, seat)
 
     def watch(self, room: Room) -> None:
         self.ai.watch(room)

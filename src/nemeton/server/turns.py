@@ -114,7 +114,7 @@ class Turns:
         if room.waiting:
             raise Conflict(f"the game starts when every seat is taken; open: "
                            f"{', '.join(seat_ref(s) for s in room.open_seats())}")
-        await self.server.ai.returns(room, seat)
+        await self.server.ai.reclaim(room, seat)
         if room.table.seats[seat] is not None:
             raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
                            "the room's creator can hand it back to you")
