@@ -74,7 +74,7 @@ def test_v3_the_herb_a_seat_lays_face_down_is_secret_to_that_seat_until_the_reve
 
 def test_v3_layouts_are_told_to_everybody_once_all_are_arranged():
     st = make("edora", players=2, seed=0, arranged_herbs=True)
-    while st.stack[-1][0] == 2:      # D_ARRANGE
+    while st.stack[-1][0] == 2:      # ARRANGE_HERBS
         seat = st.acting()[0]
         st.apply(st.legal_actions(seat)[0], seat)
     reveal = [e for e in st.log(1) if e["kind"] == "herbs_revealed"]
@@ -193,7 +193,7 @@ def test_a_shared_best_total_is_told_with_the_tie_break():
     st.knowledge[:] = [3, 1]
     st.ending = True
     st.player = 1
-    st.stack = [(105, 0, 0)]                   # W_END_TURN: the round's last player ends the game
+    st.stack = [(105, 0, 0)]                   # END_TURN: the round's last player ends the game
     st._advance()
     log = st.log(None)
     tie = next(e for e in log if e["kind"] == "tie_break")

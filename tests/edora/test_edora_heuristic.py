@@ -57,13 +57,13 @@ def test_heuristic_choice_does_not_depend_on_the_hidden_deck_order():
     lookahead must not peek at the real top of the deck (here a T8, met with a 4th tablet,
     would make P6b the best potion), so every order of the unseen deck gives one choice."""
     from nemeton.games.edora.components import POTIONS, TABLETS
-    from nemeton.games.edora.steps import D_BREW, W_END_TURN
+    from nemeton.games.edora.steps import BREW_POTION, END_TURN
 
     st = fresh(2)
     set_player(st, 0, mistletoe=6)
     st.tablets[0] = [TABLETS.index("T4"), TABLETS.index("T10")]
     st.potion_owner[POTIONS.index("P6c")] = 1
-    st.stack = [(W_END_TURN, 0, 0), (D_BREW, 1, 0)]
+    st.stack = [(END_TURN, 0, 0), (BREW_POTION, 1, 0)]
     legal = st.legal_actions(0)
     choices = set()
     for top in sorted(set(st.deck)):

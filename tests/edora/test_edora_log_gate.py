@@ -27,7 +27,7 @@ from nemeton.engine import get_game
 from nemeton.games.edora import decisions
 from nemeton.games.edora.components import HERBS
 from nemeton.games.edora.positions import fresh, set_player
-from nemeton.games.edora.steps import D_TAKE_DIE, D_TAKE_HERB, W_END_TURN
+from nemeton.games.edora.steps import END_TURN, TAKE_DIE, TAKE_HERB
 
 SPEC = get_game("edora")
 VARIANTS = [{}, {"tablet_draft": True}, {"shared_herbs": True}, {"arranged_herbs": True}, {"shared_dice": True},
@@ -122,7 +122,7 @@ def test_the_comparison_runs_through_forced_die_and_herb_picks(players):
 def test_a_forced_pick_that_peeked_at_the_deck_would_be_caught():
     """The comparison can fail: a forced die pick that says something only when the hidden
     top of the deck is an odd tablet is reported."""
-    settle = decisions.SETTLE[D_TAKE_DIE]
+    settle = decisions.SETTLE[TAKE_DIE]
 
     def peeking(state, top):
         waits = settle(state, top)
@@ -130,7 +130,7 @@ def test_a_forced_pick_that_peeked_at_the_deck_would_be_caught():
             state.record_no_effect("die", "peeked at the deck")
         return waits
 
-    decisions.SETTLE[D_TAKE_DIE] = peeking      # the rules' own table (rules._SETTLE is this list)
+    decisions.SETTLE[TAKE_DIE] = peeking      # the rules' own table (rules._SETTLE is this list)
     try:
         with pytest.raises(AssertionError, match="same view, other events|another order"):
             for seed in range(6):
@@ -138,7 +138,7 @@ def test_a_forced_pick_that_peeked_at_the_deck_would_be_caught():
                 for viewer in (None, 0, 1):
                     compare_from(st, viewer, seed)
     finally:
-        decisions.SETTLE[D_TAKE_DIE] = settle
+        decisions.SETTLE[TAKE_DIE] = settle
 
 
 # ----- one view after two different picks: one log ------------------------------------------------
@@ -149,10 +149,10 @@ def _pick_position(overview, count, herbs_left=None):
     st = fresh(2)
     set_player(st, 0, overview=overview)
     if herbs_left is None:
-        st.stack = [(W_END_TURN, 0, 0), (D_TAKE_DIE, count, 0)]
+        st.stack = [(END_TURN, 0, 0), (TAKE_DIE, count, 0)]
     else:
         set_player(st, 0, herbs=[h for h in HERBS if h not in herbs_left])
-        st.stack = [(W_END_TURN, 0, 0), (D_TAKE_HERB, count, 0)]
+        st.stack = [(END_TURN, 0, 0), (TAKE_HERB, count, 0)]
     st._advance()
     return st
 
@@ -206,7 +206,7 @@ def test_a_real_choice_of_dice_still_waits_for_the_player():
 @given(overview=S.lists(S.integers(1, 6), max_size=9), count=S.integers(1, 4))
 def test_any_two_dice_picks_that_leave_one_view_tell_one_log(overview, count):
     st = _pick_position(overview, count)
-    while not st.is_terminal() and st.current_player == 0 and st.stack[-1][0] == D_TAKE_DIE:
+    while not st.is_terminal() and st.current_player == 0 and st.stack[-1][0] == TAKE_DIE:
         _same_view_same_log(st)
         st.apply(st.legal_actions(0)[0], 0)
 
@@ -215,6 +215,6 @@ def test_any_two_dice_picks_that_leave_one_view_tell_one_log(overview, count):
 @given(left=S.lists(S.sampled_from(HERBS), max_size=4, unique=True), count=S.integers(1, 2))
 def test_any_two_herb_picks_that_leave_one_view_tell_one_log(left, count):
     st = _pick_position([1, 2, 3], count, herbs_left=left)
-    while not st.is_terminal() and st.current_player == 0 and st.stack[-1][0] == D_TAKE_HERB:
+    while not st.is_terminal() and st.current_player == 0 and st.stack[-1][0] == TAKE_HERB:
         _same_view_same_log(st)
         st.apply(st.legal_actions(0)[0], 0)

@@ -5,7 +5,7 @@ import pytest
 from nemeton.engine import IllegalActionError, make
 from nemeton.games.edora.actions import Emergency
 from nemeton.games.edora.positions import fresh, legal_texts, play, put_dice, set_player, start_turn
-from nemeton.games.edora.steps import D_PLACE, D_START, D_TURN
+from nemeton.games.edora.steps import CHOOSE_START, MOVE, PLACE_DIE
 
 
 # ----- setup ----------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ def test_start_spaces_are_chosen_counter_clockwise_from_the_start_players_right_
     st = make("edora", players=4, seed=3)
     sp = st.start_player
     order = []
-    while st.stack[-1][0] == D_START:
+    while st.stack[-1][0] == CHOOSE_START:
         order.append(st.current_player)
         legal = st.legal_actions()
         assert len(legal) == 4 - len(order) + 1
@@ -45,10 +45,10 @@ def test_start_spaces_are_chosen_counter_clockwise_from_the_start_players_right_
 
 def test_the_free_first_turn_steps_onto_the_start_sanctuary_without_cost_and_no_emergency():
     st = make("edora", players=2, seed=5)
-    while st.stack[-1][0] == D_START:
+    while st.stack[-1][0] == CHOOSE_START:
         play(st, legal_texts(st)[-1])
     p = st.current_player
-    assert st.stack[-1][0] == D_PLACE
+    assert st.stack[-1][0] == PLACE_DIE
     s = st.board.names[st.start_at[p]]
     texts = legal_texts(st)
     assert texts and all(t.startswith("place die") and f" on {s} " in t for t in texts)
@@ -212,7 +212,7 @@ def test_safety_valve_ends_the_game_after_3_rounds_without_a_die():
         for p in (0, 1):
             assert not st.is_terminal()
             play(st, "emergency turn (+6 provisions, 1 die)")
-            while not st.is_terminal() and st.stack[-1][0] != D_TURN:
+            while not st.is_terminal() and st.stack[-1][0] != MOVE:
                 st.apply(st.legal_actions()[0])
     assert st.is_terminal()
 
@@ -222,7 +222,7 @@ def test_without_the_safety_valve_idle_rounds_never_end_the_game():
     for _ in range(5):
         for p in (0, 1):
             play(st, "emergency turn (+6 provisions, 1 die)")
-            while st.stack[-1][0] != D_TURN:
+            while st.stack[-1][0] != MOVE:
                 st.apply(st.legal_actions()[0])
     assert not st.is_terminal() and st.round == 6
 

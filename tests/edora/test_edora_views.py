@@ -7,7 +7,7 @@ import pytest
 
 from nemeton.engine import InvalidOptionsError, get_game, make
 from nemeton.games.edora.positions import fresh, legal_texts, play
-from nemeton.games.edora.steps import D_ARRANGE, D_DRAFT, D_START
+from nemeton.games.edora.steps import ARRANGE_HERBS, CHOOSE_START, KEEP_TABLET
 
 SPEC = get_game("edora")
 
@@ -40,7 +40,7 @@ def test_legal_actions_from_the_view_match_the_state():
 
 def test_v1_tablet_draft_keeps_one_of_three_and_puts_two_under_the_deck():
     st = make("edora", players=2, seed=2, tablet_draft=True)
-    assert st.stack[-1][0] == D_DRAFT and all(not t for t in st.tablets)
+    assert st.stack[-1][0] == KEEP_TABLET and all(not t for t in st.tablets)
     p = st.current_player
     hand = list(st.draft_hand)
     assert len(hand) == 3
@@ -67,7 +67,7 @@ def test_v2_everybody_copies_the_start_players_herb_layout():
 
 def test_v3_players_arrange_their_herbs_simultaneously_face_down():
     st = make("edora", players=2, seed=6, arranged_herbs=True)
-    assert st.stack[-1][0] == D_ARRANGE and st.acting() == (0, 1)
+    assert st.stack[-1][0] == ARRANGE_HERBS and st.acting() == (0, 1)
     st.apply(st.legal_actions(1)[3], seat=1)
     assert st.view(0)["boards"][1]["herbs"] == [None] * 12
     assert st.view(1)["boards"][1]["herbs"][0] is not None
@@ -76,7 +76,7 @@ def test_v3_players_arrange_their_herbs_simultaneously_face_down():
     for seat in (0, 1):
         while seat in st.acting():
             st.apply(st.legal_actions(seat)[-1], seat=seat)
-    assert st.stack[-1][0] == D_START
+    assert st.stack[-1][0] == CHOOSE_START
     assert sorted(st.herb_at[12:24]) == list(range(12))
     assert st.view(0)["boards"][1]["herbs"][0] is not None
 

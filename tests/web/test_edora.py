@@ -396,7 +396,7 @@ def edora_data(board_text=None):
         "potion_effects": components.POTION_EFFECTS, "tablet_conditions": components.TABLET_CONDITIONS,
         "reward_names": components.REWARD_NAMES, "reward_gains": components.REWARD_GAINS,
         "rune_names": components.RUNE_NAMES, "steps": {str(k): v for k, v in steps.STEP_NAMES.items()},
-        "codes": {"take_die": steps.D_TAKE_DIE, "release": steps.D_RELEASE, "end_turn": steps.W_END_TURN},
+        "codes": {"take_die": steps.TAKE_DIE, "release": steps.ACTIVATE_HERB, "end_turn": steps.END_TURN},
     }))
 
 

@@ -13,12 +13,12 @@ from typing import Any, Mapping
 from ...engine.checks import (a_list, boolean, distinct, event_head, fail, field, integer, keyed, name, names,
                               refuse)
 from .board import REWARDS
-from .components import (DOLMEN_COLOURS, HERB_STATES, HERBS, HERBS_PER_PLAYER, POTIONS, TABLET_COPIES,
-                         TABLETS)
+from .components import DOLMEN_COLOURS, HERBS, HERBS_PER_PLAYER, HERB_STATES, POTIONS, TABLETS, TABLET_COPIES
 from .events import EVENT_KINDS
-from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE, D_RAISE,
-                    D_RELEASE, D_RUNE, D_STAND_AGAIN, D_START, D_STONE, D_TABLET, D_TAKE_DIE, D_TAKE_HERB,
-                    D_TURN, W_ACTION, W_BEGIN, W_COMPETE, W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
+from .steps import (ACTIVATE_HERB, ARRANGE_HERBS, BEGIN_PLAY, BREW_POTION, CHOOSE_START, COMPETITION, DOLMENS,
+                    END_TURN, FIRE_PITS, FLIP_HERB, KEEP_TABLET, MOVE, PLACE_DIE, PLACE_RUNE_STONE,
+                    PLACE_STANDING_STONE, PROVISIONS_OR_DICE, RAISE_DIE, RELEASED_HERBS, REPEAT_FIRE_REWARD,
+                    REPEAT_STONE_REWARD, SANCTUARY_ACTION, TAKE_DIE, TAKE_GEM, TAKE_HERB, TAKE_TABLET)
 
 BIG = 10 ** 6           # bound of counters that only grow (prestige, provisions, stamps)
 DICE_PER_PLAYER = 13
@@ -35,15 +35,15 @@ def _step_ranges(n: int, board) -> dict[int, tuple[tuple[int, int], tuple[int, i
     zero = (0, 0)
     seat = (0, n - 1)
     return {
-        D_START: (seat, zero), D_DRAFT: (seat, zero), D_ARRANGE: (zero, zero), D_TURN: (zero, zero),
-        D_PLACE: (zero, zero), D_FOOD: (zero, zero), D_TAKE_DIE: ((1, 3 * DICE_PER_PLAYER), zero),
-        D_TABLET: ((0, 2), zero), D_BREW: ((0, 9), zero), D_GEM: ((-1, 2), (0, 12)),
-        D_STONE: ((0, 1), zero), D_STAND_AGAIN: ((0, 63), zero), D_RUNE: ((0, 12), (0, 1)),
-        D_FIRE_AGAIN: ((0, len(board.pit_names) - 1), zero), D_RAISE: ((0, 3), (0, 1)),
-        D_FLIP: (zero, zero), D_TAKE_HERB: ((0, 2), (0, 2)), D_RELEASE: ((0, len(board.herb_pairs_at) - 1), zero),
-        W_COMPETE: ((0, board.size - 1), zero), W_ACTION: ((0, board.size - 1), (0, n - 1)),
-        W_FIRE: ((0, board.size - 1), zero), W_DOLMEN: (zero, zero), W_HERBS: (zero, zero),
-        W_END_TURN: (zero, zero), W_BEGIN: (zero, zero),
+        CHOOSE_START: (seat, zero), KEEP_TABLET: (seat, zero), ARRANGE_HERBS: (zero, zero), MOVE: (zero, zero),
+        PLACE_DIE: (zero, zero), PROVISIONS_OR_DICE: (zero, zero), TAKE_DIE: ((1, 3 * DICE_PER_PLAYER), zero),
+        TAKE_TABLET: ((0, 2), zero), BREW_POTION: ((0, 9), zero), TAKE_GEM: ((-1, 2), (0, 12)),
+        PLACE_STANDING_STONE: ((0, 1), zero), REPEAT_STONE_REWARD: ((0, 63), zero), PLACE_RUNE_STONE: ((0, 12), (0, 1)),
+        REPEAT_FIRE_REWARD: ((0, len(board.pit_names) - 1), zero), RAISE_DIE: ((0, 3), (0, 1)),
+        FLIP_HERB: (zero, zero), TAKE_HERB: ((0, 2), (0, 2)), ACTIVATE_HERB: ((0, len(board.herb_pairs_at) - 1), zero),
+        COMPETITION: ((0, board.size - 1), zero), SANCTUARY_ACTION: ((0, board.size - 1), (0, n - 1)),
+        FIRE_PITS: ((0, board.size - 1), zero), DOLMENS: (zero, zero), RELEASED_HERBS: (zero, zero),
+        END_TURN: (zero, zero), BEGIN_PLAY: (zero, zero),
     }
 
 
@@ -62,16 +62,16 @@ def check_stack(stack: Any, n: int, board, over: bool) -> None:
         if stack:
             refuse("stack", "a finished game has no step left")
         return
-    if not stack or stack[0][0] not in (W_END_TURN, W_BEGIN):
+    if not stack or stack[0][0] not in (END_TURN, BEGIN_PLAY):
         refuse("stack", "a game in progress has its turn's end (or the setup's) at the bottom")
-    if any(e[0] in (W_END_TURN, W_BEGIN) for e in stack[1:]):
+    if any(e[0] in (END_TURN, BEGIN_PLAY) for e in stack[1:]):
         refuse("stack", "only the bottom step may end a turn or the setup")
-    if stack[-1][0] >= W_COMPETE:
+    if stack[-1][0] >= COMPETITION:
         refuse("stack", "a decision must be on top (automatic steps run at once)")
-    setup = stack[0][0] == W_BEGIN
-    if not setup and any(e[0] in (D_START, D_DRAFT, D_ARRANGE) for e in stack):
+    setup = stack[0][0] == BEGIN_PLAY
+    if not setup and any(e[0] in (CHOOSE_START, KEEP_TABLET, ARRANGE_HERBS) for e in stack):
         refuse("stack", "setup decisions only during the setup")
-    if setup and any(e[0] not in (D_START, D_DRAFT, D_ARRANGE) for e in stack[1:]):
+    if setup and any(e[0] not in (CHOOSE_START, KEEP_TABLET, ARRANGE_HERBS) for e in stack[1:]):
         refuse("stack", "only setup decisions during the setup")
 
 
@@ -128,7 +128,7 @@ def check_table(data: Any, n: int, board, *, over: bool, view: bool) -> None:
     integer(field(data, "links"), "links", 0, len(board.ring) // 2)
     integer(field(data, "closures"), "closures", 0, len(board.pit_names))
     boards = a_list(field(data, "boards"), "boards", n, n)
-    arranging = any(e[0] == D_ARRANGE for e in data["stack"])
+    arranging = any(e[0] == ARRANGE_HERBS for e in data["stack"])
     for p, pl in enumerate(boards):
         check_board_of(pl, p, board, n, hidden_herbs=view and arranging)
         if pl["arranged"] < HERBS_PER_PLAYER and not arranging:
@@ -190,7 +190,7 @@ def _check_people(data: Mapping[str, Any], boards: list, n: int) -> None:
     stack = data["stack"]
     if not stack:
         return
-    if stack[0][0] == W_BEGIN:
+    if stack[0][0] == BEGIN_PLAY:
         if any(pl["figure"] is not None for pl in boards):
             refuse("boards", "no druid is on the board during the setup")
     elif any(pl["start"] is None for pl in boards):
@@ -274,5 +274,5 @@ def check_view(view: Any, n: int, board) -> None:
     check_tablets(seen, hidden)
     acting = view["acting"]
     stack = view["stack"]
-    if not over and stack[0][0] == W_END_TURN and (len(acting) != 1 or acting[0] not in range(n)):
+    if not over and stack[0][0] == END_TURN and (len(acting) != 1 or acting[0] not in range(n)):
         refuse("acting", "one seat acts during a turn")

@@ -1,7 +1,7 @@
 """Edora's component tables: herbs (§4.5), potions (§4.6), tablets (§4.7), gems, dolmens.
 
-Indices are the ints the state stores; the ids (``H_VP``, ``P3a``, ``T5``) are what actions,
-views and the docs show.
+Indices are the ints the state stores (a herb's is named ``HERB_VP`` and so on); the ids
+(``H_VP``, ``P3a``, ``T5``) are what actions, views, records and the docs show.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 # ----- herbs (§4.5) ---------------------------------------------------------------------------
 HERBS = ("H_FOOD", "H_MIST", "H_SICKLE", "H_KNOW", "H_AMULET", "H_DIE",
          "H_STAND", "H_LEAP", "H_RUNE", "H_FIRE", "H_VP", "H_TABLET")
-(H_FOOD, H_MIST, H_SICKLE, H_KNOW, H_AMULET, H_DIE,
- H_STAND, H_LEAP, H_RUNE, H_FIRE, H_VP, H_TABLET) = range(12)
+(HERB_FOOD, HERB_MIST, HERB_SICKLE, HERB_KNOW, HERB_AMULET, HERB_DIE,
+ HERB_STAND, HERB_LEAP, HERB_RUNE, HERB_FIRE, HERB_VP, HERB_TABLET) = range(12)
 HERB_INDEX = {h: i for i, h in enumerate(HERBS)}
 HERBS_PER_PLAYER = len(HERBS)      # per-player herb arrays are HERBS_PER_PLAYER long
 HERB_EFFECTS = {

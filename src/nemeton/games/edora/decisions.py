@@ -13,13 +13,13 @@ from typing import Any, Callable
 
 from . import actions as A
 from .board import REWARDS, RUNE_UNITS
-from .components import (ACTIVE, H_FOOD, H_TABLET, HERB_INDEX, HERBS, HERBS_PER_PLAYER, INACTIVE, ON_BOARD,
-                         POTION_COST, POTION_INDEX, POTIONS, SPACE_STRIDE, TABLET_INDEX, TABLETS)
+from .components import (ACTIVE, HERBS, HERBS_PER_PLAYER, HERB_FOOD, HERB_INDEX, HERB_TABLET, INACTIVE,
+                         ON_BOARD, POTIONS, POTION_COST, POTION_INDEX, SPACE_STRIDE, TABLETS, TABLET_INDEX)
 from .potions import brew
-from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FLIP, D_FOOD, D_GEM, D_PLACE,
-                    D_RAISE, D_RELEASE, D_RUNE, D_STAND_AGAIN, D_START, D_STONE, D_TABLET,
-                    D_TAKE_DIE, D_TAKE_HERB, D_TURN, W_ACTION, W_BEGIN, W_COMPETE,
-                    W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
+from .steps import (ACTIVATE_HERB, ARRANGE_HERBS, BEGIN_PLAY, BREW_POTION, CHOOSE_START, COMPETITION, DOLMENS,
+                    END_TURN, FIRE_PITS, FLIP_HERB, KEEP_TABLET, MOVE, PLACE_DIE, PLACE_RUNE_STONE,
+                    PLACE_STANDING_STONE, PROVISIONS_OR_DICE, RAISE_DIE, RELEASED_HERBS, REPEAT_FIRE_REWARD,
+                    REPEAT_STONE_REWARD, SANCTUARY_ACTION, TAKE_DIE, TAKE_GEM, TAKE_HERB, TAKE_TABLET)
 
 # The board-independent actions, built once (the board's own are in ``board.tables``).
 FOOD_PROVISIONS = A.FoodChoice("provisions")
@@ -28,11 +28,11 @@ STOP_BREWING = A.Stop("potions")
 STOP_RAISING = A.Stop("dice to raise")
 SKIP_STANDING = A.Skip("standing-stone")
 SKIP_RUNE = A.Skip("rune-stone")
-TAKE_DIE = [None] + [A.TakeDie(v) for v in range(1, 7)]
+TAKE_DIE_ACTIONS = [None] + [A.TakeDie(v) for v in range(1, 7)]
 BREW = [A.Brew(name) for name in POTIONS]
 REPEAT = [A.RepeatReward(r) for r in REWARDS]
 FLIP = [A.FlipHerb(h) for h in HERBS]
-TAKE_HERB = [A.TakeHerb(h) for h in HERBS]
+TAKE_HERB_ACTIONS = [A.TakeHerb(h) for h in HERBS]
 ACTIVATE = [[A.ActivateHerb(HERBS[a], HERBS[b]) for b in range(len(HERBS))] for a in range(len(HERBS))]
 ARRANGE = [[A.ArrangeHerb(h, c) for c in range(HERBS_PER_PLAYER)] for h in HERBS]
 KEEP = [A.KeepTablet(t) for t in TABLETS]
@@ -126,7 +126,7 @@ def apply_move(state, action, seat):
     if state.events is not None:
         state._event("move", seat, from_sanctuary=state.board.names[state.figure[seat]],
                      sanctuary=action.to, cost=action.cost)
-    state.stack[-1] = (D_PLACE, 0, 0)
+    state.stack[-1] = (PLACE_DIE, 0, 0)
     state.provisions[seat] -= action.cost
     state.figure[seat] = state.board.index[action.to]
 
@@ -135,7 +135,7 @@ def apply_leap(state, action, seat):
     if state.events is not None:
         state._event("forest_leap", seat, from_sanctuary=state.board.names[state.figure[seat]],
                      sanctuary=action.to, cost=1)
-    state.stack[-1] = (D_PLACE, 0, 0)
+    state.stack[-1] = (PLACE_DIE, 0, 0)
     state.provisions[seat] -= 1
     state.figure[seat] = state.board.index[action.to]
 
@@ -166,7 +166,7 @@ def apply_food(state, action, seat):
     provisions = 0
     if action.take == "provisions":
         provisions = 12
-        if state.herb_state[HERBS_PER_PLAYER * seat + H_FOOD] == ACTIVE:
+        if state.herb_state[HERBS_PER_PLAYER * seat + HERB_FOOD] == ACTIVE:
             provisions += 6
             state.vp3(seat)
         state.provisions[seat] += provisions
@@ -207,13 +207,13 @@ def settle_take_die(state, top) -> bool:
 def legal_take_die(state, top, seat):
     ov = state.overview
     base = 7 * seat
-    return [TAKE_DIE[v] for v in range(1, 7) if ov[base + v]]
+    return [TAKE_DIE_ACTIONS[v] for v in range(1, 7) if ov[base + v]]
 
 
 def apply_take_die(state, action, seat):
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_TAKE_DIE, top[1] - 1, 0)
+        state.stack[-1] = (TAKE_DIE, top[1] - 1, 0)
     else:
         state.stack.pop()
     if state.events is not None:
@@ -240,7 +240,7 @@ def legal_tablet(state, top, seat):
 def apply_take_tablet(state, action, seat):
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_TABLET, top[1] - 1, 0)
+        state.stack[-1] = (TAKE_TABLET, top[1] - 1, 0)
     else:
         state.stack.pop()
     before = state.prestige[seat]
@@ -248,7 +248,7 @@ def apply_take_tablet(state, action, seat):
     if state.events is not None:
         side = action.slot // 2
         stones = [REWARDS[state.oracle_stones[side]], REWARDS[state.oracle_stones[(side + 1) % 6]]]
-        times = 2 if state.herb_state[HERBS_PER_PLAYER * seat + H_TABLET] == ACTIVE else 1
+        times = 2 if state.herb_state[HERBS_PER_PLAYER * seat + HERB_TABLET] == ACTIVE else 1
         refill = state.oracle_slots[action.slot]
         state._event("take_tablet", seat, tablet=action.tablet, slot=action.slot, side=side,
                      rewards=stones * times, refill=TABLETS[refill] if refill >= 0 else None,
@@ -279,7 +279,7 @@ def legal_brew(state, top, seat):
 def apply_brew(state, action, seat):
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_BREW, top[1] - 1, 0)
+        state.stack[-1] = (BREW_POTION, top[1] - 1, 0)
     else:
         state.stack.pop()
     k = POTION_INDEX[action.potion]
@@ -434,7 +434,7 @@ def apply_repeat(state, action, seat):
     state.gain(seat, REWARDS.index(action.reward))
     if state.events is not None:
         state._event("repeat_reward", seat, reward=action.reward,
-                     herb="H_FIRE" if top[0] == D_FIRE_AGAIN else "H_STAND",
+                     herb="H_FIRE" if top[0] == REPEAT_FIRE_REWARD else "H_STAND",
                      prestige=state.prestige[seat] - before)
 
 
@@ -502,7 +502,7 @@ def legal_raise(state, top, seat):
 def apply_raise(state, action, seat):
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_RAISE, top[1] - 1, top[2])
+        state.stack[-1] = (RAISE_DIE, top[1] - 1, top[2])
     else:
         state.stack.pop()
     if state.events is not None:
@@ -544,7 +544,7 @@ def settle_take_herb(state, top) -> bool:
 
 
 def legal_take_herb(state, top, seat):
-    return [TAKE_HERB[h] for h in _herbs_in(state, seat, ON_BOARD)]
+    return [TAKE_HERB_ACTIONS[h] for h in _herbs_in(state, seat, ON_BOARD)]
 
 
 def apply_take_herb(state, action, seat):
@@ -552,7 +552,7 @@ def apply_take_herb(state, action, seat):
         state._event("take_herb", seat, herb=action.herb)
     top = state.stack[-1]
     if top[1] > 1:
-        state.stack[-1] = (D_TAKE_HERB, top[1] - 1, top[2] + 1)
+        state.stack[-1] = (TAKE_HERB, top[1] - 1, top[2] + 1)
     else:
         state.stack.pop()
     state.herb_state[HERBS_PER_PLAYER * seat + HERB_INDEX[action.herb]] = ACTIVE
@@ -604,23 +604,23 @@ def work_begin(state, top):
 
 
 _LEGAL_BY_STEP: dict[int, Callable[[Any, Any, Any], list]] = {
-    D_START: legal_start, D_DRAFT: legal_draft, D_ARRANGE: legal_arrange,
-    D_TURN: lambda st, top, seat: st._legal_turn(top, seat),
-    D_PLACE: lambda st, top, seat: st._legal_place(top, seat),
-    D_FOOD: lambda st, top, seat: [FOOD_PROVISIONS, FOOD_DICE],
-    D_TAKE_DIE: legal_take_die, D_TABLET: legal_tablet, D_BREW: legal_brew, D_GEM: legal_gem,
-    D_STONE: legal_stone, D_STAND_AGAIN: legal_repeat_mask, D_RUNE: legal_rune,
-    D_FIRE_AGAIN: legal_fire_again, D_RAISE: legal_raise, D_FLIP: legal_flip,
-    D_TAKE_HERB: legal_take_herb, D_RELEASE: legal_release,
+    CHOOSE_START: legal_start, KEEP_TABLET: legal_draft, ARRANGE_HERBS: legal_arrange,
+    MOVE: lambda st, top, seat: st._legal_turn(top, seat),
+    PLACE_DIE: lambda st, top, seat: st._legal_place(top, seat),
+    PROVISIONS_OR_DICE: lambda st, top, seat: [FOOD_PROVISIONS, FOOD_DICE],
+    TAKE_DIE: legal_take_die, TAKE_TABLET: legal_tablet, BREW_POTION: legal_brew, TAKE_GEM: legal_gem,
+    PLACE_STANDING_STONE: legal_stone, REPEAT_STONE_REWARD: legal_repeat_mask, PLACE_RUNE_STONE: legal_rune,
+    REPEAT_FIRE_REWARD: legal_fire_again, RAISE_DIE: legal_raise, FLIP_HERB: legal_flip,
+    TAKE_HERB: legal_take_herb, ACTIVATE_HERB: legal_release,
 }
 LEGAL = [_LEGAL_BY_STEP[k] for k in range(max(_LEGAL_BY_STEP) + 1)]  # indexed by step (every decision has one)
 
 _SETTLE_BY_STEP: dict[int, Callable[[Any, Any], bool]] = {
-    D_START: _always, D_DRAFT: settle_draft, D_ARRANGE: settle_arrange, D_TURN: _always,
-    D_PLACE: _always, D_FOOD: _always, D_TAKE_DIE: settle_take_die, D_TABLET: settle_tablet,
-    D_BREW: settle_brew, D_GEM: settle_gem, D_STONE: settle_stone, D_STAND_AGAIN: settle_stand_again,
-    D_RUNE: settle_rune, D_FIRE_AGAIN: settle_fire_again, D_RAISE: settle_raise, D_FLIP: settle_flip,
-    D_TAKE_HERB: settle_take_herb, D_RELEASE: _always,
+    CHOOSE_START: _always, KEEP_TABLET: settle_draft, ARRANGE_HERBS: settle_arrange, MOVE: _always,
+    PLACE_DIE: _always, PROVISIONS_OR_DICE: _always, TAKE_DIE: settle_take_die, TAKE_TABLET: settle_tablet,
+    BREW_POTION: settle_brew, TAKE_GEM: settle_gem, PLACE_STANDING_STONE: settle_stone, REPEAT_STONE_REWARD: settle_stand_again,
+    PLACE_RUNE_STONE: settle_rune, REPEAT_FIRE_REWARD: settle_fire_again, RAISE_DIE: settle_raise, FLIP_HERB: settle_flip,
+    TAKE_HERB: settle_take_herb, ACTIVATE_HERB: _always,
 }
 SETTLE = [_SETTLE_BY_STEP[k] for k in range(max(_SETTLE_BY_STEP) + 1)]  # indexed by step (every decision has one)
 
@@ -635,5 +635,5 @@ APPLY = {
     A.ActivateHerb: apply_activate,
 }
 
-WORK = {W_COMPETE: work_compete, W_ACTION: work_action, W_FIRE: work_fire, W_DOLMEN: work_dolmen,
-        W_HERBS: work_herbs, W_END_TURN: work_end_turn, W_BEGIN: work_begin}
+WORK = {COMPETITION: work_compete, SANCTUARY_ACTION: work_action, FIRE_PITS: work_fire, DOLMENS: work_dolmen,
+        RELEASED_HERBS: work_herbs, END_TURN: work_end_turn, BEGIN_PLAY: work_begin}

@@ -21,12 +21,12 @@ from . import actions as A
 from . import decisions
 from .actions import build_board_tables
 from .board import REWARDS, RUNE_UNITS, board_from_text
-from .components import DOLMEN_COLOURS, HERB_STATES, HERBS, POTIONS, TABLETS
+from .components import DOLMEN_COLOURS, HERBS, HERB_STATES, POTIONS, TABLETS
 from .options import EdoraOptions
 from .state_json import options_of
-from .steps import STEP_NAMES, W_BEGIN, W_COMPETE
+from .steps import BEGIN_PLAY, COMPETITION, STEP_NAMES
 
-_STEPS = sorted(STEP_NAMES) + list(range(W_COMPETE, W_BEGIN + 1))   # decisions, then automatic steps
+_STEPS = sorted(STEP_NAMES) + list(range(COMPETITION, BEGIN_PLAY + 1))   # decisions, then automatic steps
 _STEP_INDEX = {k: i for i, k in enumerate(_STEPS)}
 _REWARD = {r: i for i, r in enumerate(REWARDS)}
 _RUNE = {u: i for i, u in enumerate(RUNE_UNITS)}
@@ -106,9 +106,9 @@ def all_actions(options: EdoraOptions) -> list:
     out += [a for row in t["gems"] for a in row]
     # the rules' own instances of the board-independent actions (ids are then found by identity)
     dec = decisions
-    out += [A.EMERGENCY, dec.FOOD_PROVISIONS, dec.FOOD_DICE, *dec.TAKE_DIE[1:], *dec.BREW, dec.STOP_BREWING,
+    out += [A.EMERGENCY, dec.FOOD_PROVISIONS, dec.FOOD_DICE, *dec.TAKE_DIE_ACTIONS[1:], *dec.BREW, dec.STOP_BREWING,
             dec.STOP_RAISING, dec.SKIP_STANDING, dec.SKIP_RUNE, *dec.STANDING, *dec.RUNE.values(), *dec.REPEAT,
-            *dec.FLIP, *dec.TAKE_HERB, *(a for row in dec.ACTIVATE for a in row if a.herb != a.other),
+            *dec.FLIP, *dec.TAKE_HERB_ACTIONS, *(a for row in dec.ACTIVATE for a in row if a.herb != a.other),
             *(a for row in dec.TABLET_ACTIONS for a in row)]
     if options.arranged_herbs:
         out += [a for row in dec.ARRANGE for a in row]

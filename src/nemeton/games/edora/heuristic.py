@@ -31,19 +31,19 @@ from typing import Any, Mapping, Sequence
 
 from ...engine import Action, State, get_game
 from .board import DIE, FOOD, KNOW, MIST, SICKLE, VP
-from .components import (ACTIVE, HERBS_PER_PLAYER, H_AMULET, H_DIE, H_FIRE, H_FOOD, H_KNOW, H_LEAP,
-                                       H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP,
-                                       HERB_INDEX, TABLET_INDEX)
+from .components import (ACTIVE, HERBS_PER_PLAYER, HERB_AMULET, HERB_DIE, HERB_FIRE, HERB_FOOD, HERB_INDEX,
+                         HERB_KNOW, HERB_LEAP, HERB_MIST, HERB_RUNE, HERB_SICKLE, HERB_STAND, HERB_TABLET,
+                         HERB_VP, TABLET_INDEX)
 from .rules import EdoraState
-from .steps import D_BREW, D_DRAFT, D_FOOD, D_PLACE, D_TURN
+from .steps import BREW_POTION, KEEP_TABLET, MOVE, PLACE_DIE, PROVISIONS_OR_DICE
 from .scoring import amulet_points, sanctuary_collections, tablet_met
 from . import actions as A
 from ...engine.heuristic import GameHeuristic
 
 OPPONENT_SHARE = 0.5
 TEMPERATURE = 12.0
-HERB_VALUE = {H_VP: 9, H_DIE: 5, H_KNOW: 6, H_AMULET: 4, H_FOOD: 4, H_MIST: 3, H_SICKLE: 4,
-              H_STAND: 3, H_TABLET: 4, H_FIRE: 3, H_RUNE: 3, H_LEAP: 2}
+HERB_VALUE = {HERB_VP: 9, HERB_DIE: 5, HERB_KNOW: 6, HERB_AMULET: 4, HERB_FOOD: 4, HERB_MIST: 3, HERB_SICKLE: 4,
+              HERB_STAND: 3, HERB_TABLET: 4, HERB_FIRE: 3, HERB_RUNE: 3, HERB_LEAP: 2}
 REWARD_VALUE = {VP: 3.0, KNOW: 2.5, FOOD: 1.8, DIE: 3.0, MIST: 1.5, SICKLE: 1.5}
 POTION_VALUE = {"P6c": 25, "P3a": 10, "P4b": 14, "P5b": 13, "P5a": 14, "P6b": 12, "P5c": 12,
                 "P4a": 9, "P2b": 7, "P2c": 5, "P3c": 6, "P3b": 6, "P4c": 10, "P2a": 5,
@@ -94,7 +94,7 @@ def _objective(st: EdoraState, seat: int) -> float:
 def _reward_value(st, p, name: str) -> float:
     from .board import REWARDS
     r = REWARDS.index(name)
-    if r == VP and st.herb_state[HERBS_PER_PLAYER * p + H_VP] == ACTIVE:
+    if r == VP and st.herb_state[HERBS_PER_PLAYER * p + HERB_VP] == ACTIVE:
         return 5.0
     return REWARD_VALUE[r]
 
@@ -103,7 +103,7 @@ def _quick_key(st: EdoraState, p: int, a: Action) -> float:
     if isinstance(a, A.FoodChoice):
         ov = sum(st.overview[7 * p + 1:7 * p + 7])
         dice_worth = min(ov, 3) * 3.0 + (3 - min(ov, 3)) * 2.0
-        food_herb = st.herb_state[HERBS_PER_PLAYER * p + H_FOOD] == ACTIVE
+        food_herb = st.herb_state[HERBS_PER_PLAYER * p + HERB_FOOD] == ACTIVE
         provisions_worth = 12 * (0.5 if st.provisions[p] < 15 else 0.25) + (9 if food_herb else 0)
         return provisions_worth if a.take == "provisions" else dice_worth
     if isinstance(a, A.TakeDie):
@@ -141,7 +141,7 @@ def _quick_complete(st: EdoraState, seat: int) -> None:
         if st.over or st.current_player != seat:
             return
         k = st.stack[-1][0]
-        if k == D_TURN or k == D_PLACE:
+        if k == MOVE or k == PLACE_DIE:
             return
         legal = st._legal_actions(seat)  # seat is acting (checked above): no public checks in rollouts
         best = max(legal, key=lambda a: _quick_key(st, seat, a))
@@ -153,7 +153,7 @@ def _value_after(st: EdoraState, seat: int, action: Action) -> float:
     c.history = []
     c.events = None             # a lookahead tells nobody anything
     c.apply_unchecked(action, seat)
-    if not c.over and c.current_player == seat and c.stack[-1][0] == D_PLACE:
+    if not c.over and c.current_player == seat and c.stack[-1][0] == PLACE_DIE:
         return max(_value_after(c, seat, a) for a in c._legal_actions(seat))
     _quick_complete(c, seat)
     return _objective(c, seat)
@@ -172,7 +172,7 @@ def seen_by(state: EdoraState, seat: int) -> EdoraState:
     deck, marks = c.deck, c.deck_marks
     unknown = [k for k in range(len(deck)) if marks[k] != seat]
     top = c.stack[-1] if c.stack else None
-    hand_seen = top is not None and top[0] == D_DRAFT and top[1] == seat
+    hand_seen = top is not None and top[0] == KEEP_TABLET and top[1] == seat
     cards = sorted([deck[k] for k in unknown] + ([] if hand_seen else c.draft_hand))
     for k, t in zip(unknown, cards):
         deck[k] = t
@@ -204,7 +204,7 @@ class EdoraHeuristic(GameHeuristic):
             return legal[0]
         st: EdoraState = state  # type: ignore[assignment]
         top = st.stack[-1][0]
-        if top not in (D_TURN, D_PLACE, D_FOOD, D_BREW) and len(legal) > 8:
+        if top not in (MOVE, PLACE_DIE, PROVISIONS_OR_DICE, BREW_POTION) and len(legal) > 8:
             return max(legal, key=lambda a: _quick_key(st, seat, a))   # reads public parts only
         st = seen_by(st, seat)
         best, best_value = None, -math.inf

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from .board import REWARDS
-from .components import ACTIVE, HERB_INDEX, HERBS_PER_PLAYER, INACTIVE, ON_BOARD, SPACE_STRIDE
+from .components import ACTIVE, HERBS_PER_PLAYER, HERB_INDEX, INACTIVE, ON_BOARD, SPACE_STRIDE
 from .rules import EdoraState
-from .steps import D_PLACE, D_TURN, W_END_TURN
+from .steps import END_TURN, MOVE, PLACE_DIE
 
 LETTERS = "ABCD"
 
@@ -25,7 +25,7 @@ def fresh(players: int = 2, seed: int = 0, **options) -> EdoraState:
     from ...engine.registry import get_game
     st = get_game("edora").make(players=players, seed=seed, **options)
     assert isinstance(st, EdoraState)
-    while st.stack[-1][0] == 0:           # D_START: take the first free start space
+    while st.stack[-1][0] == 0:           # CHOOSE_START: take the first free start space
         st.apply(st.legal_actions()[0])
     st.start_player = 0
     n = st.n
@@ -42,10 +42,10 @@ def start_turn(st: EdoraState, p: int, place_at: str | None = None) -> None:
     """Make it p's normal turn (step 1: move or emergency); with ``place_at``, p has just
     arrived there for free and is at step 2 (place a die)."""
     st.player = p
-    st.stack = [(W_END_TURN, 0, 0), (D_TURN, 0, 0)]
+    st.stack = [(END_TURN, 0, 0), (MOVE, 0, 0)]
     if place_at is not None:
         st.figure[p] = st.board.index[place_at]
-        st.stack[-1] = (D_PLACE, 0, 0)
+        st.stack[-1] = (PLACE_DIE, 0, 0)
 
 
 def set_player(st: EdoraState, p: int, *, at: str | None = None, provisions: int | None = None,

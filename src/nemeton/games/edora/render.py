@@ -27,8 +27,8 @@ from typing import Any, Mapping
 from ...engine.log import Names, render_text, seat_ref
 from .board import board_from_text
 from .components import HERB_EFFECTS, HERB_NAMES, RUNE_NAMES, TABLET_CONDITIONS
-from .steps import (D_ARRANGE, D_DRAFT, D_FLIP, D_RELEASE, D_START, D_TABLET, D_TAKE_DIE,
-                    D_TAKE_HERB, D_TURN, STEP_NAMES, W_END_TURN)
+from .steps import (ACTIVATE_HERB, ARRANGE_HERBS, CHOOSE_START, END_TURN, FLIP_HERB, KEEP_TABLET, MOVE,
+                    STEP_NAMES, TAKE_DIE, TAKE_HERB, TAKE_TABLET)
 
 LETTERS = "ABCD"
 WIDTH = 80
@@ -85,8 +85,8 @@ def _decision(view: Mapping[str, Any]) -> int | None:
 def is_emergency_turn(view: Mapping[str, Any]) -> bool:
     """An emergency turn waits only for its die: nothing is left of the turn below it."""
     stack = view["stack"]
-    return (not view["terminal"] and len(stack) == 2 and stack[-1][0] == D_TAKE_DIE
-            and stack[0][0] == W_END_TURN)
+    return (not view["terminal"] and len(stack) == 2 and stack[-1][0] == TAKE_DIE
+            and stack[0][0] == END_TURN)
 
 
 def winners(view: Mapping[str, Any]) -> list[int]:
@@ -199,7 +199,7 @@ def _features(view: Mapping[str, Any], board, full: bool) -> list[str]:
     # setup (start spaces), and always on the full map
     seat = view.get("seat")
     tablets = set(view["boards"][seat]["tablets"]) if seat is not None else set()
-    if seat is not None and _decision(view) in (D_TABLET, D_DRAFT) and seat in view["acting"]:
+    if seat is not None and _decision(view) in (TAKE_TABLET, KEEP_TABLET) and seat in view["acting"]:
         tablets |= {t for t in view["oracle_slots"] if t} | set(view.get("draft_hand") or ())
     setup = any(pl["figure"] is None for pl in view["boards"])
     out = []
@@ -326,22 +326,22 @@ def _decision_help(view: Mapping[str, Any], board) -> list[str]:
     kind = _decision(view)
     if seat is None or seat not in view["acting"]:
         return []
-    if kind in (D_TABLET, D_DRAFT):
+    if kind in (TAKE_TABLET, KEEP_TABLET):
         shown = view.get("draft_hand") or [t for t in view["oracle_slots"] if t]
         return _wrapped("tablets (10 points each if met at the end): ",
                         [f"{t} {TABLET_CONDITIONS[t]}" for t in sorted(set(shown), key=_num)])
-    if kind in (D_RELEASE, D_FLIP, D_TAKE_HERB, D_ARRANGE):
+    if kind in (ACTIVATE_HERB, FLIP_HERB, TAKE_HERB, ARRANGE_HERBS):
         mine = view["boards"][seat]
-        if kind == D_RELEASE:
+        if kind == ACTIVATE_HERB:
             k = view["stack"][-1][1]
             herbs = mine["herbs"][2 * k:2 * k + 2]
-        elif kind == D_ARRANGE:
+        elif kind == ARRANGE_HERBS:
             herbs = [h for h in HERB_EFFECTS if h not in mine["herbs"]]
         else:
-            wanted = "inactive" if kind == D_FLIP else "board"
+            wanted = "inactive" if kind == FLIP_HERB else "board"
             herbs = [h for h, state in mine["herb_state"].items() if state == wanted]
         return _wrapped("herbs (face up = active): ", [f"{_short_herb(h)}: {HERB_EFFECTS[h]}" for h in herbs])
-    if kind == D_TURN:
+    if kind == MOVE:
         return _destinations(view, board, seat)
     return []
 
@@ -395,7 +395,7 @@ def _header(view: Mapping[str, Any]) -> list[str]:
         out.append(f"emergency turn of {acting}: +6 provisions and a die from the overview board (choose it)")
     else:
         out.append(f"to act: {acting}: {STEP_NAMES.get(kind, '')}")
-    if kind == D_START:
+    if kind == CHOOSE_START:
         order = ", ".join(seat_name((sp - 1 - j) % n) for j in range(n))
         out.append(f"start spaces are chosen from the start player's right, counter-clockwise, "
                    f"start player last; order: {order}")

@@ -22,18 +22,19 @@ from . import decisions
 from .board import (DIE, FOOD, KNOW, MIST, REWARDS, SPACE_AMULET, SPACE_KNOWLEDGE, SPACE_MISTLETOE,
                     SPACE_PROVISIONS, SPACE_SICKLE, SPACE_STANDING_STONE, SPACE_TABLET, VP, Board,
                     board_from_text, dolmen_separation_problem)
-from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, H_AMULET, H_DIE, H_FIRE, H_KNOW,
-                         H_LEAP, H_MIST, H_RUNE, H_SICKLE, H_STAND, H_TABLET, H_VP, HERBS,
-                         HERBS_PER_PLAYER, ON_BOARD, POTIONS, SPACE_STRIDE, TABLET_COPIES, TABLETS)
+from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, HERBS, HERBS_PER_PLAYER, HERB_AMULET, HERB_DIE,
+                         HERB_FIRE, HERB_KNOW, HERB_LEAP, HERB_MIST, HERB_RUNE, HERB_SICKLE, HERB_STAND,
+                         HERB_TABLET, HERB_VP, ON_BOARD, POTIONS, SPACE_STRIDE, TABLETS, TABLET_COPIES)
 from .events import event_text
 from .options import EdoraOptions
 from .scoring import final_scoring, record_final_scoring
 from .checks import check_state
 from .state_json import load_state, options_of, state_to_json
 from .view import shared_view, state_view
-from .steps import (D_ARRANGE, D_BREW, D_DRAFT, D_FIRE_AGAIN, D_FOOD, D_GEM, D_PLACE, D_RELEASE, D_RUNE,
-                    D_STAND_AGAIN, D_START, D_STONE, D_TABLET, D_TAKE_DIE, D_TURN, W_ACTION, W_BEGIN,
-                    W_COMPETE, W_DOLMEN, W_END_TURN, W_FIRE, W_HERBS)
+from .steps import (ACTIVATE_HERB, ARRANGE_HERBS, BEGIN_PLAY, BREW_POTION, CHOOSE_START, COMPETITION, DOLMENS,
+                    END_TURN, FIRE_PITS, KEEP_TABLET, MOVE, PLACE_DIE, PLACE_RUNE_STONE, PLACE_STANDING_STONE,
+                    PROVISIONS_OR_DICE, RELEASED_HERBS, REPEAT_FIRE_REWARD, REPEAT_STONE_REWARD,
+                    SANCTUARY_ACTION, TAKE_DIE, TAKE_GEM, TAKE_TABLET)
 
 class EdoraState(State):
     game_name = "edora"
@@ -213,15 +214,15 @@ class EdoraState(State):
         self.knowledge_counter = n
         order = [(sp + k) % n for k in range(n)]
         # the setup decisions, last pushed = first taken
-        self.stack.append((W_BEGIN, 0, 0))
+        self.stack.append((BEGIN_PLAY, 0, 0))
         # start spaces: from the start player's right, counter-clockwise; start player last
         for p in reversed([(sp - 1 - j) % n for j in range(n)]):
-            self.stack.append((D_START, p, 0))
+            self.stack.append((CHOOSE_START, p, 0))
         if opts.arranged_herbs:
-            self.stack.append((D_ARRANGE, 0, 0))
+            self.stack.append((ARRANGE_HERBS, 0, 0))
         if opts.tablet_draft:
             for p in reversed(order):
-                self.stack.append((D_DRAFT, p, 0))
+                self.stack.append((KEEP_TABLET, p, 0))
         else:
             for p in order:
                 self.tablets[p].append(self.deck.pop())
@@ -244,16 +245,16 @@ class EdoraState(State):
             return TERMINAL
         top = self.stack[-1]
         k = top[0]
-        if k == D_START or k == D_DRAFT:
+        if k == CHOOSE_START or k == KEEP_TABLET:
             return top[1]
-        if k == D_ARRANGE:
+        if k == ARRANGE_HERBS:
             return min(self._arranging())
         return self.player
 
     def acting(self) -> tuple[int, ...]:
         if self.over:
             return ()
-        if self.stack[-1][0] == D_ARRANGE:
+        if self.stack[-1][0] == ARRANGE_HERBS:
             return self._arranging()
         return (self.current_player,)
 
@@ -279,7 +280,7 @@ class EdoraState(State):
             return []
         top = self.stack[-1]
         if seat is not None and seat != self.current_player:
-            if top[0] != D_ARRANGE or seat not in self._arranging():
+            if top[0] != ARRANGE_HERBS or seat not in self._arranging():
                 return []
         if seat is None:
             seat = self.current_player
@@ -296,7 +297,7 @@ class EdoraState(State):
                 break
         if not minv:
             return [A.EMERGENCY]
-        if self.herb_state[HERBS_PER_PLAYER * p + H_DIE] == ACTIVE:
+        if self.herb_state[HERBS_PER_PLAYER * p + HERB_DIE] == ACTIVE:
             minv = max(1, minv - 2)
         budget = self.provisions[p] - minv
         out = []
@@ -310,7 +311,7 @@ class EdoraState(State):
                 c = dist[d]
                 if c <= budget and d != cur and not (mask >> d) & 1 and used[d] < n:
                     out.append(table[d][c])
-            if self.herb_state[HERBS_PER_PLAYER * p + H_LEAP] == ACTIVE:
+            if self.herb_state[HERBS_PER_PLAYER * p + HERB_LEAP] == ACTIVE:
                 leaps = b.tables["leaps"]
                 for d in b.glade_members[b.glade_of[cur]]:
                     if d != cur and dist[d] > 1 and not (mask >> d) & 1 and used[d] < n:
@@ -324,7 +325,7 @@ class EdoraState(State):
         budget = self.provisions[p]
         res = self.reserve
         base = 7 * p
-        herb = self.herb_state[HERBS_PER_PLAYER * p + H_DIE] == ACTIVE
+        herb = self.herb_state[HERBS_PER_PLAYER * p + HERB_DIE] == ACTIVE
         table = self.board.tables["places"][s]
         owner = self.owner
         out = []
@@ -363,7 +364,7 @@ class EdoraState(State):
     # ----- rewards ----------------------------------------------------------------------------
     def vp3(self, p: int, times: int = 1) -> None:
         """Awards of exactly 3 prestige (5 with the prestige herb, Q7)."""
-        self.prestige[p] += (5 if self.herb_state[HERBS_PER_PLAYER * p + H_VP] == ACTIVE else 3) * times
+        self.prestige[p] += (5 if self.herb_state[HERBS_PER_PLAYER * p + HERB_VP] == ACTIVE else 3) * times
 
     def gain(self, p: int, reward: int, times: int = 1) -> None:
         """A basic reward (§4.1), ``times`` separate awards; no action herbs apply here."""
@@ -406,22 +407,22 @@ class EdoraState(State):
     def take_dice(self, p: int, count: int) -> None:
         """Dice from the overview board (the player picks which); none left -> +2 prestige each."""
         top = self.stack[-1] if self.stack else None
-        if top is not None and top[0] == D_TAKE_DIE:
-            self.stack[-1] = (D_TAKE_DIE, top[1] + count, 0)
+        if top is not None and top[0] == TAKE_DIE:
+            self.stack[-1] = (TAKE_DIE, top[1] + count, 0)
         else:
-            self.stack.append((D_TAKE_DIE, count, 0))
+            self.stack.append((TAKE_DIE, count, 0))
 
     # ----- turn flow --------------------------------------------------------------------------
     def begin_turn(self) -> None:
         p = self.player
-        self.stack.append((W_END_TURN, 0, 0))
+        self.stack.append((END_TURN, 0, 0))
         if self.figure[p] < 0:      # first turn: free step onto the start sanctuary
             self.figure[p] = self.start_at[p]
-            self.stack.append((D_PLACE, 0, 0))
+            self.stack.append((PLACE_DIE, 0, 0))
             if self.events is not None:
                 self._event("first_step", None, player=p, sanctuary=self.board.names[self.figure[p]])
         else:
-            self.stack.append((D_TURN, 0, 0))
+            self.stack.append((MOVE, 0, 0))
 
     def end_turn(self) -> None:
         """After a turn: next player; at the end of a round, the game end (§6) and safety valve (E4)."""
@@ -467,11 +468,11 @@ class EdoraState(State):
             if self.events is not None:
                 self._event("last_round", None, player=p)
         st = self.stack
-        st.append((W_HERBS, 0, 0))
-        st.append((W_DOLMEN, 0, 0))
-        st.append((W_FIRE, s, 0))
-        st.append((W_ACTION, s, i))
-        st.append((W_COMPETE, s, 0))
+        st.append((RELEASED_HERBS, 0, 0))
+        st.append((DOLMENS, 0, 0))
+        st.append((FIRE_PITS, s, 0))
+        st.append((SANCTUARY_ACTION, s, i))
+        st.append((COMPETITION, s, 0))
 
     def highest_die(self, s: int) -> tuple[int, int]:
         """(owner, space) of the highest die on s, ties by §5; (-1, -1) if empty."""
@@ -501,42 +502,42 @@ class EdoraState(State):
         kind, a, b = self.board.space_actions[s][i]
         hs = self.herb_state
         if kind == SPACE_PROVISIONS:
-            self.stack.append((D_FOOD, 0, 0))
+            self.stack.append((PROVISIONS_OR_DICE, 0, 0))
         elif kind == SPACE_KNOWLEDGE:
-            steps = a + (2 if hs[HERBS_PER_PLAYER * p + H_KNOW] == ACTIVE else 0)
+            steps = a + (2 if hs[HERBS_PER_PLAYER * p + HERB_KNOW] == ACTIVE else 0)
             before = self.prestige[p]
             self.advance_knowledge(p, steps)
             if self.events is not None:
                 self._event("knowledge", None, player=p, steps=steps, position=self.knowledge[p],
                             prestige=self.prestige[p] - before)
         elif kind == SPACE_SICKLE:
-            steps = a + (2 if hs[HERBS_PER_PLAYER * p + H_SICKLE] == ACTIVE else 0)
+            steps = a + (2 if hs[HERBS_PER_PLAYER * p + HERB_SICKLE] == ACTIVE else 0)
             before = self.prestige[p]
             self.advance_sickle(p, steps)
             if self.events is not None:
                 self._event("sickle", None, player=p, steps=steps, position=self.sickle[p],
                             prestige=self.prestige[p] - before)
         elif kind == SPACE_TABLET:
-            self.stack.append((D_TABLET, 1, 0))
+            self.stack.append((TAKE_TABLET, 1, 0))
         elif kind == SPACE_MISTLETOE:
             before = self.prestige[p]
             gained = a
             self.mistletoe[p] += a
-            if hs[HERBS_PER_PLAYER * p + H_MIST] == ACTIVE:
+            if hs[HERBS_PER_PLAYER * p + HERB_MIST] == ACTIVE:
                 self.mistletoe[p] += 1
                 gained += 1
                 self.vp3(p)
-            self.stack.append((D_BREW, b, 0))
+            self.stack.append((BREW_POTION, b, 0))
             if self.events is not None:
                 self._event("mistletoe", None, player=p, mistletoe=gained, brews=b,
                             prestige=self.prestige[p] - before)
         elif kind == SPACE_AMULET:
-            self.stack.append((D_GEM, a, b + (1 if hs[HERBS_PER_PLAYER * p + H_AMULET] == ACTIVE else 0)))
+            self.stack.append((TAKE_GEM, a, b + (1 if hs[HERBS_PER_PLAYER * p + HERB_AMULET] == ACTIVE else 0)))
         elif kind == SPACE_STANDING_STONE:           # a sanctuary's stone action may be left unused (skip)
-            self.stack.append((D_STONE, 1, 0))
+            self.stack.append((PLACE_STANDING_STONE, 1, 0))
         else:
-            v = self.value[s * SPACE_STRIDE + i] + (2 if hs[HERBS_PER_PLAYER * p + H_RUNE] == ACTIVE else 0)
-            self.stack.append((D_RUNE, v, 1))
+            v = self.value[s * SPACE_STRIDE + i] + (2 if hs[HERBS_PER_PLAYER * p + HERB_RUNE] == ACTIVE else 0)
+            self.stack.append((PLACE_RUNE_STONE, v, 1))
 
     def close_fire_pits(self, p: int, s: int) -> None:
         """Step 5: every open pit around s whose bordering sanctuaries all hold your dice."""
@@ -562,8 +563,8 @@ class EdoraState(State):
                 self._event("fire_pit", None, player=p, pit=b.pit_names[k],
                             rewards=[REWARDS[r] for r in b.pit_rewards[k]],
                             prestige=self.prestige[p] - before, **extra)
-            if self.herb_state[HERBS_PER_PLAYER * p + H_FIRE] == ACTIVE:
-                self.stack.append((D_FIRE_AGAIN, k, 0))
+            if self.herb_state[HERBS_PER_PLAYER * p + HERB_FIRE] == ACTIVE:
+                self.stack.append((REPEAT_FIRE_REWARD, k, 0))
 
     def link_dolmens(self, p: int) -> None:
         """Step 6: each colour whose two sanctuaries your dice join along a path."""
@@ -617,7 +618,7 @@ class EdoraState(State):
             h1, h2 = at[HERBS_PER_PLAYER * p + 2 * k], at[HERBS_PER_PLAYER * p + 2 * k + 1]
             left = [h for h in (h1, h2) if hs[HERBS_PER_PLAYER * p + h] == ON_BOARD]
             if len(left) == 2:
-                self.stack.append((D_RELEASE, k, 0))
+                self.stack.append((ACTIVATE_HERB, k, 0))
             elif left:
                 hs[HERBS_PER_PLAYER * p + left[0]] = ACTIVE
             if self.events is not None:
@@ -637,8 +638,8 @@ class EdoraState(State):
             if (self.standing[p] >> j) & 1:
                 self.gain(p, row[j])
                 gained |= 1 << row[j]
-        if self.herb_state[HERBS_PER_PLAYER * p + H_STAND] == ACTIVE:
-            self.stack.append((D_STAND_AGAIN, gained, 0))
+        if self.herb_state[HERBS_PER_PLAYER * p + HERB_STAND] == ACTIVE:
+            self.stack.append((REPEAT_STONE_REWARD, gained, 0))
 
     def place_rune_stone(self, p: int, k: int, v: int) -> None:
         """§4.2 RS: the stone's reward times a number given by the die value v."""
@@ -671,7 +672,7 @@ class EdoraState(State):
         else:
             self.oracle_slots[slot] = -1
         side = slot // 2
-        times = 2 if self.herb_state[HERBS_PER_PLAYER * p + H_TABLET] == ACTIVE else 1
+        times = 2 if self.herb_state[HERBS_PER_PLAYER * p + HERB_TABLET] == ACTIVE else 1
         self.gain(p, self.oracle_stones[side], times)
         self.gain(p, self.oracle_stones[(side + 1) % 6], times)
 
@@ -752,7 +753,7 @@ class EdoraState(State):
         """RecordError unless every seat that acts now has something to do (a loaded state)."""
         if self.over:
             return
-        if self.stack[-1][0] == D_ARRANGE and not self._arranging():
+        if self.stack[-1][0] == ARRANGE_HERBS and not self._arranging():
             raise RecordError("the herbs are all arranged, yet the state waits for their arrangement")
         for seat in self.acting():
             if not self._legal_actions(seat):

@@ -8,10 +8,10 @@ from __future__ import annotations
 from itertools import chain, repeat
 from typing import Any
 
-from .components import HERB_STATES, HERBS, HERBS_PER_PLAYER, POTIONS, TABLETS
+from .components import HERBS, HERBS_PER_PLAYER, HERB_STATES, POTIONS, TABLETS
 from .state_json import (_DIE_VALUES, _HERB_OR_NONE, _OPTIONS_JSON, _REWARD_OR_NONE, _assemble, _board_json,
                          _shared_sanctuaries, _table_json, _view_tables, options_json, public_json)
-from .steps import D_DRAFT
+from .steps import KEEP_TABLET
 
 
 def state_view(st, seat: int | None) -> dict[str, Any]:
@@ -41,7 +41,7 @@ def _deck_known(st, seat: int | None) -> list[list]:
 def _draft_hand(st, seat: int | None) -> list[str] | None:
     """The V1 draft hand, to the seat drafting it only."""
     top = st.stack[-1] if st.stack else None
-    if seat is not None and top is not None and top[0] == D_DRAFT and top[1] == seat:
+    if seat is not None and top is not None and top[0] == KEEP_TABLET and top[1] == seat:
         return [TABLETS[t] for t in st.draft_hand]
     return None
 
