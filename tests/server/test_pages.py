@@ -42,7 +42,7 @@ def test_static_files_are_served_and_nothing_outside_the_web_folder(client):
 
 
 def test_the_icon_is_served_and_a_missing_one_is_404_not_500(db_url, tmp_path, monkeypatch, caplog):
-    from conftest import TestClient
+    from fastapi.testclient import TestClient
 
     import nemeton.server.app as app_module
     from nemeton.server.app import create_app

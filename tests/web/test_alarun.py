@@ -11,7 +11,7 @@ from collections import Counter
 
 import httpx
 
-from conftest import (check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
+from conftest import (check_no_leak, create_room, new_page, open_seat, play_by_clicks, play_checking_the_phone_fits,
                       record_frames, screenshot, snapshot, state_at)
 
 from nemeton.games.alarun.components import CARD_NAMES
@@ -365,7 +365,6 @@ def test_on_a_390_by_844_phone_your_hand_never_covers_your_square(server, browse
     """The square lies between the centre and the hand (kept at the bottom of the screen): at
     every turn, the page scrolled to the top, the hand's box and the square's do not meet and
     every cell of the square is on the screen."""
-    from conftest import new_page
     phone = new_page(browser, 390, 844)
     try:
         room, tokens, _ = create_room(server, "alarun", ["human", "random", "random"])
