@@ -80,6 +80,9 @@ class GameSpec:
     signals: LazyPart | None = None
     fitted: LazyPart | None = None
     companion: LazyPart | None = None
+    # Its compiled kernel (a nemeton.engine.kernel.Kernel subclass taking ``(options, batch)``;
+    # needs the ``fast`` extra): a second implementation of the rules, proven equal to them.
+    kernel: LazyPart | None = None
     # The folder of the game's web renderer (``renderer.js``, an ES module, and ``style.css``);
     # the server serves it at ``/games/<name>/`` and the room page imports it from there.
     web_dir: str | None = None

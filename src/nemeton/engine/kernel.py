@@ -1,0 +1,181 @@
+"""The compiled core's protocol: a game's batched kernel (``games/<g>/kernel.py``).
+
+A kernel is a second implementation of a game's rules, written for speed with Numba: the
+state of B games lives in NumPy arrays (one array per field, a leading batch axis) and
+compiled functions deal, list legal actions, apply actions, score and encode all B games at
+once. The Python rules stay the reference, the gate for secrets and what the server plays;
+a kernel must agree with them exactly, which ``tests/kernel/`` proves differentially (same
+seed, same deal; after every step the same legal mask, returns and state; the same
+observation as the reference encoder for every seat).
+
+Everything here is the part every game shares:
+
+- :class:`Kernel`, the API each game's kernel class implements (action ids are the ids of
+  ``spec.action_space(options)``; seats act in the order a table of agents asks them, the
+  lowest acting seat first);
+- :class:`KernelUnsupported`, the refusal of an option a kernel does not implement (it names
+  the option: never silently different);
+- :func:`compile_notice`, which tells a person the first use is compiling (and for how long)
+  instead of hanging silently; compiled code is cached on disk by Numba (``cache=True``), and
+  ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python for debugging.
+
+The random streams the rules draw from are CPython's Mersenne Twister, mirrored in
+:mod:`nemeton.engine.mt`, so a kernel deals what the reference deals for a seed and a random
+agent inside it chooses what ``RandomAgent`` chooses for its seed.
+
+NumPy and Numba are the ``fast`` extra (``pip install 'nemeton[fast]'``); the engine imports
+this module only when a kernel is asked for (``GameSpec.kernel``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .errors import NemetonError
+from .options import GameOptions
+from .state import State
+
+RANDOM, HEURISTIC = 0, 1  # playout policies inside a kernel
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
+class KernelUnsupported(NemetonError):
+    """A game option (or value) the compiled kernel does not implement."""
+
+
+def jit_disabled() -> bool:
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+_warmed: set[str] = set()
+
+
+def compile_notice(name: str, warm: Callable[[], Any], stream: Any = None) -> float:
+    """Run ``warm`` (a call of every compiled function on a tiny batch) once per process,
+    saying on ``stream`` (stderr) that ``name`` is compiling when it takes long: the first
+    use compiles (tens of seconds), later ones load Numba's on-disk cache in about a second.
+    Returns the seconds it took (0 if already warm)."""
+    if name in _warmed:
+        return 0.0
+    out = sys.stderr if stream is None else stream
+    started = time.perf_counter()
+    said = False
+    if not jit_disabled() and out is not None and getattr(out, "isatty", lambda: False)():
+        print(f"Preparing the compiled {name} kernel (the first use compiles it, about a minute; "
+              "it is cached on disk for later runs)...", file=out, flush=True)
+        said = True
+    warm()
+    seconds = time.perf_counter() - started
+    _warmed.add(name)
+    if said or seconds > 5:
+        print(f"The {name} kernel is ready ({seconds:.1f} s).", file=out, flush=True)
+    return seconds
+
+
+class Kernel(ABC):
+    """B games of one game, with fixed options, in NumPy arrays (see the module docstring).
+
+    Subclasses set :attr:`game`, :attr:`players`, :attr:`num_actions` and
+    :attr:`observation_size` in ``__init__``, refuse unsupported options there with
+    :class:`KernelUnsupported`, and implement the methods below. Per-slot arrays are public
+    attributes so that search and learning (issue 27) can call the compiled functions on
+    them directly without copying states through Python per step."""
+
+    game: str
+    options: GameOptions
+    batch: int
+    players: int
+    num_actions: int
+    observation_size: int
+
+    # -- setting up games ----------------------------------------------------------------
+    @abstractmethod
+    def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
+        """Deal a new game in each of ``slots`` (default all) from its seed: the game
+        ``spec.new_state(options, seed)`` deals."""
+
+    @abstractmethod
+    def load(self, slot: int, state: State) -> None:
+        """Copy a reference state (same options) into ``slot``, its random stream included."""
+
+    @abstractmethod
+    def read(self, slot: int) -> State:
+        """The reference state equal to ``slot`` (it continues exactly as the slot would).
+        Its event log is not rebuilt: the kernel keeps no events."""
+
+    # -- playing ---------------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> np.ndarray:
+        """(B,) int: each slot's lowest acting seat, ``TERMINAL`` (-1) once it has ended."""
+
+    @abstractmethod
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(B, num_actions) bool: the legal actions of each slot's current player."""
+
+    @abstractmethod
+    def legal_ids(self, slot: int) -> np.ndarray:
+        """The ids of ``slot``'s legal actions in the order the reference lists them
+        (``state.legal_actions(seat)``), which is what a random agent chooses among."""
+
+    @abstractmethod
+    def step(self, actions: np.ndarray) -> None:
+        """Apply ``actions[i]`` (an action id, legal for slot i's current player) in every
+        slot that has not ended; ended slots ignore theirs (pass -1)."""
+
+    @abstractmethod
+    def terminal(self) -> np.ndarray:
+        """(B,) bool."""
+
+    @abstractmethod
+    def returns(self) -> np.ndarray:
+        """(B, players) float64: ``state.returns()`` of each ended slot (0 for the others)."""
+
+    @abstractmethod
+    def scores(self) -> np.ndarray:
+        """(B, players) float64: ``state.scores()``."""
+
+    @abstractmethod
+    def winners(self) -> np.ndarray:
+        """(B, players) bool: ``state.winners()`` of each ended slot."""
+
+    @abstractmethod
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """(B, observation_size) float32: slot i's observation for seat ``seats[i]``, equal
+        to the reference encoder's ``encode(state.view(seat))``."""
+
+    @abstractmethod
+    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
+        """Play every slot on (to its end, or ``max_steps`` actions) with a policy per seat
+        (``policies[seat]``: :data:`RANDOM` or :data:`HEURISTIC`), seat ``s`` of slot ``i``
+        drawing from ``streams[i, s]`` (an ``mt`` stream; :data:`RANDOM` chooses as
+        ``RandomAgent`` does: ``legal[randbelow(len(legal))]`` over the reference's order).
+        Returns (B, 2) int64: steps taken and decisions with more than one legal action."""
+
+
+def kernel_policies(agent_specs: Sequence[str]) -> list[int]:
+    """The kernel playout policy of each seat's agent spec; a clear error for an agent the
+    kernel cannot run (parameters included: the kernel's agents take none)."""
+    out = []
+    for s in agent_specs:
+        if s not in POLICIES:
+            raise KernelUnsupported(f"the compiled kernel plays the agents {', '.join(POLICIES)}; "
+                                    f"{s!r} needs --engine reference")
+        out.append(POLICIES[s])
+    return out
+
+
+def check_options(game: str, options: Mapping[str, Any], supported: Mapping[str, Callable[[Any], bool]]) -> None:
+    """Refuse an option whose value the kernel does not implement. ``options`` are the
+    options that differ from their defaults; ``supported`` maps an option's name to a test of
+    its value (an option missing from it is refused whatever its value)."""
+    for name, value in options.items():
+        test = supported.get(name)
+        if test is None or not test(value):
+            raise KernelUnsupported(f"the compiled {game} kernel does not implement the option "
+                                    f"{name}={value!r}; use --engine reference")
