@@ -66,42 +66,107 @@ def game_seeds(master: int, index: int, players: int) -> tuple[int, list[int]]:
     return words[0] >> 33, [w >> 1 for w in words[1:]]
 
 
+ENGINES = ("reference", "fast")
+
+
 def simulate(game: str, players: int, games: int, seed: int, agent_specs: Sequence[str] = ("random",),
              options: Mapping[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None, records: bool = False) -> SimulationSummary:
+             progress: Callable[[int], None] | None = None, records: bool = False,
+             engine: str = "reference") -> SimulationSummary:
     """Play ``games`` games; agent specs are per seat (one spec is used for every seat).
     Each game's result is kept in ``results``, with its record if ``records`` is True (a
-    long simulation keeping every record slows down as they pile up)."""
+    long simulation keeping every record slows down as they pile up).
+
+    ``engine="fast"`` plays them on the game's compiled kernel (``games/<g>/kernel.py``):
+    the same games and, for random agents, the same choices as the reference, so the same
+    results (without records or rankings: the kernel keeps no events)."""
     spec = get_game(game)
     specs = list(agent_specs) or ["random"]
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise AgentSpecError(f"give one agent spec per seat ({players}), or one for all; got {len(specs)}")
-    agent_types = [parse_agent_spec(s) for s in specs]  # fails early with a clear message
+    if engine not in ENGINES:
+        raise AgentSpecError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     built = spec.options(**{**spec.bot_defaults, **(options or {}), "players": players})
-    wins = [0] * players
-    score_sums = [0.0] * players
-    return_sums = [0.0] * players
-    total_steps = 0
+    if engine == "fast":
+        if records:
+            raise AgentSpecError("the fast engine keeps no records; use --engine reference")
+        return _simulate_fast(spec, built, players, games, seed, specs, progress)
+    agent_types = [parse_agent_spec(s) for s in specs]  # fails early with a clear message
     results = []
     started = time.perf_counter()
     for g in range(games):
         game_seed, agent_seeds = game_seeds(seed, g, players)
         agents = [cls(spec, s, random.Random(agent_seeds[s]), **params) for s, (cls, params) in enumerate(agent_types)]
-        result = Table(spec.new_state(built, game_seed), agents, clock=None).run(records)
-        results.append(result)
+        results.append(Table(spec.new_state(built, game_seed), agents, clock=None).run(records))
+        if progress:
+            progress(g + 1)
+    return _summary(spec, built, players, games, seed, specs, results, started)
+
+
+FAST_BATCH = 4096  # games dealt and played together by one kernel call
+
+
+def _simulate_fast(spec: GameSpec, built: Any, players: int, games: int, seed: int, specs: list[str],
+                   progress: Callable[[int], None] | None) -> SimulationSummary:
+    """``simulate`` on the compiled kernel: batches of up to FAST_BATCH games, each seat's
+    agent a playout policy of the kernel drawing from its agent seed's stream."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        raise AgentSpecError("the fast engine needs Numba: pip install 'nemeton[fast]'") from None
+    from ..engine.kernel import KernelUnsupported, kernel_policies
+    from ..engine import mt
+    import numpy as np
+
+    if spec.kernel is None:
+        raise KernelUnsupported(f"{spec.name} has no compiled kernel; use --engine reference")
+    policies = np.array(kernel_policies(specs), dtype=np.int64)
+    kernel_cls = spec.kernel()
+    results: list[MatchResult] = []
+    kernel = kernel_cls(built, min(FAST_BATCH, games))  # compiles (or loads) before the clock starts
+    started = time.perf_counter()
+    for first in range(0, games, FAST_BATCH):
+        count = min(FAST_BATCH, games - first)
+        if kernel.batch != count:
+            kernel = kernel_cls(built, count)
+        seeds = np.zeros(count, dtype=np.int64)
+        streams = np.zeros((count, players, mt.STREAM_WORDS), dtype=np.uint32)
+        for i in range(count):
+            game_seed, agent_seeds = game_seeds(seed, first + i, players)
+            seeds[i] = game_seed
+            for s in range(players):
+                mt.seed(streams[i, s], agent_seeds[s])
+        kernel.deal(seeds)
+        counts = kernel.playout(policies, streams)
+        scores, returns, winners = kernel.scores(), kernel.returns(), kernel.winners()
+        for i in range(count):
+            results.append(MatchResult(
+                scores=[float(x) for x in scores[i]], ranking=[],
+                winners=[s for s in range(players) if winners[i, s]],
+                returns=[float(x) for x in returns[i]], steps=int(counts[i, 0]), record=None))
+        if progress:
+            progress(first + count)
+    return _summary(spec, built, players, games, seed, specs, results, started)
+
+
+def _summary(spec: GameSpec, built: Any, players: int, games: int, seed: int, specs: list[str],
+             results: list[MatchResult], started: float) -> SimulationSummary:
+    seconds = max(time.perf_counter() - started, 1e-9)
+    wins = [0] * players
+    score_sums = [0.0] * players
+    return_sums = [0.0] * players
+    total_steps = 0
+    for result in results:
         total_steps += result.steps
         for s in range(players):
             score_sums[s] += result.scores[s]
             return_sums[s] += result.returns[s]
         for w in result.winners:
             wins[w] += 1
-        if progress:
-            progress(g + 1)
-    seconds = max(time.perf_counter() - started, 1e-9)
     return SimulationSummary(
-        game=game, players=players, games=games, seed=seed, agents=specs,
+        game=spec.name, players=players, games=games, seed=seed, agents=specs,
         options={k: v for k, v in display_options(built).items() if k != "players"}, wins=wins,
         mean_scores=[round(x / max(games, 1), 4) for x in score_sums],
         mean_returns=[round(x / max(games, 1), 4) for x in return_sums],

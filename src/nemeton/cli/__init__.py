@@ -16,7 +16,7 @@ from rich.table import Table as TextTable  # a table of text; `Table` is the tab
 from rich.text import Text
 
 from ..agents.base import make_agent
-from ..arena.match import simulate as run_simulation
+from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
 from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
@@ -94,9 +94,14 @@ def simulate_command(
                                      help="Game option name=value (repeatable); for a data option, name=FILE."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
     board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
+    engine: str = typer.Option("reference", "--engine", "-e",
+                               help="reference (the Python rules, any agent) or fast (the compiled kernel: "
+                                    "random and heuristic agents; needs the fast extra)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play many games between agents and report wins, scores and speed."""
+    if engine not in ENGINES:
+        fail(f"--engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     agent_specs = split_agent_specs(agents)
     try:
         spec = get_game(game)
@@ -112,8 +117,11 @@ def simulate_command(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task(f"{game} x{games}", total=games)
-        summary = run_simulation(game, players, games, seed, agent_specs, opts,
-                                 progress=lambda done: bar.update(task, completed=done))
+        try:
+            summary = run_simulation(game, players, games, seed, agent_specs, opts,
+                                     progress=lambda done: bar.update(task, completed=done), engine=engine)
+        except NemetonError as exc:
+            fail(str(exc))
     if as_json:
         print(json.dumps(summary.to_json()))
         return
