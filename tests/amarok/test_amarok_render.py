@@ -61,7 +61,7 @@ def test_claw_phase_explains_how_hand_targets_are_named():
     assert "slot 0: --  slot 1: [B7 blue 7] (facing you)" in text
 
 
-def test_the_take_hint_is_only_for_the_player_to_move():
+def test_the_take_hint_is_only_for_the_acting_player():
     state = position(hands="R5 B7 | R3 B2 | B4 B9", turn=0)
     assert "\"own hand slot K\"" in SPEC.render(state.view(0))
     assert "\"own hand slot K\"" not in SPEC.render(state.view(1))

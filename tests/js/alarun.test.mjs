@@ -22,7 +22,7 @@ const what = (el) => attr(el, "data-card") ?? (attr(el, "data-x") !== undefined 
 const concerns = (a) => ({ swap: [a.give, a.take], place: [a.card, `${a.x},${a.y}`] }[a.type] || [`act-${a.type}`]);
 
 test("the fixtures hold seats' and the spectator's views in both phases and a finished game", () => {
-  assert.ok(ALL.some(({ snap }) => snap.seat === null) && ALL.some(({ snap }) => snap.finished));
+  assert.ok(ALL.some(({ snap }) => snap.seat === null) && ALL.some(({ snap }) => snap.terminal));
   for (const phase of ["actions", "placement"]) {
     assert.ok(ALL.some(({ snap }) => snap.view.phase === phase && snap.legal_actions.length), phase);
   }
@@ -103,7 +103,7 @@ test("exactly the legal moves are highlighted and reached by clicks; the spectat
   let checked = 0;
   for (const { play, snap } of ALL) {
     const { board, all } = drawn(ctxFor(play, snap));
-    if (snap.seat === null || snap.finished || !snap.legal_actions.length) {
+    if (snap.seat === null || snap.terminal || !snap.legal_actions.length) {
       assert.equal(byClass(all, "legal").length, 0, `move ${snap.moves}, seen by ${snap.seat}`);
       assert.equal(byClass(all, "selected").length, 0);
       continue;

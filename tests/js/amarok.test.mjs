@@ -14,7 +14,7 @@ const seatPanel = (board, seat) => byClass(board, "amk-seat").find((p) => attr(p
 
 test("the fixtures hold seats' and the spectator's views, a team game and finished games", () => {
   assert.ok(ALL.some(({ snap }) => snap.seat === null) && ALL.some(({ snap }) => snap.legal_actions.length));
-  assert.ok(ALL.some(({ snap }) => snap.view.teams) && ALL.some(({ snap }) => snap.finished));
+  assert.ok(ALL.some(({ snap }) => snap.view.teams) && ALL.some(({ snap }) => snap.terminal));
 });
 
 test("every hand card the view shows is drawn face up in that hand, every hidden one as a back", () => {
@@ -54,7 +54,7 @@ test("exactly the legal moves are highlighted, each acting its own move; the spe
     const acted = [];
     const { all } = drawn(ctxFor(play, snap, acted));
     const legal = byClass(all, "legal");
-    if (snap.seat === null || snap.finished) { assert.equal(legal.length, 0); continue; }
+    if (snap.seat === null || snap.terminal) { assert.equal(legal.length, 0); continue; }
     const want = new Set(snap.legal_actions.map(key));
     const shown = new Set(legal.map((el) => attr(el, "data-action") || null).filter(Boolean));
     assert.deepEqual([...shown].sort(), [...want].sort(), `${play.label}, move ${snap.moves}, seat ${snap.seat}`);
@@ -84,7 +84,7 @@ test("seats are named by their names, never by their number", () => {
 });
 
 test("the final sheet has every seat's round wins and every round, winners by name", () => {
-  const finished = ALL.filter(({ snap }) => snap.finished);
+  const finished = ALL.filter(({ snap }) => snap.terminal);
   assert.ok(finished.length);
   for (const { play, snap } of finished) {
     const sheet = amarok.score({ ...ctxFor(play, snap), mode: "score" });

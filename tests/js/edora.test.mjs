@@ -19,7 +19,7 @@ const values = (node, cls) => byClass(node, cls).map((d) => Number(text(d)));
 const uniq = (xs) => [...new Set(xs)].sort();
 
 test("the fixtures hold seats' and the spectator's views, decisions of every click count and a finished game", () => {
-  assert.ok(ALL.some(({ snap }) => snap.seat === null) && ALL.some(({ snap }) => snap.finished));
+  assert.ok(ALL.some(({ snap }) => snap.seat === null) && ALL.some(({ snap }) => snap.terminal));
   const kinds = new Set(ALL.flatMap(({ snap }) => snap.legal_actions.map((a) => a.type)));
   for (const kind of ["start", "move", "place", "take_tablet", "brew", "gem", "emergency"]) assert.ok(kinds.has(kind), kind);
 });
@@ -115,7 +115,7 @@ test("exactly the legal moves are highlighted and reached by clicks on what they
   let checked = 0;
   for (const { play, snap } of ALL) {
     const { all } = drawn(ctxFor(play, snap));
-    if (snap.seat === null || snap.finished || !snap.legal_actions.length) {
+    if (snap.seat === null || snap.terminal || !snap.legal_actions.length) {
       assert.equal(byClass(all, "legal").length, 0, `move ${snap.moves}, seen by ${snap.seat}`);
       assert.ok(elements(all).every((el) => !attr(el, "onclick")));
       continue;

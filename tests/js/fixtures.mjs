@@ -27,7 +27,7 @@ export const key = (action) => JSON.stringify(action);
 /** Every finished snapshot's final sheet, as the room's score screen ("score") and the replay
  *  draw it: [{play, snap, mode, sheet}]; asserts there is one. */
 export function finalSheets(game, renderer) {
-  const out = snapshots(game).filter(({ snap }) => snap.finished).flatMap(({ play, snap }) =>
+  const out = snapshots(game).filter(({ snap }) => snap.terminal).flatMap(({ play, snap }) =>
     ["score", "replay"].map((mode) => ({ play, snap, mode, sheet: renderer.score({ ...ctxFor(play, snap), mode }) })));
   if (!out.length) throw new Error(`no finished ${game} game in the fixtures`);
   return out;

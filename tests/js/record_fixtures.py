@@ -1,8 +1,8 @@
 """Record the snapshots the JavaScript tests draw (tests/js/fixtures/<game>.json): real games
 played by seeded random moves, each seat's and the spectator's view at a few points (and, for
 the games listed in EVERY_DECISION, the acting seat's view at the first decision offering each
-kind of action: Edora's moves are made of one to three clicks), in the shape a room's WebSocket sends them (nemeton.server.rooms.Room.snapshot: view, to_move,
-legal_actions, log, finished, seats); each play once with the game's public components.
+kind of action: Edora's moves are made of one to three clicks), in the shape a room's WebSocket sends them (nemeton.server.rooms.Room.snapshot: view, acting,
+legal_actions, log, terminal, seats); each play once with the game's public components.
 
     .venv/bin/python tests/js/record_fixtures.py    # rewrites the fixtures
 """
@@ -32,10 +32,10 @@ def snapshot(state: Any, seat: int | None, players: int) -> dict[str, Any]:
     legal = [] if seat is None else state.legal_actions(seat)
     return {
         "view": state.view(seat),
-        "to_move": list(state.acting()),
+        "acting": list(state.acting()),
         "legal_actions": [a.to_json() for a in legal],
         "log": state.log(seat),
-        "finished": state.is_terminal(),
+        "terminal": state.is_terminal(),
         "seat": seat,
         "seats": [{"seat": s, "name": NAMES[s], "kind": "human", "connected": True} for s in range(players)],
     }

@@ -71,8 +71,62 @@ def wait_for(client, room, token, predicate, timeout=20.0):
         snap = view(client, room, token, since=10**9)
         if predicate(snap):
             return snap
-        assert time.monotonic() < deadline, f"timed out waiting on room {room}: {snap['to_move']}"
+        assert time.monotonic() < deadline, f"timed out waiting on room {room}: {snap['acting']}"
         time.sleep(0.002)
+
+
+def stored_before_0008(url):
+    """A database at migration 0007 holding one room as a server of then stored it (Alarún,
+    Ann at seat 0 with the token "tok", a random AI at seat 1), played until the AI is to act,
+    the column ``to_move`` saying so; returns its actions [(seat, action JSON)]."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import MetaData, Table, create_engine, insert
+
+    from nemeton.server import db
+    from nemeton.server.rooms import hash_token
+    state = GameRecord("alarun", {"players": 2}, 5, []).replay()
+    moves = []
+    while 1 not in state.acting():
+        seat = state.acting()[0]
+        action = state.legal_actions(seat)[0]
+        state.apply(action, seat)
+        moves.append((seat, action.to_json()))
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with engine.begin() as c:
+        config.attributes["connection"] = c
+        command.upgrade(config, "0007")
+        old = MetaData()
+        rooms, seats, actions = (Table(name, old, autoload_with=c) for name in ("rooms", "seats", "actions"))
+        now = db._now()
+        c.execute(insert(rooms).values(
+            id="old", game="alarun", rules_version=1, options={"players": 2}, seed="5", status="playing",
+            version=len(moves), undo=False, created_at=now, updated_at=now, listed=True, to_move=json.dumps([1])))
+        c.execute(insert(seats), [
+            {"room_id": "old", "seat": 0, "kind": "human", "name": "Ann", "agent": None, "token_hash": hash_token("tok")},
+            {"room_id": "old", "seat": 1, "kind": "ai", "name": None, "agent": "random", "token_hash": None}])
+        c.execute(insert(actions), [{"room_id": "old", "idx": i, "seat": seat, "action": json.dumps(action)}
+                                    for i, (seat, action) in enumerate(moves)])
+    engine.dispose()
+    return moves
+
+
+def check_migrated_0008(url, moves):
+    """The database of :func:`stored_before_0008` migrated to head (0008 renames ``to_move``
+    to ``acting``): the room keeps its seats, actions and who acts, and must load at start."""
+    from sqlalchemy import select
+
+    from nemeton.server.db import Store, open_engine, rooms
+    engine = open_engine(url)
+    with engine.connect() as c:
+        assert json.loads(c.execute(select(rooms.c.acting).where(rooms.c.id == "old")).scalar_one()) == [1]
+    store = Store(engine)
+    row = store.load_room("old")
+    assert row.actions == moves and [s.kind for s in row.seats] == ["human", "ai"]
+    assert store.rooms_to_load() == ["old"]
+    engine.dispose()
 
 
 class Mirror:
@@ -102,8 +156,8 @@ class Mirror:
         state = self.at(snapshot["moves"])
         assert snapshot["view"] == json.loads(json.dumps(state.view(seat)))
         assert snapshot["log"] == json.loads(json.dumps(state.log(seat, since=min(since, state.log_length()))))
-        assert snapshot["to_move"] == list(state.acting())
-        assert snapshot["finished"] == state.is_terminal()
+        assert snapshot["acting"] == list(state.acting())
+        assert snapshot["terminal"] == state.is_terminal()
         if not state.is_terminal():
             assert str(self.seed) not in json.dumps(snapshot)
         return state

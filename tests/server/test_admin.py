@@ -31,9 +31,9 @@ def server(db):
 def make_rooms(client):
     """A finished game (two agents), a game being played (a move made) and a waiting room."""
     done, _ = create(client, seats=("random", "random"))
-    wait_for(client, done, None, lambda s: s["finished"])
+    wait_for(client, done, None, lambda s: s["terminal"])
     playing, tokens = create(client)
-    seat = view(client, playing)["to_move"][0]
+    seat = view(client, playing)["acting"][0]
     action = view(client, playing, tokens[seat])["legal_actions"][0]
     assert client.post(f"/api/rooms/{playing}/actions", json={"token": tokens[seat], "action": action}).status_code == 200
     body = {"game": "alarun", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"}]}
@@ -83,7 +83,7 @@ def test_close_ends_a_room_a_running_server_plays(db_url):
         done, playing, tokens, waiting = make_rooms(client)
         result = run(db_url, "close", playing, "--reason", "closed for the test")
         assert result.exit_code == 0, result.output
-        seat = view(client, playing)["to_move"][0]
+        seat = view(client, playing)["acting"][0]
         r = client.post(f"/api/rooms/{playing}/actions", json={"token": tokens[seat], "action": {"type": "pass"}})
         assert r.status_code == 410 and "closed for the test" in r.json()["detail"], r.text
         r = client.get(f"/api/rooms/{playing}/view", params={"token": tokens[0]})
@@ -107,7 +107,7 @@ def test_purge_deletes_old_finished_rooms_after_a_dry_run(db_url):
     with server(db_url) as client:
         done, playing, _, _ = make_rooms(client)
         recent, _ = create(client, seats=("random", "random"))
-        wait_for(client, recent, None, lambda s: s["finished"])
+        wait_for(client, recent, None, lambda s: s["terminal"])
     engine = open_engine(db_url)
     with engine.begin() as c:
         c.execute(update(rooms_table).where(rooms_table.c.id.in_([done, playing]))
@@ -135,7 +135,7 @@ def same_rooms(source, target, rooms):
                                                                              rb.version, rb.seats)
             va, vb = view(a, room), view(b, room)
             assert va == vb
-            if va["finished"]:
+            if va["terminal"]:
                 assert a.get(f"/api/rooms/{room}/record").json() == b.get(f"/api/rooms/{room}/record").json()
 
 
@@ -152,7 +152,7 @@ def back_up_and_restore(source, target, tmp_path):
     assert "Restored 3 rooms" in result.output
     same_rooms(source, target, [done, playing, waiting])
     with server(target) as client:  # the restored game plays on
-        seat = view(client, playing)["to_move"][0]
+        seat = view(client, playing)["acting"][0]
         action = view(client, playing, tokens[seat])["legal_actions"][0]
         r = client.post(f"/api/rooms/{playing}/actions", json={"token": tokens[seat], "action": action})
         assert r.status_code == 200, r.text

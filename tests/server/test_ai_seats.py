@@ -70,7 +70,7 @@ async def played_to_the_end(rooms):
     made = await rooms.create("alarun", {}, [{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}])
     room = await rooms.get(made["room"])
     for _ in range(1500):  # the room's task moves its agents one decision at a time
-        if room.finished:
+        if room.terminal:
             break
         await asyncio.sleep(0.02)
     await room.driver
@@ -82,7 +82,7 @@ def test_the_agents_of_a_room_play_it_to_the_end_storing_every_move(db_url):
         async with rooms_on(db_url) as rooms:
             room = await played_to_the_end(rooms)
             row = rooms.store.load_room(room.id)
-            assert room.finished and row.status == "finished" and row.version == room.version
+            assert room.terminal and row.status == "finished" and row.version == room.version
             assert [(s, a) for s, a in row.actions] == [(s, a.to_json()) for s, a in room.table.state.history]
             assert counted(rooms, "nemeton_games_finished_total", game="alarun") == 1  # once, at the last move
             assert counted(rooms, "nemeton_actions_total", game="alarun") == len(row.actions)
@@ -103,7 +103,7 @@ def test_an_agents_move_that_loses_its_commit_is_counted_as_a_retry_and_asked_ag
             rooms.store.append_actions = append_actions
             room = await played_to_the_end(rooms)
             row = rooms.store.load_room(room.id)
-            assert lost and room.finished and row.status == "finished"
+            assert lost and room.terminal and row.status == "finished"
             assert [(s, a) for s, a in row.actions] == [(s, a.to_json()) for s, a in room.table.state.history]
             assert counted(rooms, "nemeton_db_retries_total", what="agent_move") == 1
             # docs/operations.md: an agent's lost commit counts as a stale refusal too

@@ -172,7 +172,7 @@ def play_out(client, room, tokens):
     rng = random.Random(1)
     while True:
         snaps = {seat: view(client, room, token, since=10**9) for seat, token in tokens.items()}
-        if any(s["finished"] for s in snaps.values()):
+        if any(s["terminal"] for s in snaps.values()):
             return
         for seat, snap in snaps.items():
             if snap["legal_actions"]:
@@ -199,7 +199,7 @@ def test_acting_after_the_end_is_refused_and_the_record_is_served_only_then(clie
 
 def test_the_lobby_lists_rooms_with_their_seats_and_nothing_hidden(client):
     room, tokens = create(client, "amarok", ("human", "heuristic", "human"), players=3)
-    wait_for(client, room, tokens[0], lambda s: s["to_move"] != [1])
+    wait_for(client, room, tokens[0], lambda s: s["acting"] != [1])
     rooms = client.get("/api/rooms").json()
     assert [r["room"] for r in rooms] == [room]
     entry = rooms[0]

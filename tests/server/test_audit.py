@@ -60,7 +60,7 @@ def test_an_operators_names_are_what_clients_choose_and_stored_raw_specs_still_p
         room, token, creator = r.json()["room"], r.json()["seats"][0]["token"], r.json()["creator"]
         r = client.post(f"/api/rooms/{room}/seats/0", json={"token": creator, "agent": "quick"})
         assert r.status_code == 200 and r.json()["stand_in"] == "quick"
-        assert wait_for(client, room, token, lambda s: s["finished"], timeout=60)["finished"]  # "quick" played
+        assert wait_for(client, room, token, lambda s: s["terminal"], timeout=60)["terminal"]  # "quick" played
         # a room stored with a raw spec (before names) replays and its agent plays
         store = client.app.state.rooms.store
         store.create_room("old", "amarok", get_game("amarok").rules_version, {"players": 3}, 7,
@@ -69,7 +69,7 @@ def test_an_operators_names_are_what_clients_choose_and_stored_raw_specs_still_p
     with TestClient(create_app(db_url, rate_limit=None, agents=policy)) as client:
         snap = view(client, "old", "tok")
         client.post("/api/rooms/old/actions", json={"token": "tok", "action": snap["legal_actions"][0]})
-        assert wait_for(client, "old", "tok", lambda s: s["moves"] >= 3 or s["finished"])
+        assert wait_for(client, "old", "tok", lambda s: s["moves"] >= 3 or s["terminal"])
 
 
 @pytest.mark.parametrize("spec, words", [("ismcts:iterations=20001", "20,000 iterations"),

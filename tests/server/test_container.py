@@ -80,7 +80,7 @@ def test_a_game_against_the_ai_is_played_through_the_container(container):
         token = next(s["token"] for s in created.json()["seats"] if s["seat"] == 0)
         for _ in range(3000):
             view = http.get(f"/api/rooms/{room}/view", params={"token": token}).json()
-            if view["finished"]:
+            if view["terminal"]:
                 break
             if view["legal_actions"]:
                 answer = http.post(f"/api/rooms/{room}/actions", json={"token": token, "action": view["legal_actions"][0]})

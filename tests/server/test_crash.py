@@ -47,7 +47,7 @@ def play(base, room, tokens, rng, acknowledged, stop_after=None):
         while stop_after is None or len(acknowledged) < stop_after:
             snaps = {s: http.get(f"/api/rooms/{room}/view", params={"token": t, "since": 10**9}).json()
                      for s, t in tokens.items()}
-            if any(s["finished"] for s in snaps.values()):
+            if any(s["terminal"] for s in snaps.values()):
                 return True
             for seat, snap in snaps.items():
                 if snap["legal_actions"]:

@@ -32,7 +32,7 @@ def test_a_new_server_on_the_same_file_continues_the_game_with_the_same_tokens(d
         after = {seat: view(client, room, token) for seat, token in tokens.items()}
         assert after == before
         mirror = Mirror(client, room)
-        while not view(client, room)["finished"]:
+        while not view(client, room)["terminal"]:
             for seat, token in tokens.items():
                 snap = view(client, room, token)
                 if snap["legal_actions"]:
@@ -43,7 +43,7 @@ def test_a_new_server_on_the_same_file_continues_the_game_with_the_same_tokens(d
         assert client.get(f"/api/rooms/{room}/record").status_code == 200
 
 
-def test_agents_to_move_in_a_stored_room_move_when_the_server_starts(db_url):
+def test_agents_to_act_in_a_stored_room_move_when_the_server_starts(db_url):
     store = Store(open_engine(db_url))
     state = GameRecord("amarok", {"players": 3}, 11, []).replay()
     person = next(s for s in range(3) if s not in state.acting())  # an agent acts first
@@ -51,7 +51,7 @@ def test_agents_to_move_in_a_stored_room_move_when_the_server_starts(db_url):
         SeatRow(s, "human", "P", None, hash_token("tok")) if s == person else SeatRow(s, "ai", None, "random", None)
         for s in range(3)])
     with TestClient(create_app(db_url, rate_limit=None)) as client:
-        snap = wait_for(client, "r", "tok", lambda s: s["legal_actions"] or s["finished"])
+        snap = wait_for(client, "r", "tok", lambda s: s["legal_actions"] or s["terminal"])
     assert snap["version"] >= 1 and store.load_room("r").version == snap["version"]
 
 
@@ -125,7 +125,7 @@ def test_people_are_served_while_an_agent_thinks(client):
     client.post(f"/api/rooms/{room}/actions", json={"token": tokens[0], "action": snap["legal_actions"][0]})
     assert thinking.wait(5)
     during = view(client, room, tokens[0])  # answered while the agent is still deciding
-    assert during["to_move"] == [1] and during["version"] == 1
+    assert during["acting"] == [1] and during["version"] == 1
     answer.set()
     after = wait_for(client, room, tokens[0], lambda s: s["version"] >= 2)
     assert store_of(client).load_room(room).version >= 2 and after["version"] >= 2
@@ -138,11 +138,11 @@ def test_finished_rooms_beyond_the_limit_leave_memory_and_are_reloaded_when_aske
     finished = []
     for _ in range(3):  # rooms of agents only, watched by nobody
         room, _ = create(client, "amarok", ("random", "random", "random"), players=3)
-        wait_for(client, room, None, lambda s: s["finished"])
+        wait_for(client, room, None, lambda s: s["terminal"])
         finished.append(room)
     room, _ = create(client, "amarok", ("human", "human", "human"))  # a load: the limit applies
     assert room in live.rooms and sum(r in live.rooms for r in finished) <= 1
     oldest = finished[0]
     assert oldest not in live.rooms
-    assert view(client, oldest)["finished"]  # reloaded from the database
+    assert view(client, oldest)["terminal"]  # reloaded from the database
     assert client.get(f"/api/rooms/{oldest}/record").status_code == 200

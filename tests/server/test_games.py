@@ -56,7 +56,7 @@ def test_whole_game_through_the_api_with_people_and_agents_shows_each_seat_only_
             since[seat] += len(snaps[seat]["log"])
         spectator = view(client, room)
         mirror.check(spectator, None)
-        if spectator["finished"]:
+        if spectator["terminal"]:
             break
         movers = [seat for seat, snap in snaps.items() if snap["legal_actions"]]
         if not movers:
@@ -101,7 +101,7 @@ def test_every_message_pushed_to_each_seat_and_the_spectator_is_exactly_what_it_
     try:
         for ws in sockets.values():
             ws.__enter__()
-        while not view(client, room)["finished"]:
+        while not view(client, room)["terminal"]:
             for seat, token in tokens.items():
                 snap = view(client, room, token, since=10**9)
                 if snap["legal_actions"]:
@@ -121,7 +121,7 @@ def test_every_message_pushed_to_each_seat_and_the_spectator_is_exactly_what_it_
                 mirror.check(message, viewer, since)  # its view and only its new log entries; no seed
                 since += len(message["log"])
                 pushes += 1
-                if message["finished"]:
+                if message["terminal"]:
                     break
             assert pushes > 1 and since == mirror.state.log_length()
     finally:

@@ -128,7 +128,7 @@ def play(conn, room, token, rng, until=None, watch=None):
         assert status == 200, snap
         if watch is not None:
             watch()
-        if snap["finished"] or (until is not None and moves >= until):
+        if snap["terminal"] or (until is not None and moves >= until):
             return snap
         if snap["legal_actions"]:
             status, answer = call(conn, "POST", f"/api/rooms/{room}/actions",
@@ -155,7 +155,7 @@ def test_search_helpers_end_with_their_game_hold_no_socket_and_die_with_the_serv
         seen: dict[int, tuple[str, str]] = {}
         snap = play(conn, made["room"], made["seats"][0]["token"], random.Random(1),
                     watch=lambda: seen.update(helpers(proc.pid)))
-        assert snap["finished"]
+        assert snap["terminal"]
         assert seen, "the agents searched without helpers: the test tests nothing"
         # the game is over: its helpers are gone (they were kept alive for ever)
         assert wait_until(lambda: not alive(seen), 10), f"helpers outlived their game: {alive(seen)}"

@@ -15,7 +15,8 @@ from nemeton.server import rooms as rooms_module
 from nemeton.server.app import create_app
 from nemeton.server.db import SeatRow, Store, open_engine, rooms as rooms_table
 
-from conftest import ANY_AGENT, TestClient, create, receive, view, wait_for
+from conftest import (ANY_AGENT, TestClient, check_migrated_0008, create, receive, stored_before_0008, view,
+                      wait_for)
 
 
 @pytest.fixture
@@ -38,14 +39,14 @@ def server(db_url, **kw):
 
 def play_first_move(client, room, tokens):
     snap = view(client, room, tokens[0])
-    seat = snap["to_move"][0]
+    seat = snap["acting"][0]
     token = tokens[seat]
     action = view(client, room, token)["legal_actions"][0]
     r = client.post(f"/api/rooms/{room}/actions", json={"token": token, "action": action})
     assert r.status_code == 200, r.text
 
 
-def ai_to_move_room(store: Store) -> str:
+def ai_acting_room(store: Store) -> str:
     """A room stored (as a server would have stored it) at a point where its AI seat is to act:
     a server that stopped while its agent was thinking."""
     room_id, seed = secrets.token_urlsafe(9), secrets.randbits(64)
@@ -76,7 +77,7 @@ def test_a_restart_replays_only_the_rooms_that_must_move(db_url, built):
     engine = open_engine(db_url)
     with engine.begin() as c:
         c.execute(update(rooms_table).where(rooms_table.c.id == timed).values(turn_timeout_s=3600.0))
-    ai_room = ai_to_move_room(Store(engine))
+    ai_room = ai_acting_room(Store(engine))
     engine.dispose()
     del store
 
@@ -86,7 +87,7 @@ def test_a_restart_replays_only_the_rooms_that_must_move(db_url, built):
         rooms = client.app.state.rooms
         assert people[0][0] not in rooms.rooms
         # the AI-to-move room progresses without anyone asking
-        snap = wait_for(client, ai_room, None, lambda s: 1 not in s["to_move"] or s["finished"])
+        snap = wait_for(client, ai_room, None, lambda s: 1 not in s["acting"] or s["terminal"])
         assert snap["moves"] >= 1
         # a people's room is loaded when asked for, and plays on
         room, tokens = people[3]
@@ -103,6 +104,16 @@ def test_a_restart_replays_only_the_rooms_that_must_move(db_url, built):
             assert message["type"] == "state" and message["moves"] == 1
         assert room in rooms.rooms
         assert len(built) == before + 2
+
+
+def test_a_room_stored_before_migration_0008_keeps_who_acts_loads_at_start_and_plays_on(db_url, built):
+    moves = stored_before_0008(db_url)
+    check_migrated_0008(db_url, moves)
+    built.clear()
+    with server(db_url) as client:
+        assert built == ["old"]  # its AI is to act: loaded at start, as the renamed column says
+        snap = wait_for(client, "old", "tok", lambda s: s["moves"] > len(moves))
+        assert snap["version"] > len(moves)
 
 
 def backdate(db_url, room, days):

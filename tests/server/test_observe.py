@@ -111,7 +111,7 @@ def test_metrics_count_requests_by_route_template_actions_agents_and_rooms(meter
     room, tokens = create(metered, seats=("human", "random"))
     for _ in range(3):
         view(metered, room, tokens[0])
-    snap = wait_for(metered, room, tokens[0], lambda s: 0 in s["to_move"] and s["legal_actions"])
+    snap = wait_for(metered, room, tokens[0], lambda s: 0 in s["acting"] and s["legal_actions"])
     r = metered.post(f"/api/rooms/{room}/actions", json={"token": tokens[0], "action": snap["legal_actions"][0],
                                                          "version": snap["version"]})
     assert r.status_code == 200, r.text
@@ -119,7 +119,7 @@ def test_metrics_count_requests_by_route_template_actions_agents_and_rooms(meter
                                                          "version": snap["version"]})
     assert r.status_code == 409 and "stale version" in r.json()["detail"]
     metered.get("/api/rooms/nosuchroom/view")
-    wait_for(metered, room, tokens[0], lambda s: s["finished"] or 0 in s["to_move"])
+    wait_for(metered, room, tokens[0], lambda s: s["terminal"] or 0 in s["acting"])
     text = scrape(metered)
     assert room not in text and tokens[0] not in text  # a room id is never a label value
     assert sample(text, "nemeton_requests_total", method="GET", route="/api/rooms/{room}/view", status="200") >= 4
@@ -139,7 +139,7 @@ def test_metrics_count_requests_by_route_template_actions_agents_and_rooms(meter
 def test_a_game_played_to_its_end_is_counted_once_in_the_exposition(metered):
     room, _ = create(metered, seats=("random", "random"))
     deadline = time.monotonic() + 30
-    while not (snap := view(metered, room))["finished"]:  # the spectator watches the agents play
+    while not (snap := view(metered, room))["terminal"]:  # the spectator watches the agents play
         assert time.monotonic() < deadline, "the agents did not finish the game"
         time.sleep(0.01)
     moves = len(store_of(metered).load_room(room).actions)
@@ -147,7 +147,7 @@ def test_a_game_played_to_its_end_is_counted_once_in_the_exposition(metered):
     assert sample(text, "nemeton_games_finished_total", game="alarun") == 1
     assert sample(text, "nemeton_actions_total", game="alarun") == moves > 0
     assert sample(text, "nemeton_db_retries_total", what="agent_move") == 0  # one process: no race lost
-    assert snap["finished"]
+    assert snap["terminal"]
 
 
 def test_unmatched_paths_share_one_label(metered):
@@ -363,9 +363,9 @@ def test_a_whole_game_logs_no_token_hash_or_seed(db_url, fmt, logging_restored):
         while True:
             status, snap = http_call(conn, "GET", f"/api/rooms/{room}/view?since=100000", headers={})
             assert status == 200
-            if snap["finished"]:
+            if snap["terminal"]:
                 break
-            seat = snap["to_move"][0]
+            seat = snap["acting"][0]
             if seat == 0:  # Ann plays over the WebSocket
                 status, mine = http_call(conn, "GET", f"/api/rooms/{room}/view?since=100000&token={ann}")
                 ws.send(json.dumps({"type": "action", "action": rng.choice(mine["legal_actions"]),

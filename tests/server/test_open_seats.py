@@ -41,7 +41,7 @@ def test_an_open_seat_is_listed_taken_with_a_name_and_the_game_starts_when_every
     assert snap["waiting"] and snap["open_seats"] == [1] and snap["seats"][1]["open"]
     # nothing is played while a seat is open: the AI does not move, a person's action is refused
     moves = snap["moves"]
-    if 0 in snap["to_move"] and snap["legal_actions"]:
+    if 0 in snap["acting"] and snap["legal_actions"]:
         r = client.post(f"/api/rooms/{room}/actions", json={"token": ann, "action": snap["legal_actions"][0]})
         assert r.status_code == 409 and "every seat is taken" in r.json()["detail"]
         assert r.json()["parts"][-1] == {"seat": 1}  # the open seat, as a structured reference
@@ -146,9 +146,9 @@ def test_the_snapshot_says_whether_the_last_move_can_be_taken_back_and_why_not(c
     checked = {"allowed": 0, "refused": 0}
     for _ in range(60):
         snap = view(client, room)
-        if snap["finished"]:
+        if snap["terminal"]:
             break
-        seat = snap["to_move"][0]
+        seat = snap["acting"][0]
         mine = view(client, room, tokens[seat])
         client.post(f"/api/rooms/{room}/actions", json={"token": tokens[seat], "action": rng.choice(mine["legal_actions"])})
         after = view(client, room, tokens[seat])
@@ -197,12 +197,12 @@ def test_a_refusal_names_seats_as_structured_parts(client):
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     room = made["room"]
     snap = view(client, room)
-    waiting = next(s for s in tokens if s not in snap["to_move"])
-    legal = view(client, room, tokens[snap["to_move"][0]])["legal_actions"]
+    waiting = next(s for s in tokens if s not in snap["acting"])
+    legal = view(client, room, tokens[snap["acting"][0]])["legal_actions"]
     r = client.post(f"/api/rooms/{room}/actions", json={"token": tokens[waiting], "action": legal[0]})
     assert r.status_code == 409
     body = r.json()
-    assert {"seat": snap["to_move"][0]} in body["parts"]
+    assert {"seat": snap["acting"][0]} in body["parts"]
     text = "".join(p if isinstance(p, str) else "NAME" for p in body["parts"])
     assert "NAME" in text and not any(ch.isdigit() for ch in text), text
     assert "\ue000" not in body["detail"]
@@ -215,7 +215,7 @@ def test_a_rematch_of_an_unlisted_room_is_unlisted_too(client):
     rng = random.Random(1)
     while True:
         snap = view(client, room, token, since=10**9)
-        if snap["finished"]:
+        if snap["terminal"]:
             break
         if snap["legal_actions"]:
             client.post(f"/api/rooms/{room}/actions", json={"token": token, "action": rng.choice(snap["legal_actions"])})

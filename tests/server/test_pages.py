@@ -16,7 +16,7 @@ def finish(client, game="amarok", seats=("human", "random", "random"), **options
     room, tokens = made["room"], {s["seat"]: s["token"] for s in made["seats"]}
     import random
     rng = random.Random(4)
-    while not view(client, room)["finished"]:
+    while not view(client, room)["terminal"]:
         for token in tokens.values():
             snap = view(client, room, token, since=10**9)
             if snap["legal_actions"]:
@@ -90,7 +90,7 @@ def test_a_replay_shows_any_seats_view_at_any_step_once_the_game_has_ended(clien
     start = client.get(f"/api/rooms/{room}/replay", params={"step": 0, "seat": 1}).json()
     assert start["steps"] == steps and start["step"] == 0 and start["view"]["seat"] == 1 and start["last"] is None
     end = client.get(f"/api/rooms/{room}/replay").json()
-    assert end["finished"] and end["view"]["seat"] is None and end["step"] == steps
+    assert end["terminal"] and end["view"]["seat"] is None and end["step"] == steps
     assert end["view"] == view(client, room)["view"]
     middle = client.get(f"/api/rooms/{room}/replay", params={"step": 3, "seat": 0}).json()
     assert middle["last"] == record["actions"][2]["seat"] and len(middle["log"]) < len(end["log"])
@@ -114,5 +114,5 @@ def test_a_rematch_is_the_creators_once_the_game_has_ended_with_the_same_seats_a
     assert [(s.kind, s.name, s.agent, s.token_hash) for s in new_row.seats] == [
         (s.kind, s.name, s.agent, s.token_hash) for s in old_row.seats]
     assert new_row.seed != old_row.seed and new_row.actions == [] or len(new_row.actions) < 5
-    snap = wait_for(client, new, tokens[0], lambda s: s["legal_actions"] or s["finished"])
+    snap = wait_for(client, new, tokens[0], lambda s: s["legal_actions"] or s["terminal"])
     assert snap["view"]["seat"] == 0  # the same token plays the same seat

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import Mirror, create, view
+from conftest import Mirror, check_migrated_0008, create, stored_before_0008, view
 from fastapi.testclient import TestClient
 
 from nemeton.server.app import create_app
@@ -27,6 +27,11 @@ def test_the_schema_is_migrated_and_rooms_round_trip_on_postgresql(postgres):
     row = store.load_room("r")
     assert (row.seed, row.version, row.actions, row.seats[0].token_hash) == (2**64 - 1, 1, [(0, {"type": "pass"})], "ab" * 32)
     assert store.take_back("r", 1, 0) == 2 and store.load_room("r").actions == []
+
+
+def test_a_room_stored_before_migration_0008_keeps_its_seats_actions_and_who_acts_on_postgresql(postgres):
+    url = postgres()
+    check_migrated_0008(url, stored_before_0008(url))
 
 
 def test_processes_starting_together_migrate_one_at_a_time_on_postgresql(postgres):
@@ -112,7 +117,7 @@ def test_a_game_is_played_and_continued_after_a_restart_on_postgresql(postgres):
         assert view(client, room)["moves"] >= first["moves"]
         for _ in range(2000):
             snaps = {s: view(client, room, t) for s, t in tokens.items()}
-            if any(s["finished"] for s in snaps.values()):
+            if any(s["terminal"] for s in snaps.values()):
                 break
             for seat, snap in snaps.items():
                 if snap["legal_actions"]:

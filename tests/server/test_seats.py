@@ -35,7 +35,7 @@ def test_a_seat_handed_to_an_agent_is_played_by_it_until_handed_back(client):
     assert r.status_code == 200 and r.json() == {"seat": 1, "stand_in": "random", "version": 1}
     assert client.get("/api/rooms").json()[0]["seats"][1]["stand_in"] == "random"
     move(client, room, tokens[0])  # then the agent plays seat 1 at once
-    wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["finished"])
+    wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["terminal"])
     row = store_of(client).load_room(room)
     assert [seat for seat, _ in row.actions[:2]] == [0, 1]
     blocked = view(client, room, tokens[1])
@@ -43,7 +43,7 @@ def test_a_seat_handed_to_an_agent_is_played_by_it_until_handed_back(client):
     Mirror(client, room).check(blocked, 1)
     assert hand(client, room, 1, creator, None).json()["stand_in"] is None
     move(client, room, tokens[0])
-    snap = wait_for(client, room, tokens[1], lambda s: s["legal_actions"] or s["finished"])
+    snap = wait_for(client, room, tokens[1], lambda s: s["legal_actions"] or s["terminal"])
     assert snap["legal_actions"]  # the person plays again
     assert len(store_of(client).load_room(room).actions) == 3
 
@@ -81,9 +81,9 @@ def test_a_stand_in_survives_a_restart(db_url):
         hand(client, room, 2, creator, "random")
     with TestClient(create_app(db_url, rate_limit=None)) as client:
         rng_moves = 0
-        while not view(client, room)["finished"]:
-            snap = wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["finished"])
-            if snap["finished"]:
+        while not view(client, room)["terminal"]:
+            snap = wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["terminal"])
+            if snap["terminal"]:
                 break
             move(client, room, tokens[0])
             rng_moves += 1

@@ -76,7 +76,7 @@ def test_take_backs_are_refused_with_the_reason_and_change_nothing(client):
     assert refusal(client, room, tokens[seat]) == (409, 'this room was created without take-backs ("undo": true)')
 
     room, tokens = create_room(client)
-    first = view(client, room)["to_move"][0]
+    first = view(client, room)["acting"][0]
     assert refusal(client, room, tokens[first])[1] == "you have no action to take back"
     seat, action = quiet_move(client, room, tokens)
     act(client, room, tokens[seat], action)
@@ -86,7 +86,7 @@ def test_take_backs_are_refused_with_the_reason_and_change_nothing(client):
     assert r.status_code == 422
     previous = seat
     while True:  # play on until another seat acts after this one
-        mover = view(client, room)["to_move"][0]
+        mover = view(client, room)["acting"][0]
         act(client, room, tokens[mover], view(client, room, tokens[mover])["legal_actions"][0])
         if mover != previous:
             break

@@ -26,7 +26,7 @@ def come_back(client, room, token):
 def test_a_room_whose_people_never_move_is_played_to_the_end_by_the_heuristic(client):
     room, tokens, _ = create_room(client, timeout=0.2)
     started = time.monotonic()
-    snap = wait_for(client, room, tokens[0], lambda s: s["finished"])
+    snap = wait_for(client, room, tokens[0], lambda s: s["terminal"])
     assert time.monotonic() - started >= 0.2
     assert snap["stand_in"] == {"agent": "heuristic", "until_return": True}
     assert [s["stand_in"] for s in client.get("/api/rooms").json()[0]["seats"]] == ["heuristic", "heuristic"]
@@ -42,20 +42,20 @@ def test_without_a_timeout_a_person_is_waited_for(client):
 
 def test_a_person_who_returns_plays_their_seat_again(client):
     room, tokens, _ = create_room(client, seats=("human", "random", "random"), game="amarok", timeout=1.0)
-    taken = wait_for(client, room, tokens[0], lambda s: s["stand_in"] is not None or s["finished"])
+    taken = wait_for(client, room, tokens[0], lambda s: s["stand_in"] is not None or s["terminal"])
     assert taken["stand_in"] == {"agent": "heuristic", "until_return": True}
     back = come_back(client, room, tokens[0])
     assert back["stand_in"] is None and back["version"] > taken["version"]
     assert store_of(client).load_room(room).seats[0].stand_in is None
-    snap = wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["finished"])
-    if not snap["finished"]:
+    snap = wait_for(client, room, tokens[0], lambda s: s["legal_actions"] or s["terminal"])
+    if not snap["terminal"]:
         r = client.post(f"/api/rooms/{room}/actions", json={"token": tokens[0], "action": snap["legal_actions"][0]})
         assert r.status_code == 200 and r.json()["stand_in"] is None
 
 
 def test_connecting_a_websocket_is_returning(client):
     room, tokens, _ = create_room(client, seats=("human", "human", "human"), game="amarok", timeout=1.0)
-    mover = view(client, room)["to_move"][0]
+    mover = view(client, room)["acting"][0]
     wait_for(client, room, tokens[mover], lambda s: s["stand_in"] is not None)
     with client.websocket_connect(f"/ws/rooms/{room}?token={tokens[mover]}") as ws:
         first = receive(ws)

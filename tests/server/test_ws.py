@@ -121,7 +121,7 @@ def test_agents_moves_are_pushed_one_by_one_until_the_game_ends(client):
         state = receive_state(ws)
         since = len(state["log"])
         versions = [state["version"]]
-        while not state["finished"]:
+        while not state["terminal"]:
             if state["legal_actions"]:
                 ws.send_text(json.dumps({"type": "action", "action": rng.choice(state["legal_actions"]),
                                          "version": state["version"]}))

@@ -181,7 +181,7 @@ def play_by_clicks(page, until=None, seed=0, timeout=120.0, max_clicks=5000):
             return clicks
         if until is None and page.locator("#score").is_visible():
             return clicks
-        assert time.monotonic() < deadline, f"no end after {clicks} clicks: {snapshot(page)['to_move']}"
+        assert time.monotonic() < deadline, f"no end after {clicks} clicks: {snapshot(page)['acting']}"
         assert clicks < max_clicks, "too many clicks"
         if page.locator("#pass").is_visible():
             page.click("#pass-ready")

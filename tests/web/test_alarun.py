@@ -144,7 +144,7 @@ def check_score_sheets(page, server, room):
     the log tells them; every seat's whole square is shown with its druid's value."""
     snap = snapshot(page)
     view = snap["view"]
-    assert snap["finished"] and view["terminal"]
+    assert snap["terminal"] and view["terminal"]
     log = state_at(server, room, snap["moves"]).log(0)
     score = read_score(page)
     assert sorted(score["summary"]) == [[s, round(v)] for s, v in enumerate(view["scores"])]
@@ -371,7 +371,7 @@ def test_on_a_390_by_844_phone_your_hand_never_covers_your_square(server, browse
         open_seat(phone, server, room, tokens[0])
         checked = 0
         for k in range(5):
-            phone.wait_for_function("""() => { const s = window.nemeton.snapshot; return s.finished ||
+            phone.wait_for_function("""() => { const s = window.nemeton.snapshot; return s.terminal ||
                 (s.legal_actions.length && !window.nemeton.pending && document.querySelector('#board .legal, #actionbar .legal')); }""")
             if phone.locator("#score").is_visible():
                 break

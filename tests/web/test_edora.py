@@ -152,7 +152,7 @@ def check_score_screen(page, server, room):
     """The score screen's five steps (and the prestige track, the totals) are the final view's,
     and it names the log's winners."""
     snap = snapshot(page)
-    assert snap["finished"] and snap["view"]["terminal"]
+    assert snap["terminal"] and snap["view"]["terminal"]
     final = snap["view"]["final"]
     cells = page.eval_on_selector_all("#score td[data-step]", """tds => tds.map((td) =>
         [td.dataset.step, Number(td.dataset.seat), Number(td.querySelector('.pts').textContent)])""")

@@ -102,7 +102,7 @@ def check_intact(page, selectors, seats=None):
 
 
 def wait_for_turn(page):
-    page.wait_for_function("""() => { const s = window.nemeton.snapshot; return s && (s.finished ||
+    page.wait_for_function("""() => { const s = window.nemeton.snapshot; return s && (s.terminal ||
         (s.legal_actions.length > 0 && !window.nemeton.pending && document.querySelector('#board .legal, #actionbar .legal'))); }""")
 
 

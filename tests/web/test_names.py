@@ -77,7 +77,7 @@ def test_the_servers_refusals_are_drawn_with_names(server, page):
     room, tokens, _ = create_room(server, "amarok", ["human", "human", "human"], undo=True)
     open_seat(page, server, room, tokens[0])
     snap = httpx.get(f"{server.base}/api/rooms/{room}/view").json()
-    mover = snap["to_move"][0]
+    mover = snap["acting"][0]
     other = next(s for s in tokens if s != mover)
     legal = httpx.get(f"{server.base}/api/rooms/{room}/view", params={"token": tokens[mover]}).json()["legal_actions"]
     refusals = []

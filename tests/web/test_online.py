@@ -112,7 +112,7 @@ def test_the_creators_page_shows_invite_links_a_friend_plays_through_one_to_the_
             winner = p.text_content("#score-winner")
             assert ("Ann" in winner or "Bob" in winner or "you" in winner.lower()) and not INDEX.search(winner), winner
             assert not INDEX.search(p.text_content("#log-list"))
-        watcher.wait_for_function("window.nemeton.snapshot.finished")
+        watcher.wait_for_function("window.nemeton.snapshot.terminal")
         watcher.wait_for_selector("#score:not([hidden])")
         assert snapshot(watcher)["view"]["seat"] is None and snapshot(watcher)["legal_actions"] == []
         assert not INDEX.search(watcher.text_content("#log-list"))
@@ -260,9 +260,9 @@ def test_the_take_back_button_is_enabled_only_when_the_server_would_grant_it_and
     undid = False
     deadline = time.monotonic() + 90
     while (not seen["enabled"] or not seen["disabled"]) and time.monotonic() < deadline:
-        page.wait_for_function("window.nemeton.snapshot.finished || (window.nemeton.snapshot.legal_actions.length > 0"
+        page.wait_for_function("window.nemeton.snapshot.terminal || (window.nemeton.snapshot.legal_actions.length > 0"
                                " && !window.nemeton.pending)", timeout=30_000)
-        if snapshot(page)["finished"]:
+        if snapshot(page)["terminal"]:
             break
         moves = snapshot(page)["moves"]
         if not click_a_move(page, rng):

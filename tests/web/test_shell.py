@@ -18,10 +18,10 @@ def act_by_list(page, rng):
 
 
 def wait_turn(page, timeout=20_000):
-    page.wait_for_function("window.nemeton.snapshot && (window.nemeton.snapshot.finished || "
+    page.wait_for_function("window.nemeton.snapshot && (window.nemeton.snapshot.terminal || "
                            "window.nemeton.snapshot.legal_actions.length > 0) && "
                            "document.querySelectorAll('#moves-list button').length > 0 || "
-                           "(window.nemeton.snapshot && window.nemeton.snapshot.finished)", timeout=timeout)
+                           "(window.nemeton.snapshot && window.nemeton.snapshot.terminal)", timeout=timeout)
 
 
 def test_the_lobby_creates_a_game_against_the_ai_and_opens_the_players_seat(server, page):
@@ -70,7 +70,7 @@ def test_hotseat_hides_the_previous_seats_table_behind_the_pass_screen(server, p
                   "JSON.stringify({seats: tokens, creator}))", [room, {str(k): v for k, v in tokens.items()}, creator])
     page.goto(f"{server.base}/rooms/{room}")
     page.wait_for_selector("#pass:not([hidden])")
-    first = snapshot(page)["to_move"][0]
+    first = snapshot(page)["acting"][0]
     assert f"Pass to P{first + 1}" in page.text_content("#pass-title")
     assert not page.locator("#table").is_visible()
     assert page.locator("#board *").count() == 0 and page.locator("[data-card]").count() == 0
@@ -149,7 +149,7 @@ def test_seat_zeros_page_is_never_sent_another_seats_hidden_cards(server, page):
     for _ in range(15):
         wait_turn(page)
         checked += check_no_leak(page, server, room)
-        if snapshot(page)["finished"]:
+        if snapshot(page)["terminal"]:
             break
         act_by_list(page, rng)
     assert checked > 0  # there was something hidden to compare with
@@ -165,14 +165,14 @@ def test_a_finished_game_shows_the_score_screen_the_replay_and_a_rematch_with_th
     page.wait_for_function("window.nemeton && window.nemeton.snapshot")
     rng = random.Random(2)
     for _ in range(400):
-        if snapshot(page)["finished"]:
+        if snapshot(page)["terminal"]:
             break
         wait_turn(page)
-        if not snapshot(page)["finished"]:
+        if not snapshot(page)["terminal"]:
             act_by_list(page, rng)
     page.wait_for_selector("#score:not([hidden])")
     final = snapshot(page)
-    assert final["finished"] and page.locator("#score-body").inner_text().strip()
+    assert final["terminal"] and page.locator("#score-body").inner_text().strip()
     # the replay, from the score screen
     page.click("#score-actions >> text=Replay")
     page.wait_for_url("**/replay")
@@ -213,7 +213,7 @@ def test_a_phone_sized_screen_has_no_sideways_scroll_and_tabs_for_the_log(server
 
 def test_a_player_takes_back_a_quiet_move_and_the_creator_hands_a_seat_to_the_ai_and_back(server, page):
     room, tokens, creator = create_room(server, "edora", ["human", "human"], undo=True)
-    first = httpx.get(f"{server.base}/api/rooms/{room}/view").json()["to_move"][0]
+    first = httpx.get(f"{server.base}/api/rooms/{room}/view").json()["acting"][0]
     page.goto(server.base + "/")
     page.evaluate("([room, seat, t, c]) => localStorage.setItem(`nemeton:room:${room}`, "
                   "JSON.stringify({seats: {[seat]: t}, creator: c}))", [room, first, tokens[first], creator])

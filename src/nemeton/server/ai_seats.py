@@ -80,7 +80,7 @@ class AiSeats:
     # ----- moving the agents ------------------------------------------------------------
     def kick(self, room: Room) -> None:
         """Make sure the room's agents move if one of them is to act."""
-        if room.finished:
+        if room.terminal:
             self.server.forget_finished()
             return
         if room.waiting or room.closed:  # nothing is played until every seat is taken, nor once closed
@@ -129,7 +129,7 @@ class AiSeats:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
-        waiting = [] if room.finished or room.waiting else room.table.pending()
+        waiting = [] if room.terminal or room.waiting else room.table.pending()
         room.pending_since = {s: room.pending_since.get(s, now) for s in waiting}
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
@@ -144,7 +144,7 @@ class AiSeats:
         await asyncio.sleep(max(0.0, delay))
         try:
             async with room.lock:
-                if room.version != version or room.finished:
+                if room.version != version or room.terminal:
                     return  # the room changed: a newer timer is set
                 now = asyncio.get_running_loop().time()
                 for seat, since in sorted(room.pending_since.items()):
@@ -201,7 +201,7 @@ class AiSeats:
             if not (0 <= seat < len(room.seats)) or room.seats[seat].kind != "human":
                 people = [s.seat for s in room.seats if s.kind == "human"]
                 raise BadRequest(f"{seat_ref(seat)} is not a person's seat; people's seats: {', '.join(map(seat_ref, people))}")
-            if room.finished:
+            if room.terminal:
                 raise Conflict("the game is over")
             if agent is not None:
                 check_agent(agent, room.spec, seat)

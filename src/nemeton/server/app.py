@@ -153,10 +153,10 @@ class SeatInfo(BaseModel):
 
 class RoomView(BaseModel):
     view: dict[str, Any]
-    to_move: list[int]
+    acting: list[int] = Field(description="the seats that may act now")
     legal_actions: list[dict[str, Any]]
     log: list[dict[str, Any]]
-    finished: bool
+    terminal: bool = Field(description="whether the game has ended")
     version: int = Field(description="one more at every change of the room; send it with an action")
     moves: int = Field(description="the number of actions applied so far")
     stand_in: StandIn | None = Field(None, description="the agent playing this person's seat for now")

@@ -112,13 +112,13 @@ async def _play(base: str, ws_base: str, game: str, players: int, agent: str, rn
                         if message["status"] != 409:
                             shared.errors.append(message["message"])
                         sent_at = None
-                    elif message["finished"]:
+                    elif message["terminal"]:
                         if killed is not None:  # the agents ended the game: it was served again all the same
                             shared.recoveries.append(time.perf_counter() - killed)
                         return room, acknowledged
                     if message["type"] == "state":
                         state = message
-                    if sent_at is None and state is not None and state["legal_actions"] and not state["finished"]:
+                    if sent_at is None and state is not None and state["legal_actions"] and not state["terminal"]:
                         if think and rethink:  # a person's think time; a lost connection is seen at once
                             closed = asyncio.ensure_future(ws.wait_closed())
                             await asyncio.wait({closed}, timeout=rng.uniform(0, 2 * think))

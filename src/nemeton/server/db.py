@@ -57,7 +57,7 @@ rooms = Table(
     Column("rematch", String(32), nullable=True),  # the room of this game's rematch, once asked for
     Column("listed", Boolean, nullable=False, default=True),  # False: reachable only by its links
     Column("closed_reason", String(200), nullable=True),  # why a "closed" room was ended before its game
-    Column("to_move", Text, nullable=True),  # JSON list: the seats to act after the last stored action
+    Column("acting", Text, nullable=True),  # JSON list: the seats to act after the last stored action (migration 0008)
 )
 
 seats = Table(
@@ -240,7 +240,7 @@ class Store:
     def take_back(self, room_id: str, version: int, moves: int) -> int:
         """Drop the room's actions from index ``moves`` on (a take-back); returns the new version."""
         with self.engine.begin() as c:
-            self._move_on(c, room_id, version, to_move=None)  # who acts now: unknown until replayed
+            self._move_on(c, room_id, version, acting=None)  # who acts now: unknown until replayed
             c.execute(delete(actions).where(actions.c.room_id == room_id, actions.c.idx >= moves))
         return version + 1
 
@@ -254,14 +254,15 @@ class Store:
         return version + 1
 
     def append_actions(self, room_id: str, version: int, first: int, new: list[tuple[int, Any]],
-                       finished: bool, to_move: list[int] | None = None) -> int:
+                       terminal: bool, acting: list[int] | None = None) -> int:
         """Store ``new`` (seat, action JSON) pairs as the room's actions ``first``, ``first + 1``,
         ...; returns the room's new version, or raises :class:`StaleVersion` (nothing
-        written) when the room is no longer at ``version``. ``to_move``: the seats to act
+        written) when the room is no longer at ``version``. ``terminal``: whether the game has
+        ended with them (the room's status becomes "finished"); ``acting``: the seats to act
         after them (what :meth:`rooms_to_load` reads at start; None: unknown)."""
         with self.engine.begin() as c:
-            self._move_on(c, room_id, version, status="finished" if finished else "playing",
-                          to_move=None if to_move is None else json.dumps(list(to_move)))
+            self._move_on(c, room_id, version, status="finished" if terminal else "playing",
+                          acting=None if acting is None else json.dumps(list(acting)))
             if new:
                 c.execute(insert(actions), [
                     {"room_id": room_id, "idx": first + i, "seat": seat,
@@ -376,7 +377,7 @@ class Store:
         or who is to act is not stored (no action yet, a take-back, a room stored before
         migration 0007). Every other room is loaded when a request asks for it."""
         with self.engine.connect() as c:
-            playing = c.execute(select(rooms.c.id, rooms.c.to_move, rooms.c.turn_timeout_s)
+            playing = c.execute(select(rooms.c.id, rooms.c.acting, rooms.c.turn_timeout_s)
                                 .where(rooms.c.status == "playing").order_by(rooms.c.created_at, rooms.c.id)).all()
             agents: dict[str, set[int]] = {}
             for s in c.execute(select(seats.c.room_id, seats.c.seat).join(rooms, rooms.c.id == seats.c.room_id)
@@ -385,13 +386,13 @@ class Store:
                 agents.setdefault(s.room_id, set()).add(s.seat)
         chosen = []
         for r in playing:
-            to_move = None
-            if r.to_move is not None:
+            acting = None
+            if r.acting is not None:
                 try:
-                    to_move = set(json.loads(r.to_move))
+                    acting = set(json.loads(r.acting))
                 except ValueError:
                     pass
-            if to_move is None or (to_move and r.turn_timeout_s is not None) or to_move & agents.get(r.id, set()):
+            if acting is None or (acting and r.turn_timeout_s is not None) or acting & agents.get(r.id, set()):
                 chosen.append(r.id)
         return chosen
 

@@ -304,7 +304,7 @@ def applied(rooms: Any, room: Any, count: int) -> None:
     m = _metrics(rooms)
     if m is not None:
         m.actions.labels(room.spec.name).inc(count)
-    if room.finished:
+    if room.terminal:
         if m is not None:
             m.finished.labels(room.spec.name).inc()
         _event("game finished", room.id, game=room.spec.name, moves=len(room.table.state.history),

@@ -113,7 +113,8 @@ class Room:
         return is_creator(self.creator_hash, token)
 
     @property
-    def finished(self) -> bool:
+    def terminal(self) -> bool:
+        """Whether the game has ended."""
         return self.table.over
 
     @property
@@ -132,10 +133,10 @@ class Room:
         legal = [] if seat is None or self.table.seats[seat] is not None else self.table.legal_actions(seat)
         return {
             "view": state.view(seat),
-            "to_move": list(state.acting()),
+            "acting": list(state.acting()),
             "legal_actions": [a.to_json() for a in legal],
             "log": state.log(seat, since=min(since, state.log_length())),
-            "finished": state.is_terminal(),
+            "terminal": state.is_terminal(),
             "version": self.version,
             "moves": len(state.history),
             "stand_in": stand_in_info(None if seat is None else self.seats[seat]),
@@ -319,7 +320,7 @@ class Rooms:
         """Keep at most MAX_FINISHED_ROOMS finished rooms in memory: the least recently used
         of those nobody is watching or using go (the database still holds them)."""
         idle = [r for r in self.rooms.values()
-                if r.finished and not r.subscribers and not r.lock.locked()
+                if r.terminal and not r.subscribers and not r.lock.locked()
                 and all(task is None or task.done() for task in (r.driver, r.timer))]
         for room in sorted(idle, key=lambda r: r.last_used)[:max(0, len(idle) - MAX_FINISHED_ROOMS)]:
             del self.rooms[room.id]
@@ -364,7 +365,7 @@ class Rooms:
         task.add_done_callback(self._catching_up.discard)
 
     async def _poll(self) -> None:
-        loaded = [room_id for room_id, room in self.rooms.items() if not room.finished]
+        loaded = [room_id for room_id, room in self.rooms.items() if not room.terminal]
         if not loaded:
             return
         for room_id, version in (await asyncio.to_thread(self.store.versions, loaded)).items():

@@ -210,7 +210,7 @@ class Seats:
         room = await server.get(room_id)
         async with room.lock:
             seat = room.person_of(token, "a seat's token is needed to leave it")
-            if room.finished or not room.waiting:
+            if room.terminal or not room.waiting:
                 raise Conflict("the game has started: a seat can no longer be left (the room's creator "
                                "can hand it to the AI)")
             try:
@@ -233,7 +233,7 @@ class Seats:
         async with room.lock:
             if not is_creator(room.creator_hash, token):
                 raise Forbidden("only the room's creator (with the creator token) may ask for a rematch")
-            if not room.finished:
+            if not room.terminal:
                 raise Conflict("a rematch can be asked for once the game has ended")
             if room.rematch is None:
                 new_id = secrets.token_urlsafe(9)

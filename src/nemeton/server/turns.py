@@ -168,8 +168,8 @@ class Turns:
         first = len(room.table.state.history) - len(new)
         try:
             room.version = await asyncio.to_thread(
-                server.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.finished,
-                [] if room.finished else list(room.table.state.acting()))
+                server.store.append_actions, room.id, base, first, [(s, a.to_json()) for s, a in new], room.terminal,
+                [] if room.terminal else list(room.table.state.acting()))
         except BaseException as exc:
             await self.rebuild(room, await server.stored(room.id), shown=first)  # the table ran ahead of the database
             if isinstance(exc, RoomClosed):
@@ -202,12 +202,12 @@ class Turns:
         to all and a seat's needs that seat's token."""
         room = await self.server.get(room_id)
         async with room.lock:
-            finished = room.finished
+            over = room.terminal
             history = list(room.table.state.history)
             holder = room.seat_of(token) if token is not None else None
         if seat is not None and not 0 <= seat < len(room.seats):
             raise BadRequest(f"no seat {seat}: seats are 0 to {len(room.seats) - 1}, or none for the spectator")
-        if not finished and seat is not None and holder != seat:
+        if not over and seat is not None and holder != seat:
             raise Forbidden("while the game is on, a seat's replay is shown only to that seat (with its token); "
                             "the spectator's replay of the moves so far is open to all")
         step = len(history) if step is None else step
@@ -216,14 +216,14 @@ class Turns:
 
         def rebuild() -> dict[str, Any]:
             state = GameRecord(room.spec.name, dict(room.options), room.seed, history[:step]).replay()
-            return {"steps": len(history), "step": step, "seat": seat, "view": state.view(seat), "over": finished,
-                    "to_move": list(state.acting()), "log": state.log(seat), "finished": state.is_terminal(),
+            return {"steps": len(history), "step": step, "seat": seat, "view": state.view(seat), "over": over,
+                    "acting": list(state.acting()), "log": state.log(seat), "terminal": state.is_terminal(),
                     "seats": room.seat_info(), "last": None if step == 0 else history[step - 1][0]}
         return await asyncio.to_thread(rebuild)
 
     async def record(self, room_id: str) -> dict[str, Any]:
         room = await self.server.get(room_id)
         async with room.lock:
-            if not room.finished:
+            if not room.terminal:
                 raise Forbidden("the record (with its seed) is available once the game has ended")
             return room.table.state.record().to_json()

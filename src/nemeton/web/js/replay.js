@@ -107,9 +107,9 @@ function draw() {
   const seats = data.seats;
   const names = (s) => seatNameOf(seats, s);
   const last = data.last;
-  render([data.finished ? "The end." : (data.to_move.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : null),
-    ...(data.finished ? [] : data.to_move.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]))], $("status"));
-  render([h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.to_move.includes(s.seat) ? " acting" : ""}` },
+  render([data.terminal ? "The end." : (data.acting.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : null),
+    ...(data.terminal ? [] : data.acting.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]))], $("status"));
+  render([h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.acting.includes(s.seat) ? " acting" : ""}` },
     seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : "person"),
     data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: "score" }, String(data.view.scores[s.seat])) : null)))],
   $("players"));
@@ -122,7 +122,7 @@ function draw() {
                 act: () => {}, seatName: names,
                 components: page.info.components || {} };
   drawGame(page.game, $("board"), $("actionbar"), ctx);
-  if (data.finished) drawScoreSheet(page.game, $("score-inline"), ctx);
+  if (data.terminal) drawScoreSheet(page.game, $("score-inline"), ctx);
   else clear($("score-inline"));
 }
 

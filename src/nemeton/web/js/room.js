@@ -156,7 +156,7 @@ function showTab(tab) {
 function chooseFocus() {
   if (!hotseat()) return;
   const ready = [...page.conns.values()].filter((c) => c.snap);
-  const waiting = ready.filter((c) => c.snap.legal_actions.length && !c.snap.finished);
+  const waiting = ready.filter((c) => c.snap.legal_actions.length && !c.snap.terminal);
   if (page.firstPass) {
     if (ready.length < page.conns.size) return;
     page.firstPass = false;
@@ -181,7 +181,7 @@ function update() {
   const seats = conn.seats.length ? conn.seats : page.info.seats;
   const names = (s) => seatNameOf(seats, s);
   document.body.dataset.seat = conn.seat === null ? "watch" : String(conn.seat);
-  document.body.dataset.finished = String(snap.finished);
+  document.body.dataset.terminal = String(snap.terminal);
 
   drawPass(names);
   drawHeader(conn, snap, seats, names);
@@ -216,7 +216,7 @@ function drawHeader(conn, snap, seats, names) {
   const game = page.catalogue.find((g) => g.name === page.info.game);
   $("title").textContent = `${game ? game.title : page.info.game}${snap.view.round ? ` · round ${snap.view.round}` : ""}`;
   let said;
-  if (snap.finished) {
+  if (snap.terminal) {
     said = "The game is over.";
   } else if (snap.waiting) {
     const open = (snap.open_seats || []).length;
@@ -224,7 +224,7 @@ function drawHeader(conn, snap, seats, names) {
   } else if (conn.seat !== null && snap.legal_actions.length) {
     said = h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn");
   } else {
-    const acting = snap.to_move;
+    const acting = snap.acting;
     said = [acting.length ? "Waiting for " : null, ...acting.map((s, i) => [
       i ? ", " : null, seatBadge(s, names(s)),
       seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": "thinking" }) : null])];
@@ -237,7 +237,7 @@ function drawHeader(conn, snap, seats, names) {
 
 function drawPlayers(conn, snap, seats) {
   const rows = seats.map((s) => {
-    const acting = snap.to_move.includes(s.seat) && !snap.finished && !snap.waiting;
+    const acting = snap.acting.includes(s.seat) && !snap.terminal && !snap.waiting;
     const score = snap.view.scores ? snap.view.scores[s.seat] : null;
     return h("li", { key: s.seat, class: `player${acting ? " acting" : ""}${s.seat === conn.seat ? " me" : ""}`,
                      style: `--seat:${seatColour(s.seat).css}` },
@@ -332,11 +332,11 @@ function drawMoves(conn, snap) {
 
 function drawControls(conn, snap) {
   const out = [];
-  if (!snap.finished && snap.moves > 0) {
+  if (!snap.terminal && snap.moves > 0) {
     out.push(h("a", { class: "button", id: "replay-so-far", href: `/rooms/${encodeURIComponent(roomId)}/replay` },
       "Replay the moves so far"), " ");
   }
-  if (snap.undo && conn.seat !== null && !snap.finished && !snap.waiting) {
+  if (snap.undo && conn.seat !== null && !snap.terminal && !snap.waiting) {
     // offered only when the server would grant it; else disabled, with the server's reason
     const info = snap.take_back || { allowed: false, reason: "", parts: [] };
     const seats = conn.seats.length ? conn.seats : page.info.seats;
@@ -352,7 +352,7 @@ function drawControls(conn, snap) {
 // ----- open seats: waiting for players -------------------------------------------------------
 function drawWaiting(conn, snap, seats) {
   const box = $("waiting");
-  if (!snap.waiting || snap.finished) { box.hidden = true; clear(box); return; }
+  if (!snap.waiting || snap.terminal) { box.hidden = true; clear(box); return; }
   box.hidden = false;
   const open = snap.open_seats || [];
   const mine = [...page.conns.keys()].filter((k) => k !== "watch");
@@ -404,7 +404,7 @@ function drawCreator(snap, seats) {
       out.push(linkRow(link, { label: `invite link for ${s.name}`, dataset: { seat: s.seat }, buttonClass: "copy-invite", onCopy: copy }),
         h("span", { class: "hint" }, s.connected ? "here" : "not here yet: send them this link"));
     }
-    if (!snap.finished && !s.open && !snap.waiting) {
+    if (!snap.terminal && !s.open && !snap.waiting) {
       out.push(s.stand_in
         ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, `Give back to ${s.name}`)
         : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, "Hand to the AI"));
@@ -439,7 +439,7 @@ async function handSeat(seat, agent) {
 
 function drawScore(conn, snap, seats) {
   const box = $("score");
-  if (!snap.finished || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
+  if (!snap.terminal || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
   const last = [...conn.log].reverse().find((e) => e.kind === "game_won" || e.kind === "game_end");
   render(last ? parts(last.parts, seats, last.text) : null, $("score-winner"));
   drawScoreSheet(page.game, $("score-body"), { ...page.ctx, view: snap.view, legal: [], mode: "score" }, seats);
