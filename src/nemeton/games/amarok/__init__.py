@@ -41,6 +41,7 @@ SPEC = register(GameSpec(
                   "4p-teams-partner-hand": ({"players": 4, "teams": True, "partner_hand": True}, 4, 4)},
     encoding_module=part(f"{__name__}.encoding"),
     heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
+    kernel=part(f"{__name__}.kernel", "KERNEL"),
     signals=part(f"{__name__}.signals", "SIGNALS"),
     web_dir=str(Path(__file__).with_name("web")),
 ))

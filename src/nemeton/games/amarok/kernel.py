@@ -1,0 +1,869 @@
+"""Amarok's compiled core: B games in NumPy arrays, played by Numba-compiled functions that
+mirror :mod:`.rules` function for function (same names, same order of effects, the same
+draws from the state's random stream), proven equal to it by ``tests/kernel/test_amarok.py``.
+
+Every option is supported: 3-6 players, team mode (4 or 6), any deck (the ``deck`` option's
+cards become the ``values`` and ``symbols`` arrays), ``rounds_to_win`` and ``partner_hand``.
+
+Layout. Slot ``b`` of the batch is one ``int32`` row ``rows[b]`` with the fields at the
+offsets below (seat arrays sized for six seats), and one random stream ``streams[b]`` (the
+state's ``rng``, :mod:`nemeton.engine.mt`). As in ``rules.py``: ``hand[2*seat + slot]``,
+``owner_sees[2*seat + slot]``, ``front[2*seat + i]`` for ``i < front_count[seat]``, the river
+in deal order, the deck bottom first (its bottom ``known_bottom`` cards put there by claws).
+``last`` is (seat, action id, card); the last round keeps its number (0: none yet), how it
+ended, the mating seat, the objective, the fronts and the winners (its totals and traps are
+the fronts' own, recomputed when a state is read back).
+
+The game's constants travel in ``cfg`` (int64: players, cards, team mode, partner_hand,
+rounds_to_win and where each kind of action starts in the action space of
+``encoding.all_actions``) beside the deck's ``values`` and ``symbols``.
+
+``legal_actions`` lists a slot's action ids in the order the reference lists its actions
+(own slots, the river in deal order, the deck, each other seat's seen cards by slot and its
+unseen card; a claw: fronts, hands, river, deck), which is not ascending id order: a random
+agent picks ``legal[randbelow(len(legal))]`` from that list.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+from numba import njit
+
+from ...engine import TERMINAL, mt
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, KernelUnsupported, compile_notice
+from ...engine.state import State
+from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
+from .options import AmarokOptions
+from .rules import EMPTY, AmarokState
+
+# ----- the row of one game -------------------------------------------------------------------
+TURN, CLAW_PENDING, OBJECTIVE, HOLDER, ROUND, KNOWN_BOTTOM, RIVER_LEN, DECK_LEN = range(8)
+LAST_SEAT, LAST_ACTION, LAST_CARD = 8, 9, 10                 # LAST_SEAT -1: no last action
+LAST_ROUND, LAST_MATING, LAST_MATER, LAST_OBJECTIVE = 11, 12, 13, 14  # LAST_ROUND 0: none yet
+SEATS = 6
+LEVELS = 16
+HAND = LEVELS + SEATS
+OWNER_SEES = HAND + 2 * SEATS
+FRONT = OWNER_SEES + 2 * SEATS
+FRONT_COUNT = FRONT + 2 * SEATS
+LAST_FRONT = FRONT_COUNT + SEATS
+LAST_COUNT = LAST_FRONT + 2 * SEATS
+LAST_WINNERS = LAST_COUNT + SEATS
+RIVER = LAST_WINNERS + SEATS
+DECK = RIVER + 2          # then the deck's cards (the row is DECK + cards long)
+
+# ----- cfg: the game's constants --------------------------------------------------------------
+PLAYERS, CARDS, TEAMS, PARTNER_HAND, TARGET = range(5)
+# first action id of each kind (take_own is 0, 1)
+TAKE_RIVER, TAKE_DECK, TAKE_SEEN, TAKE_UNSEEN, CLAW_FRONT, CLAW_HAND, CLAW_RIVER, CLAW_DECK, ACTIONS = range(5, 14)
+CFG_SIZE = 14
+
+# ----- obs_at: the observation's slice offsets (read from the reference layout) --------------
+OBS_SLICES = ("acting", "phase", "objective", "objective_holder", "round_wins", "round", "teams",
+              "hands", "fronts", "front_summary", "river", "deck_size", "deck_bottom")
+(AT_ACTING, AT_PHASE, AT_OBJECTIVE, AT_HOLDER, AT_ROUND_WINS, AT_ROUND, AT_TEAMS, AT_HANDS,
+ AT_FRONTS, AT_SUMMARY, AT_RIVER, AT_DECK_SIZE, AT_DECK_BOTTOM) = range(13)
+ROUND_SCALE = 10.0
+LEGAL_MAX = 4 * SEATS + 3    # the longest legal list (a claw's targets with six seats)
+
+
+def make_cfg(options: Any, cards: int) -> np.ndarray:
+    n = options.players
+    cfg = np.zeros(CFG_SIZE, dtype=np.int64)
+    cfg[PLAYERS], cfg[CARDS], cfg[TEAMS] = n, cards, int(options.teams)
+    cfg[PARTNER_HAND], cfg[TARGET] = int(options.partner_hand), options.rounds_to_win
+    cfg[TAKE_RIVER] = 2
+    cfg[TAKE_DECK] = 2 + cards
+    cfg[TAKE_SEEN] = 3 + cards
+    cfg[TAKE_UNSEEN] = 3 + cards + n * cards
+    cfg[CLAW_FRONT] = cfg[TAKE_UNSEEN] + n
+    cfg[CLAW_HAND] = cfg[CLAW_FRONT] + n * cards
+    cfg[CLAW_RIVER] = cfg[CLAW_HAND] + 2 * n
+    cfg[CLAW_DECK] = cfg[CLAW_RIVER] + cards
+    cfg[ACTIONS] = cfg[CLAW_DECK] + 1
+    return cfg
+
+
+# ----- construction ----------------------------------------------------------------------------
+@njit(cache=True)
+def new_game(row, rng, cfg, deal_buffer):
+    """``AmarokState.new_game`` after the stream is seeded."""
+    row[:] = 0
+    row[OBJECTIVE] = WOLF_PACK  # round 1 shows the wolf pack (ruling K6)
+    row[HOLDER] = 0
+    row[ROUND] = 1
+    row[LAST_SEAT] = -1
+    row[LAST_ACTION] = -1
+    row[LAST_CARD] = -1
+    row[LAST_ROUND] = 0
+    row[LAST_MATER] = -1
+    start_round(row, rng, cfg, deal_buffer)
+
+
+@njit(cache=True)
+def start_round(row, rng, cfg, cards):
+    """Shuffle every card, deal two to each player and two to the river (ruling K2, K6)."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    for c in range(size):
+        cards[c] = c
+    mt.shuffle(rng, cards, size)
+    for i in range(2 * n):
+        row[HAND + i] = cards[i]
+    row[RIVER] = cards[2 * n]
+    row[RIVER + 1] = cards[2 * n + 1]
+    row[RIVER_LEN] = 2
+    for i in range(size - 2 * n - 2):
+        row[DECK + i] = cards[2 * n + 2 + i]
+    row[DECK_LEN] = size - 2 * n - 2
+    row[KNOWN_BOTTOM] = 0
+    for seat in range(n):
+        hand_facing(row, rng, seat)
+    for i in range(2 * n):
+        row[FRONT + i] = EMPTY
+    for p in range(n):
+        row[FRONT_COUNT + p] = 0
+    row[TURN] = row[HOLDER]  # the objective holder starts the round
+    row[CLAW_PENDING] = 0
+
+
+@njit(cache=True)
+def hand_facing(row, rng, seat):
+    """Which slots face their owner, by round wins (ruling K2)."""
+    level = row[LEVELS + seat]
+    i = OWNER_SEES + 2 * seat
+    if level <= 0:
+        row[i] = 1
+        row[i + 1] = 1
+    elif level == 1:
+        seen = mt.randrange(rng, 2)  # the card the owner sees is chosen at random
+        row[i] = 1 if seen == 0 else 0
+        row[i + 1] = 1 if seen == 1 else 0
+    else:
+        row[i] = 0
+        row[i + 1] = 0
+
+
+# ----- who acts --------------------------------------------------------------------------------
+@njit(cache=True)
+def partner(cfg, seat):
+    n = cfg[PLAYERS]
+    return (seat + n // 2) % n if cfg[TEAMS] else seat
+
+
+@njit(cache=True)
+def team_of(cfg, seat):
+    return seat % (cfg[PLAYERS] // 2) if cfg[TEAMS] else seat
+
+
+# ----- legal actions ---------------------------------------------------------------------------
+@njit(cache=True)
+def legal_actions(row, cfg, out):
+    """The current player's legal action ids in the reference's order into ``out``; their count
+    (0 once the game is over)."""
+    seat = row[TURN]
+    if seat == TERMINAL:
+        return 0
+    if row[CLAW_PENDING]:
+        return claw_targets(row, cfg, seat, out)
+    return takeable(row, cfg, seat, out)
+
+
+@njit(cache=True)
+def takeable(row, cfg, seat, out):
+    """The cards a player may take (ruling K3): own slots, river, deck, then each other
+    player's seen cards and "an unseen one"."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    k = 0
+    base = HAND + 2 * seat
+    if row[base] != EMPTY:
+        out[k] = 0
+        k += 1
+    if row[base + 1] != EMPTY:
+        out[k] = 1
+        k += 1
+    k = river_and_deck(row, cfg[TAKE_RIVER], cfg[TAKE_DECK], out, k)
+    mate = seat if cfg[PARTNER_HAND] else partner(cfg, seat)
+    for p in range(n):
+        if p == seat or p == mate:
+            continue
+        i = 2 * p
+        first, second = row[HAND + i], row[HAND + i + 1]
+        seen_at = cfg[TAKE_SEEN] + p * size
+        unseen = cfg[TAKE_UNSEEN] + p
+        # each card facing the others is seen (and named), one facing its owner is not
+        if first != EMPTY:
+            if second != EMPTY:
+                first_hidden, second_hidden = row[OWNER_SEES + i], row[OWNER_SEES + i + 1]
+                if not first_hidden:
+                    out[k] = seen_at + first
+                    k += 1
+                if not second_hidden:
+                    out[k] = seen_at + second
+                    k += 1
+                if first_hidden or second_hidden:
+                    out[k] = unseen
+                    k += 1
+            else:
+                out[k] = unseen if row[OWNER_SEES + i] else seen_at + first
+                k += 1
+        elif second != EMPTY:
+            out[k] = unseen if row[OWNER_SEES + i + 1] else seen_at + second
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def claw_targets(row, cfg, seat, out):
+    """Any card but the claw itself (ruling K5): fronts, hands by slot, river, deck top."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    claw = row[FRONT + 2 * seat + row[FRONT_COUNT + seat] - 1]
+    k = 0
+    for p in range(n):
+        for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
+            c = row[FRONT + i]
+            if c != claw:
+                out[k] = cfg[CLAW_FRONT] + p * size + c
+                k += 1
+    for p in range(n):
+        if row[HAND + 2 * p] != EMPTY:
+            out[k] = cfg[CLAW_HAND] + 2 * p
+            k += 1
+        if row[HAND + 2 * p + 1] != EMPTY:
+            out[k] = cfg[CLAW_HAND] + 2 * p + 1
+            k += 1
+    return river_and_deck(row, cfg[CLAW_RIVER], cfg[CLAW_DECK], out, k)
+
+
+@njit(cache=True)
+def river_and_deck(row, river_at, deck_id, out, k):
+    """The river's cards in deal order, then the deck's top (if any), after ``out[:k]``."""
+    for r in range(row[RIVER_LEN]):
+        out[k] = river_at + row[RIVER + r]
+        k += 1
+    if row[DECK_LEN] > 0:
+        out[k] = deck_id
+        k += 1
+    return k
+
+
+# ----- a turn ------------------------------------------------------------------------------------
+@njit(cache=True)
+def apply_action(row, rng, cfg, values, symbols, action, deal_buffer):
+    """``AmarokState._apply`` of a legal action id for the current player."""
+    seat = row[TURN]
+    if row[CLAW_PENDING]:
+        card = claw(row, cfg, action)
+        row[CLAW_PENDING] = 0
+        set_last(row, seat, action, card)
+        pass_turn(row, rng, cfg, values, symbols, seat, deal_buffer)
+        return
+    card = take(row, rng, cfg, action, seat)
+    set_last(row, seat, action, card)
+    play(row, rng, cfg, values, symbols, seat, card, deal_buffer)
+
+
+@njit(cache=True)
+def set_last(row, seat, action, card):
+    row[LAST_SEAT] = seat
+    row[LAST_ACTION] = action
+    row[LAST_CARD] = card
+
+
+@njit(cache=True)
+def remove_from_river(row, card):
+    """``river.remove(card)``: the other card keeps its place."""
+    count = row[RIVER_LEN]
+    j = 0
+    while row[RIVER + j] != card:
+        j += 1
+    for r in range(j, count - 1):
+        row[RIVER + r] = row[RIVER + r + 1]
+    row[RIVER + count - 1] = 0
+    row[RIVER_LEN] = count - 1
+
+
+@njit(cache=True)
+def take(row, rng, cfg, action, seat):
+    """Remove the chosen card from where it is (ruling K3); returns it."""
+    size = cfg[CARDS]
+    if action < cfg[TAKE_RIVER]:  # take_own
+        i = HAND + 2 * seat + action
+        card = row[i]
+        row[i] = EMPTY
+    elif action < cfg[TAKE_DECK]:  # take_river
+        card = action - cfg[TAKE_RIVER]
+        remove_from_river(row, card)
+    elif action == cfg[TAKE_DECK]:
+        card = draw_top(row)
+    elif action < cfg[TAKE_UNSEEN]:  # take_seen
+        p = (action - cfg[TAKE_SEEN]) // size
+        card = (action - cfg[TAKE_SEEN]) % size
+        i = HAND + 2 * p
+        row[i if row[i] == card else i + 1] = EMPTY
+    else:  # take_unseen: uniformly among the cards of that hand the actor cannot see
+        p = action - cfg[TAKE_UNSEEN]
+        i = 2 * p
+        count = 0
+        first = -1
+        for j in range(i, i + 2):
+            if row[HAND + j] != EMPTY and row[OWNER_SEES + j]:
+                if count == 0:
+                    first = j
+                count += 1
+        if count == 1:
+            j = first
+        else:  # both slots unseen: unseen[randrange(2)]
+            j = i + mt.randrange(rng, count)
+        card = row[HAND + j]
+        row[HAND + j] = EMPTY
+    return card
+
+
+@njit(cache=True)
+def draw_top(row):
+    count = row[DECK_LEN] - 1
+    card = row[DECK + count]
+    row[DECK + count] = 0
+    row[DECK_LEN] = count
+    if row[KNOWN_BOTTOM] > count:
+        row[KNOWN_BOTTOM] = count
+    return card
+
+
+@njit(cache=True)
+def play(row, rng, cfg, values, symbols, seat, card, deal_buffer):
+    """Play the card face up in front of the player and resolve its symbol at once."""
+    i = 2 * seat + row[FRONT_COUNT + seat]
+    row[FRONT + i] = card
+    row[FRONT_COUNT + seat] += 1
+    symbol = symbols[card]
+    if symbol == HEART:
+        if i & 1 and symbols[row[FRONT + i - 1]] == HEART:
+            end_round_by_mating(row, rng, cfg, values, symbols, seat, deal_buffer)
+            return
+    elif symbol == SEASON:
+        row[OBJECTIVE] ^= 1  # change of season: flip the objective card now
+    elif symbol == CLAW:
+        row[CLAW_PENDING] = 1  # the same player now chooses the claw's target
+        return
+    pass_turn(row, rng, cfg, values, symbols, seat, deal_buffer)
+
+
+@njit(cache=True)
+def claw(row, cfg, action):
+    """Put the clawed card at the bottom of the deck, in the open (ruling K5)."""
+    size = cfg[CARDS]
+    if action < cfg[CLAW_HAND]:  # claw_front
+        p = (action - cfg[CLAW_FRONT]) // size
+        card = (action - cfg[CLAW_FRONT]) % size
+        i = FRONT + 2 * p
+        if row[i] == card:
+            row[i] = row[i + 1]
+        row[i + 1] = EMPTY
+        row[FRONT_COUNT + p] -= 1  # that player is short of two again and will play again
+    elif action < cfg[CLAW_RIVER]:  # claw_hand
+        i = HAND + action - cfg[CLAW_HAND]
+        card = row[i]
+        row[i] = EMPTY
+    elif action < cfg[CLAW_DECK]:  # claw_river
+        card = action - cfg[CLAW_RIVER]
+        remove_from_river(row, card)
+    else:  # claw_deck
+        card = draw_top(row)
+    count = row[DECK_LEN]
+    for j in range(count, 0, -1):  # deck.insert(0, card)
+        row[DECK + j] = row[DECK + j - 1]
+    row[DECK] = card
+    row[DECK_LEN] = count + 1
+    row[KNOWN_BOTTOM] += 1
+    return card
+
+
+@njit(cache=True)
+def pass_turn(row, rng, cfg, values, symbols, seat, deal_buffer):
+    """Next: the first seat clockwise from ``seat`` with fewer than two cards in front
+    (skipping full players, ruling K4); the round ends when nobody is short."""
+    n = cfg[PLAYERS]
+    for step in range(1, n + 1):
+        p = (seat + step) % n
+        if row[FRONT_COUNT + p] < 2:
+            row[TURN] = p
+            return
+    end_round_by_totals(row, rng, cfg, values, symbols, deal_buffer)
+
+
+# ----- end of a round ------------------------------------------------------------------------
+@njit(cache=True)
+def end_round_by_mating(row, rng, cfg, values, symbols, seat, deal_buffer):
+    """A second heart in front ends the round at once: that player (team) wins, wolf trap or
+    not (ruling K4)."""
+    winners = np.zeros(SEATS, dtype=np.bool_)
+    winners[seat] = True
+    winners[partner(cfg, seat)] = True
+    finish_round(row, rng, cfg, winners, 1, seat, deal_buffer)
+
+
+@njit(cache=True)
+def end_round_by_totals(row, rng, cfg, values, symbols, deal_buffer):
+    winners = np.zeros(SEATS, dtype=np.bool_)
+    round_winners(row, cfg, values, symbols, winners)
+    finish_round(row, rng, cfg, winners, 0, -1, deal_buffer)
+
+
+@njit(cache=True)
+def totals(row, cfg, values, out):
+    """Each seat's total in front (team mode: its team's four cards)."""
+    n = cfg[PLAYERS]
+    own = np.zeros(SEATS, dtype=np.int64)
+    for p in range(n):
+        for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
+            own[p] += values[row[FRONT + i]]
+    for p in range(n):
+        out[p] = own[p] + own[partner(cfg, p)] if cfg[TEAMS] else own[p]
+
+
+@njit(cache=True)
+def trapped(row, cfg, symbols, out):
+    """Whether each seat cannot win the round: a wolf trap in front of it (its team)."""
+    n = cfg[PLAYERS]
+    own = np.zeros(SEATS, dtype=np.bool_)
+    for p in range(n):
+        for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
+            if symbols[row[FRONT + i]] == TRAP:
+                own[p] = True
+    for p in range(n):
+        out[p] = (own[p] or own[partner(cfg, p)]) if cfg[TEAMS] else own[p]
+
+
+@njit(cache=True)
+def round_winners(row, cfg, values, symbols, winners):
+    """Ruling K7: untrapped players (teams) with the best total per the objective; every tied
+    one wins; nobody if all are trapped."""
+    n = cfg[PLAYERS]
+    t = np.zeros(SEATS, dtype=np.int64)
+    caught = np.zeros(SEATS, dtype=np.bool_)
+    totals(row, cfg, values, t)
+    trapped(row, cfg, symbols, caught)
+    best = 0
+    found = False
+    for p in range(n):
+        if not caught[p]:
+            if not found or (t[p] > best if row[OBJECTIVE] == WOLF_PACK else t[p] < best):
+                best = t[p]
+            found = True
+    for p in range(n):
+        winners[p] = found and not caught[p] and t[p] == best
+
+
+@njit(cache=True)
+def finish_round(row, rng, cfg, winners, mating, mater, deal_buffer):
+    """Winners advance one level (K7); the first to the target wins the game (K8), else the
+    objective card passes left and the next round is dealt (K6)."""
+    n = cfg[PLAYERS]
+    top = 0
+    for p in range(n):
+        if winners[p]:
+            row[LEVELS + p] += 1
+        row[LAST_WINNERS + p] = 1 if winners[p] else 0
+        top = max(top, row[LEVELS + p])
+    row[LAST_ROUND] = row[ROUND]
+    row[LAST_MATING] = mating
+    row[LAST_MATER] = mater
+    row[LAST_OBJECTIVE] = row[OBJECTIVE]
+    for i in range(2 * n):
+        row[LAST_FRONT + i] = row[FRONT + i]
+    for p in range(n):
+        row[LAST_COUNT + p] = row[FRONT_COUNT + p]
+    if top >= cfg[TARGET]:
+        row[TURN] = TERMINAL  # first to the target wins; simultaneous winners share (K8)
+        row[CLAW_PENDING] = 0
+        return
+    row[ROUND] += 1
+    row[HOLDER] = (row[HOLDER] + 1) % n  # passed left, not flipped (ruling K6)
+    start_round(row, rng, cfg, deal_buffer)
+
+
+# ----- outcome -------------------------------------------------------------------------------
+@njit(cache=True)
+def outcome(row, cfg, scores, winners, returns):
+    """``scores()``, ``winners()`` and ``returns()`` of one game (the last two empty and 0
+    before its end): the winners are the seats with the most round wins, and 1 is shared
+    equally among their teams."""
+    n = cfg[PLAYERS]
+    top = -1
+    for p in range(n):
+        scores[p] = row[LEVELS + p]
+        top = max(top, row[LEVELS + p])
+        winners[p] = False
+        returns[p] = 0.0
+    if row[TURN] != TERMINAL:
+        return
+    teams = np.zeros(SEATS, dtype=np.bool_)
+    count = 0
+    for p in range(n):
+        if row[LEVELS + p] == top:
+            winners[p] = True
+            t = team_of(cfg, p)
+            if not teams[t]:
+                teams[t] = True
+                count += 1
+    share = 1.0 / count
+    for p in range(n):
+        if teams[team_of(cfg, p)]:
+            returns[p] = share
+
+
+# ----- the observation ---------------------------------------------------------------------
+@njit(cache=True)
+def sees(viewer, owner, faces_owner):
+    """Ruling K2 (``rules.sees``); viewer -1 is the spectator."""
+    if viewer < 0:
+        return False
+    return faces_owner if viewer == owner else not faces_owner
+
+
+@njit(cache=True)
+def observe_one(row, cfg, values, symbols, obs_at, value_scale, viewer, out):
+    """``encoding_for(options).encode(view(viewer))`` (viewer -1: the spectator) into ``out``."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    out[:] = 0.0
+    me = 0 if viewer < 0 else viewer
+    turn = row[TURN]
+    if turn != TERMINAL:
+        out[obs_at[AT_ACTING] + (turn - me) % n] = 1.0
+        out[obs_at[AT_PHASE] + (1 if row[CLAW_PENDING] else 0)] = 1.0
+    else:
+        out[obs_at[AT_PHASE] + 2] = 1.0
+    out[obs_at[AT_OBJECTIVE] + row[OBJECTIVE]] = 1.0
+    out[obs_at[AT_HOLDER] + (row[HOLDER] - me) % n] = 1.0
+    if cfg[TEAMS]:
+        out[obs_at[AT_TEAMS]] = 1.0
+    out[obs_at[AT_ROUND]] = min(1.0, row[ROUND] / ROUND_SCALE)
+    out[obs_at[AT_DECK_SIZE]] = row[DECK_LEN] / size
+    hand_f = size + 3
+    for k in range(n):
+        s = (me + k) % n
+        out[obs_at[AT_ROUND_WINS] + k] = row[LEVELS + s] / cfg[TARGET]
+        base = obs_at[AT_HANDS] + k * 2 * hand_f
+        for slot in range(2):
+            c = row[HAND + 2 * s + slot]
+            if c != EMPTY:
+                out[base] = 1.0
+                faces_owner = row[OWNER_SEES + 2 * s + slot] != 0
+                if faces_owner:
+                    out[base + 1] = 1.0
+                if sees(viewer, s, faces_owner):
+                    out[base + 3 + c] = 1.0
+                else:
+                    out[base + 2] = 1.0
+            base += hand_f
+        count = row[FRONT_COUNT + s]
+        if count:
+            base = obs_at[AT_FRONTS] + k * 2 * size
+            summary = obs_at[AT_SUMMARY] + 5 * k
+            total = 0
+            for i in range(count):
+                c = row[FRONT + 2 * s + i]
+                out[base + i * size + c] = 1.0
+                total += values[c]
+                symbol = symbols[c]
+                if symbol != 0:  # heart 1, claw 2, season 3, trap 4: its feature
+                    out[summary + symbol] += 1.0
+            out[summary] = total / value_scale
+    for r in range(row[RIVER_LEN]):
+        out[obs_at[AT_RIVER] + row[RIVER + r]] = 1.0
+    for j in range(row[KNOWN_BOTTOM]):
+        out[obs_at[AT_DECK_BOTTOM] + row[DECK + j]] = 1.0
+
+
+# ----- the batch -------------------------------------------------------------------------
+@njit(cache=True)
+def deal_batch(rows, streams, seeds, slots, cfg):
+    buffer = np.empty(cfg[CARDS], dtype=np.int64)
+    for k in range(slots.shape[0]):
+        b = slots[k]
+        mt.seed(streams[b], seeds[k])
+        new_game(rows[b], streams[b], cfg, buffer)
+
+
+@njit(cache=True)
+def step_batch(rows, streams, actions, cfg, values, symbols):
+    buffer = np.empty(cfg[CARDS], dtype=np.int64)
+    for b in range(rows.shape[0]):
+        if rows[b, TURN] != TERMINAL and actions[b] >= 0:
+            apply_action(rows[b], streams[b], cfg, values, symbols, actions[b], buffer)
+
+
+@njit(cache=True)
+def mask_batch(rows, cfg, out):
+    legal = np.empty(LEGAL_MAX, dtype=np.int64)
+    out[:, :] = False
+    for b in range(rows.shape[0]):
+        count = legal_actions(rows[b], cfg, legal)
+        for k in range(count):
+            out[b, legal[k]] = True
+
+
+@njit(cache=True)
+def outcome_batch(rows, cfg, scores, winners, returns):
+    for b in range(rows.shape[0]):
+        outcome(rows[b], cfg, scores[b], winners[b], returns[b])
+
+
+@njit(cache=True)
+def observe_batch(rows, cfg, values, symbols, obs_at, value_scale, seats, out):
+    for b in range(rows.shape[0]):
+        observe_one(rows[b], cfg, values, symbols, obs_at, value_scale, seats[b], out[b])
+
+
+@njit(cache=True)
+def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts):
+    """Each slot played on by its seats' policies (RANDOM: ``legal[randbelow(len(legal))]``
+    from the seat's own stream, as RandomAgent; HEURISTIC: :func:`heuristic_choice`)."""
+    legal = np.empty(LEGAL_MAX, dtype=np.int64)
+    buffer = np.empty(cfg[CARDS], dtype=np.int64)
+    scratch = new_scratch(cfg)
+    for b in range(rows.shape[0]):
+        row = rows[b]
+        steps = 0
+        decisions = 0
+        while row[TURN] != TERMINAL and steps != max_steps:
+            seat = row[TURN]
+            count = legal_actions(row, cfg, legal)
+            if policies[seat] == HEURISTIC:
+                action = heuristic_choice(row, cfg, values, symbols, legal, count, agent_streams[b, seat], scratch)
+            else:
+                action = legal[mt.choice_index(agent_streams[b, seat], count)]
+            if count > 1:
+                decisions += 1
+            apply_action(row, streams[b], cfg, values, symbols, action, buffer)
+            steps += 1
+        counts[b, 0] = steps
+        counts[b, 1] = decisions
+
+
+# ----- the heuristic (heuristic.py) ---------------------------------------------------------
+@njit(cache=True)
+def new_scratch(cfg):
+    return np.zeros(8, dtype=np.int64)
+
+
+@njit(cache=True)
+def heuristic_choice(row, cfg, values, symbols, legal, count, rng, scratch):
+    return legal[mt.choice_index(rng, count)]
+
+
+# ----- the kernel class -------------------------------------------------------------------------
+class AmarokKernel(Kernel):
+    """B games of Amarok with one set of options (every option is supported)."""
+
+    game = "amarok"
+    options: AmarokOptions
+
+    def __init__(self, options: Any, batch: int):
+        from . import SPEC
+        if not isinstance(options, SPEC.options_cls):
+            options = SPEC.options(**dict(options))
+        self.options = options
+        self.batch = batch
+        self.players = options.players
+        self.deck = load_deck(options.deck)
+        size = len(self.deck)
+        self.encoding = SPEC.encoding(options)
+        self.actions = self.encoding.actions
+        self.cfg = make_cfg(options, size)
+        self.num_actions = int(self.cfg[ACTIONS])
+        if self.num_actions != len(self.actions):
+            raise AssertionError("the kernel's action ids differ from encoding.all_actions")
+        self.observation_size = self.encoding.observation_size
+        self.values = np.array(self.deck.values, dtype=np.int64)
+        self.symbols = np.array(self.deck.symbols, dtype=np.int64)
+        layout = self.encoding.layout
+        self.obs_at = np.array([layout[name].offset for name in OBS_SLICES], dtype=np.int64)
+        self.value_scale = float(max(1, max(abs(v) for v in self.deck.values)) * 2)
+        self.rows = np.zeros((batch, DECK + size), dtype=np.int32)
+        self.rows[:, TURN] = TERMINAL
+        self.streams = mt.new_streams(batch)
+        self.seeds: list[int | None] = [None] * batch
+        self._legal = np.empty(LEGAL_MAX, dtype=np.int64)
+        compile_notice(self.game, self._warm)
+
+    def _warm(self) -> None:
+        """Every compiled function once, on a one-game batch."""
+        twin = AmarokKernel.__new__(AmarokKernel)
+        twin.__dict__.update(self.__dict__)
+        twin.batch = 1
+        twin.rows = np.zeros((1, self.rows.shape[1]), dtype=np.int32)
+        twin.streams = mt.new_streams(1)
+        twin.seeds = [None]
+        twin.deal([1])
+        twin.legal_mask()
+        twin.observe(np.zeros(1, dtype=np.int64))
+        twin.returns()
+        twin.step(np.array([twin.legal_ids(0)[0]], dtype=np.int64))
+        streams = mt.new_streams(self.players).reshape(1, self.players, -1)
+        for p in range(self.players):
+            mt.seed(streams[0, p], p)
+        twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
+
+    # -- setting up games ------------------------------------------------------------------
+    def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
+        slots_ = np.arange(self.batch, dtype=np.int64) if slots is None else np.asarray(slots, dtype=np.int64)
+        values = [int(s) for s in seeds]
+        if len(values) != len(slots_):
+            raise ValueError(f"deal needs one seed per slot: {len(values)} seeds for {len(slots_)} slots")
+        deal_batch(self.rows, self.streams, np.array(values, dtype=np.uint64), slots_, self.cfg)
+        for b, s in zip(slots_, values):
+            self.seeds[int(b)] = s
+
+    def load(self, slot: int, state: State) -> None:
+        assert isinstance(state, AmarokState)
+        if state.options != self.options:
+            raise ValueError("load needs a state with the kernel's options")
+        row = self.rows[slot]
+        row[:] = 0
+        n = self.players
+        row[TURN] = state.turn
+        row[CLAW_PENDING] = int(state.claw_pending)
+        row[OBJECTIVE] = state.objective
+        row[HOLDER] = state.holder
+        row[ROUND] = state.round
+        row[KNOWN_BOTTOM] = state.known_bottom
+        row[RIVER_LEN] = len(state.river)
+        row[RIVER:RIVER + len(state.river)] = state.river
+        row[DECK_LEN] = len(state.deck)
+        row[DECK:DECK + len(state.deck)] = state.deck
+        row[LEVELS:LEVELS + n] = state.levels
+        row[HAND:HAND + 2 * n] = state.hand
+        row[OWNER_SEES:OWNER_SEES + 2 * n] = [int(v) for v in state.owner_sees]
+        row[FRONT:FRONT + 2 * n] = state.front
+        row[FRONT_COUNT:FRONT_COUNT + n] = state.front_count
+        if state.last is None:
+            row[LAST_SEAT] = row[LAST_ACTION] = row[LAST_CARD] = -1
+        else:
+            seat, action, card = state.last
+            row[LAST_SEAT], row[LAST_ACTION], row[LAST_CARD] = seat, self.actions.id(action), card
+        last = state.last_round
+        row[LAST_MATER] = -1
+        if last is not None:
+            index = self.deck.index
+            row[LAST_ROUND] = last["round"]
+            row[LAST_MATING] = int(last["reason"] == "mating")
+            row[LAST_MATER] = -1 if last["mating_seat"] is None else last["mating_seat"]
+            row[LAST_OBJECTIVE] = OBJECTIVE_NAMES.index(last["objective"])
+            row[LAST_FRONT:LAST_FRONT + 2 * n] = EMPTY
+            for p, cards in enumerate(last["fronts"]):
+                row[LAST_COUNT + p] = len(cards)
+                for i, cid in enumerate(cards):
+                    row[LAST_FRONT + 2 * p + i] = index[cid]
+            for p in last["winners"]:
+                row[LAST_WINNERS + p] = 1
+        version, words, _ = state.rng.getstate()
+        self.streams[slot] = np.array(words, dtype=np.uint32)
+        self.seeds[slot] = state.seed
+
+    def read(self, slot: int) -> AmarokState:
+        import random
+        row = [int(v) for v in self.rows[slot]]
+        n = self.players
+        rng = random.Random.__new__(random.Random)
+        rng.setstate((3, tuple(int(w) for w in self.streams[slot]), None))
+        state = AmarokState._blank(self.options, self.seeds[slot], rng)
+        state.events = None
+        state.levels = row[LEVELS:LEVELS + n]
+        state.objective = row[OBJECTIVE]
+        state.holder = row[HOLDER]
+        state.round = row[ROUND]
+        state.hand = row[HAND:HAND + 2 * n]
+        state.owner_sees = [bool(v) for v in row[OWNER_SEES:OWNER_SEES + 2 * n]]
+        state.front = row[FRONT:FRONT + 2 * n]
+        state.front_count = row[FRONT_COUNT:FRONT_COUNT + n]
+        state.river = row[RIVER:RIVER + row[RIVER_LEN]]
+        state.deck = row[DECK:DECK + row[DECK_LEN]]
+        state.known_bottom = row[KNOWN_BOTTOM]
+        state.turn = row[TURN]
+        state.claw_pending = bool(row[CLAW_PENDING])
+        state.last = None if row[LAST_SEAT] < 0 else (
+            row[LAST_SEAT], self.actions.actions[row[LAST_ACTION]], row[LAST_CARD])
+        state.last_round = None if row[LAST_ROUND] == 0 else self._last_round(row)
+        return state
+
+    def _last_round(self, row: list[int]) -> dict[str, Any]:
+        n, deck = self.players, self.deck
+        fronts = [[row[LAST_FRONT + 2 * p + i] for i in range(row[LAST_COUNT + p])] for p in range(n)]
+        own = [sum(deck.values[c] for c in cards) for cards in fronts]
+        caught = [any(deck.symbols[c] == TRAP for c in cards) for cards in fronts]
+        if self.options.teams:
+            mate = [(p + n // 2) % n for p in range(n)]
+            own = [own[p] + own[mate[p]] for p in range(n)]
+            caught = [caught[p] or caught[mate[p]] for p in range(n)]
+        mating = bool(row[LAST_MATING])
+        return {
+            "round": row[LAST_ROUND],
+            "reason": "mating" if mating else "totals",
+            "mating_seat": row[LAST_MATER] if mating else None,
+            "objective": OBJECTIVE_NAMES[row[LAST_OBJECTIVE]],
+            "fronts": [[deck.ids[c] for c in cards] for cards in fronts],
+            "totals": own,
+            "trapped": caught,
+            "winners": [p for p in range(n) if row[LAST_WINNERS + p]],
+        }
+
+    # -- playing -----------------------------------------------------------------------------
+    def current_player(self) -> np.ndarray:
+        return self.rows[:, TURN].astype(np.int64)
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.empty((self.batch, self.num_actions), dtype=np.bool_)
+        mask_batch(self.rows, self.cfg, out)
+        return out
+
+    def legal_ids(self, slot: int) -> np.ndarray:
+        count = legal_actions(self.rows[slot], self.cfg, self._legal)
+        return self._legal[:count].copy()
+
+    def step(self, actions: np.ndarray) -> None:
+        step_batch(self.rows, self.streams, np.asarray(actions, dtype=np.int64), self.cfg, self.values, self.symbols)
+
+    def terminal(self) -> np.ndarray:
+        return self.rows[:, TURN] == TERMINAL
+
+    def _outcome(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        scores = np.zeros((self.batch, self.players), dtype=np.float64)
+        winners = np.zeros((self.batch, self.players), dtype=np.bool_)
+        returns = np.zeros((self.batch, self.players), dtype=np.float64)
+        outcome_batch(self.rows, self.cfg, scores, winners, returns)
+        return scores, winners, returns
+
+    def returns(self) -> np.ndarray:
+        return self._outcome()[2]
+
+    def scores(self) -> np.ndarray:
+        return self._outcome()[0]
+
+    def winners(self) -> np.ndarray:
+        return self._outcome()[1]
+
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Seat -1 is the spectator (``view(None)``)."""
+        if out is None:
+            out = np.empty((self.batch, self.observation_size), dtype=np.float32)
+        observe_batch(self.rows, self.cfg, self.values, self.symbols, self.obs_at, self.value_scale,
+                      np.asarray(seats, dtype=np.int64), out)
+        return out
+
+    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
+        if HEURISTIC in list(policies):
+            raise KernelUnsupported("the compiled amarok kernel does not play the heuristic yet; "
+                                    "use --engine reference")
+        counts = np.zeros((self.batch, 2), dtype=np.int64)
+        playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols,
+                      np.asarray(policies, dtype=np.int64), streams, max_steps, counts)
+        return counts
+
+
+KERNEL = AmarokKernel

@@ -1,0 +1,201 @@
+"""Amarok's compiled kernel (games/amarok/kernel.py) is the reference rules, proven step for step:
+the same seed deals the same game; after every action of random and heuristic games (Hypothesis
+draws the seed and the choices, so a failure shrinks to the shortest sequence) the legal actions
+in their order, the mask, the player to act, the end, the returns, the state read back and every
+seat's observation equal the reference's; random agents in the kernel play the games
+``simulate`` plays, with the same results."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from hypothesis import HealthCheck, given, note, settings, strategies as st  # noqa: E402
+
+from nemeton.arena.match import game_seeds, simulate  # noqa: E402
+from nemeton.engine import get_game, mt  # noqa: E402
+from nemeton.engine.kernel import HEURISTIC, RANDOM  # noqa: E402
+from nemeton.games.amarok.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
+from nemeton.games.amarok.kernel import AmarokKernel  # noqa: E402
+
+SPEC = get_game("amarok")
+
+# another deck (ruling K1: the deck is data): 16 cards, negative values, every symbol twice
+OTHER_DECK = json.dumps({"cards": [
+    {"id": f"X{i}", "colour": "grey", "value": v, "symbol": s}
+    for i, (v, s) in enumerate(zip([-3, 7, 12, 0, 5, -1, 9, 2, 4, 4, 11, -7, 6, 3, 8, 1],
+                                   ["heart", "claw", "season", "trap", "none", "heart", "claw", "none",
+                                    "season", "trap", "none", "none", "heart", "none", "none", "none"]))]})
+VARIANTS = [
+    {"players": 3}, {"players": 4}, {"players": 5}, {"players": 6},
+    {"players": 4, "teams": True}, {"players": 6, "teams": True},
+    {"players": 4, "teams": True, "partner_hand": True},
+    {"players": 6, "teams": True, "partner_hand": True, "rounds_to_win": 2},
+    {"players": 3, "rounds_to_win": 5},
+    {"players": 5, "deck": OTHER_DECK, "rounds_to_win": 1},
+    {"players": 4, "teams": True, "deck": OTHER_DECK},
+]
+_kernels: dict[int, AmarokKernel] = {}
+
+
+def kernel(variant: int, batch: int = 2) -> AmarokKernel:
+    """One kernel per variant and batch size (built once: building reads the compiled cache)."""
+    key = variant * 100_000 + batch
+    if key not in _kernels:
+        _kernels[key] = AmarokKernel(SPEC.options(**VARIANTS[variant]), batch)
+    return _kernels[key]
+
+
+def comparable(state) -> dict:
+    """The state's JSON without its history and event log (the kernel keeps neither)."""
+    data = state.to_json()
+    del data["history"], data["events"]
+    return data
+
+
+def assert_same(k: AmarokKernel, slot: int, ref, where: str) -> None:
+    """Slot ``slot`` of the kernel is ``ref``: state, player to act, legal actions in order,
+    mask, end, returns, scores, winners and the observation of every seat and the spectator."""
+    encoding = SPEC.encoding(ref.options)
+    assert comparable(k.read(slot)) == comparable(ref), where
+    assert k.current_player()[slot] == ref.current_player, where
+    assert bool(k.terminal()[slot]) == ref.is_terminal(), where
+    legal = ref.legal_actions()
+    assert list(k.legal_ids(slot)) == encoding.actions.ids(legal), where
+    assert np.array_equal(k.legal_mask()[slot], encoding.actions.mask(legal)), where
+    assert list(k.returns()[slot]) == ref.returns(), where
+    assert list(k.scores()[slot]) == ref.scores(), where
+    assert [s for s in range(ref.n) if k.winners()[slot, s]] == ref.winners(), where
+    for seat in [*range(ref.n), None]:
+        seats = np.full(k.batch, -1 if seat is None else seat, dtype=np.int64)
+        expected = encoding.encode(ref.view(seat))
+        assert np.array_equal(k.observe(seats)[slot], expected), f"{where}, observation of seat {seat}"
+
+
+# ----- the deal -----------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_same_seed_deals_the_same_game(variant):
+    seeds = [0, 1, 7, 2**31 - 1, 2**32, 2**64 - 1] + list(range(1000, 1034))
+    k = kernel(variant, len(seeds))
+    k.deal(seeds)
+    for slot, seed in enumerate(seeds):
+        assert comparable(k.read(slot)) == comparable(SPEC.new_state(k.options, seed)), seed
+
+
+def test_dealing_some_slots_leaves_the_others():
+    k = kernel(0, 4)
+    k.deal([5, 6, 7, 8])
+    before = comparable(k.read(1))
+    k.deal([9, 10], slots=[0, 2])
+    assert comparable(k.read(1)) == before
+    assert comparable(k.read(2)) == comparable(SPEC.new_state(k.options, 10))
+
+
+# ----- step for step --------------------------------------------------------------------------
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(variant=st.integers(0, len(VARIANTS) - 1), seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_every_step_of_random_and_heuristic_games_matches_the_reference(variant, seed, data):
+    """A game of the reference, each action chosen by Hypothesis or (where it says so) by the
+    reference heuristic, stepped in slot 1 of the kernel; its states also loaded into slot 0
+    (load then read gives the state back, and a loaded state steps on like the reference)."""
+    k = kernel(variant)
+    ref = SPEC.new_state(k.options, seed)
+    k.deal([seed, seed])
+    heuristic_rng = random.Random(seed)
+    encoding = SPEC.encoding(k.options)
+    steps = 0
+    while True:
+        assert_same(k, 1, ref, f"step {steps}")
+        if ref.is_terminal() or steps >= 100:
+            break
+        legal = ref.legal_actions()
+        if data.draw(st.booleans(), label="heuristic"):
+            action = REFERENCE_HEURISTIC.choose_in_state(ref, ref.current_player, legal, heuristic_rng)
+        else:
+            action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        note(f"step {steps}: seat {ref.current_player} {action}")
+        k.load(0, ref)
+        assert comparable(k.read(0)) == comparable(ref)
+        ref.apply(action)
+        k.step(np.full(2, encoding.actions.id(action), dtype=np.int64))
+        assert comparable(k.read(0)) == comparable(ref), f"loaded, step {steps}"
+        steps += 1
+
+
+def test_an_ended_slot_ignores_its_action():
+    k = kernel(1)
+    k.deal([3, 4])
+    streams = np.zeros((2, 4, mt.STREAM_WORDS), dtype=np.uint32)
+    k.playout(np.full(4, RANDOM, dtype=np.int64), streams)
+    before = comparable(k.read(0))
+    k.step(np.array([-1, 0], dtype=np.int64))
+    assert comparable(k.read(0)) == before and k.terminal().all()
+
+
+# ----- random agents: simulate's games ------------------------------------------------------------
+def kernel_simulation(options: dict, players: int, games: int, seed: int) -> list[tuple]:
+    """Per game: scores, returns, winners and steps of the kernel's random playout of the games
+    ``simulate(..., seed)`` plays (game seed and agent seeds from ``game_seeds``)."""
+    k = AmarokKernel(SPEC.options(players=players, **options), games)
+    seeds = []
+    streams = np.zeros((games, players, mt.STREAM_WORDS), dtype=np.uint32)
+    for g in range(games):
+        game_seed, agent_seeds = game_seeds(seed, g, players)
+        seeds.append(game_seed)
+        for s in range(players):
+            mt.seed(streams[g, s], agent_seeds[s])
+    k.deal(seeds)
+    counts = k.playout(np.full(players, RANDOM, dtype=np.int64), streams)
+    scores, returns, winners = k.scores(), k.returns(), k.winners()
+    return [(list(scores[g]), list(returns[g]), [s for s in range(players) if winners[g, s]], int(counts[g, 0]))
+            for g in range(games)]
+
+
+def reference_simulation(options: dict, players: int, games: int, seed: int) -> list[tuple]:
+    results = simulate("amarok", players, games, seed, ["random"], options, records=False).results
+    return [(r.scores, r.returns, r.winners, r.steps) for r in results]
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {}), (5, {}), (6, {}), (4, {"teams": True}),
+                                              (6, {"teams": True, "partner_hand": True})])
+def test_random_playouts_give_simulates_results(players, options):
+    assert kernel_simulation(options, players, 60, 11) == reference_simulation(options, players, 60, 11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {}), (5, {}), (6, {}), (4, {"teams": True}),
+                                              (6, {"teams": True}), (4, {"teams": True, "partner_hand": True})])
+def test_random_playouts_give_simulates_results_over_many_games(players, options, request):
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("about 3 minutes: run with -m slow")
+    games = 15_000  # 105,000 games over the seven configurations
+    assert kernel_simulation(options, players, games, 2026) == reference_simulation(options, players, games, 2026)
+
+
+def test_a_playout_stops_after_max_steps_and_counts_decisions():
+    k = kernel(0, 3)
+    k.deal([1, 2, 3])
+    streams = np.zeros((3, 3, mt.STREAM_WORDS), dtype=np.uint32)
+    counts = k.playout(np.full(3, RANDOM, dtype=np.int64), streams, max_steps=5)
+    assert list(counts[:, 0]) == [5, 5, 5] and (counts[:, 1] <= 5).all()
+    assert not k.terminal().any()
+
+
+def test_without_jit_the_kernel_runs_as_plain_python_and_agrees():
+    """NUMBA_DISABLE_JIT=1 runs the same source as Python: the random playouts of a few games
+    give simulate's results there too."""
+    script = ("import sys; sys.path.insert(0, 'tests/kernel'); import test_amarok as t; "
+              "assert t.kernel_simulation({}, 4, 3, 5) == t.reference_simulation({}, 4, 3, 5); print('same')")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert out.returncode == 0 and out.stdout.strip() == "same", out.stderr[-2000:]
