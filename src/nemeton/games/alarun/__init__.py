@@ -52,6 +52,7 @@ SPEC = register(GameSpec(
     heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
     signals=part(f"{__name__}.signals", "SIGNALS"),
     fitted=part(f"{__name__}.fitted", "FITTED"),
+    kernel=part(f"{__name__}.kernel", "KERNEL"),
     companion=part(f"{__name__}.companion", "COMPANION"),
     web_dir=str(Path(__file__).with_name("web")),
 ))

@@ -1,0 +1,1184 @@
+"""Alarún's compiled core (Numba): B games in one int64 array, proven equal to :mod:`.rules`.
+
+A kernel is the second implementation of the rules, for speed (``engine/kernel.py`` says
+what every kernel provides; ``tests/kernel/test_alarun.py`` proves this one equal to the
+reference: the same deal for a seed, after every step the same legal actions, state, returns
+and observations, the same games with random agents).
+
+**The state.** Slot i of a batch is the row ``state[i]`` of ``WORDS`` int64 words: a header
+(players, cap, phase, round, turn, start player, first passer, extra actions left, actions
+taken, cards to place, pile lengths), the stack (``DECK``), the face-up centre, the 2-player
+face-down cards, the open discard pile, then one block of ``SEAT_WORDS`` per seat (hand,
+the cards the others saw it take, secret colour, this round's placements, its square as
+the 9 x 9 board of :mod:`.square` with its extent, and the cached potion points views show).
+Its random stream is ``rng[i]`` (an :mod:`nemeton.engine.mt` stream of 625 words), which the
+deal draws from as ``AlarunState.__init__`` does (shuffle, then sample the secret colours).
+
+The functions below mirror :mod:`.rules` name for name (``swap``, ``pass_turn``,
+``swap_all_and_pass``, ``flip``, ``end_turn``, ``first_pass_takes_alarun``,
+``begin_placement``, ``place``, ``end_round``, ``refresh_centre``), :mod:`.scoring`
+(``line_strength``, ``druid_lines``, the totals and ranking keys), :mod:`.encoding` (the
+observation, written at the reference layout's offsets) and :mod:`.heuristic` (the policy
+``choose`` with its ``SquareReader``: the same float operations in the same order, so the
+same choices).
+
+Action ids are those of ``spec.action_space(options)``: pass 0, swap all and pass 1, flip 2,
+then the swaps (give, take) and the placements (card, cell). Legal actions are listed in the
+reference's order (``state.legal_actions``): the swaps, then pass, swap all and pass, flip;
+placements by card, then cell. The seat that acts is ``state.current_player`` (the lowest
+seat with cards to place during the simultaneous placement), as a table of agents asks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+from ...engine import State, mt
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, check_options, compile_notice
+from .components import CENTUM_AURI, DRUID, EMPTY
+from .heuristic import Weights
+from .options import AlarunOptions, PLAYER_COUNTS
+from .rules import ACTIONS, NO_SEAT, OVER, PLACEMENT, AlarunState
+from .square import MagicSquare
+
+# ----- the layout of a slot's row ---------------------------------------------------------
+MAXP = 4
+H_N, H_CAP, H_PHASE, H_ROUND, H_TURN, H_START, H_FIRST, H_EXTRA, H_TAKEN, H_TO_PLACE = range(10)
+H_DECK_LEN, H_FACE_DOWN_LEN, H_DISCARD_LEN, H_HAS_CAP = 10, 11, 12, 13
+DECK = 16
+CENTRE = DECK + 99
+FACE_DOWN = CENTRE + 3
+DISCARD = FACE_DOWN + 3
+SEATS = DISCARD + 99
+# per seat, from its block's start
+S_HAND, S_HAND_LEN, S_KNOWN, S_KNOWN_LEN, S_SECRET, S_PENDING, S_PENDING_LEN = 0, 3, 4, 7, 8, 9, 12
+S_MIN_X, S_MAX_X, S_MIN_Y, S_MAX_Y = 13, 14, 15, 16
+S_POINTS, S_POINTS_SHOWN = 17, 18   # potion points: the whole square / without this round's placements; -1 = to compute
+S_CELLS = 20
+SEAT_WORDS = S_CELLS + 81 + 3
+WORDS = SEATS + MAXP * SEAT_WORDS
+
+ROUNDS = 8
+ORIGIN = 40
+NO_CAP = 1 << 40
+PLACE0 = 3 + 50 * 49          # the first placement's id
+NUM_ACTIONS = PLACE0 + 50 * 80
+MAX_LEGAL = 512
+POINTS = np.array([0, 1, 3, 6, 10, 15], dtype=np.int64)
+GROWTH = Weights().growth
+BLOCKING = Weights().blocking
+SWAP_MARGIN = Weights().swap_margin
+WEAK_CARD = Weights().weak_card
+COLOUR_BONUS = 2.0
+CENTUM_AURI_VALUE = 10.0
+
+# the observation's slices, in the order of OBS_OFFSETS (read from the reference layout)
+OBS_SLICES = ("acting", "phase", "round", "start_player", "alarun", "extra_actions_left", "actions_taken",
+              "deck_size", "face_down", "hand", "centre", "discard", "known_hands", "hand_sizes",
+              "placed_this_round", "my_placements", "squares", "potion_points", "secret_colour", "scores",
+              "secret_colours")
+(O_ACTING, O_PHASE, O_ROUND, O_START, O_ALARUN, O_EXTRA, O_TAKEN, O_DECK, O_FACE_DOWN, O_HAND, O_CENTRE,
+ O_DISCARD, O_KNOWN, O_HAND_SIZES, O_PLACED, O_MY_PLACEMENTS, O_SQUARES, O_POINTS, O_SECRET, O_SCORES,
+ O_SECRETS) = range(len(OBS_SLICES))
+
+
+@njit(cache=True)
+def seat_at(s):
+    return SEATS + s * SEAT_WORDS
+
+
+@njit(cache=True)
+def swap_id(give, take):
+    return 3 + give * 49 + (take if take < give else take - 1)
+
+
+@njit(cache=True)
+def place_id(card, cell):
+    return PLACE0 + card * 80 + (cell if cell < ORIGIN else cell - 1)
+
+
+@njit(cache=True)
+def popcount(m):
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+# ----- the deal (AlarunState.__init__) ------------------------------------------------------
+@njit(cache=True)
+def _deal(row, k, out, at):
+    """The last ``k`` cards of the stack, in order, into ``out[at:at + k]``."""
+    length = row[H_DECK_LEN]
+    for j in range(k):
+        out[at + j] = row[DECK + length - k + j]
+    row[H_DECK_LEN] = length - k
+
+
+@njit(cache=True)
+def _sort3(a, at, k):
+    """Insertion sort of ``a[at:at + k]`` (k <= 3)."""
+    for i in range(at + 1, at + k):
+        v = a[i]
+        j = i - 1
+        while j >= at and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@njit(cache=True)
+def _deal_hands(row, n):
+    for s in range(n):
+        b = seat_at(s)
+        _deal(row, 3, row, b + S_HAND)
+        _sort3(row, b + S_HAND, 3)
+        row[b + S_HAND_LEN] = 3
+
+
+@njit(cache=True)
+def deal_one(row, stream, n, cap, has_cap):
+    row[:] = 0
+    row[H_N] = n
+    row[H_CAP] = cap if has_cap else NO_CAP
+    row[H_HAS_CAP] = has_cap
+    for c in range(49):
+        row[DECK + 2 * c] = c
+        row[DECK + 2 * c + 1] = c
+    row[DECK + 98] = CENTUM_AURI
+    row[H_DECK_LEN] = 99
+    mt.shuffle(stream, row[DECK:DECK + 99], 99)
+    _deal(row, 3, row, CENTRE)
+    _deal_hands(row, n)
+    if n == 2:
+        _deal(row, 3, row, FACE_DOWN)
+        row[H_FACE_DOWN_LEN] = 3
+    colours = np.arange(7, dtype=np.int64)
+    secret = np.zeros(n, dtype=np.int64)
+    mt.sample(stream, colours, 7, n, secret)   # A7: one colour card each, at random
+    for s in range(n):
+        b = seat_at(s)
+        row[b + S_SECRET] = secret[s]
+        for i in range(81):
+            row[b + S_CELLS + i] = EMPTY
+        row[b + S_CELLS + ORIGIN] = DRUID
+        row[b + S_POINTS] = -1
+        row[b + S_POINTS_SHOWN] = -1
+    row[H_ROUND] = 1
+    row[H_START] = 0
+    _begin_action_phase(row)
+
+
+@njit(cache=True)
+def deal_batch(state, rng, seeds, slots, n, cap, has_cap):
+    for j in range(slots.shape[0]):
+        i = slots[j]
+        mt.seed(rng[i], seeds[j])
+        deal_one(state[i], rng[i], n, cap, has_cap)
+
+
+@njit(cache=True)
+def _begin_action_phase(row):
+    row[H_PHASE] = ACTIONS
+    row[H_TURN] = row[H_START]
+    row[H_FIRST] = NO_SEAT
+    row[H_EXTRA] = 0
+    row[H_TAKEN] = 0
+    row[H_TO_PLACE] = 0
+
+
+# ----- who acts ---------------------------------------------------------------------------
+@njit(cache=True)
+def current_player(row):
+    phase = row[H_PHASE]
+    if phase == ACTIONS:
+        return row[H_TURN]
+    if phase == PLACEMENT:
+        for s in range(row[H_N]):
+            if row[seat_at(s) + S_HAND_LEN] > 0:
+                return s
+    return -1
+
+
+# ----- legal actions ----------------------------------------------------------------------
+@njit(cache=True)
+def open_cells(row, b, out):
+    """The open cells of the square at ``b`` (MagicSquare.open), ascending; returns how many."""
+    min_x, max_x = row[b + S_MIN_X], row[b + S_MAX_X]
+    min_y, max_y = row[b + S_MIN_Y], row[b + S_MAX_Y]
+    cells = b + S_CELLS
+    k = 0
+    for y in range(max(max_y - 4, min_y - 1, -4), min(min_y + 4, max_y + 1, 4) + 1):
+        for x in range(max(max_x - 4, min_x - 1, -4), min(min_x + 4, max_x + 1, 4) + 1):
+            i = (y + 4) * 9 + x + 4
+            if row[cells + i] != EMPTY:
+                continue
+            if ((x < 4 and row[cells + i + 1] != EMPTY) or (x > -4 and row[cells + i - 1] != EMPTY)
+                    or (y < 4 and row[cells + i + 9] != EMPTY) or (y > -4 and row[cells + i - 9] != EMPTY)):
+                out[k] = i
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_actions(row, out):
+    """The current player's legal action ids in the reference's order; returns how many."""
+    phase = row[H_PHASE]
+    if phase == ACTIONS:
+        if row[H_TAKEN] >= row[H_CAP]:
+            out[0] = 0
+            return 1
+        b = seat_at(row[H_TURN])
+        t0, t1, t2 = row[CENTRE], row[CENTRE + 1], row[CENTRE + 2]
+        if t0 > t1:
+            t0, t1 = t1, t0
+        if t1 > t2:
+            t1, t2 = t2, t1
+        if t0 > t1:
+            t0, t1 = t1, t0
+        k = 0
+        previous = -1
+        for h in range(3):
+            give = row[b + S_HAND + h]
+            if give == previous:
+                continue
+            previous = give
+            if t0 != give:
+                out[k] = swap_id(give, t0)
+                k += 1
+            if t1 != t0 and t1 != give:
+                out[k] = swap_id(give, t1)
+                k += 1
+            if t2 != t1 and t2 != give:
+                out[k] = swap_id(give, t2)
+                k += 1
+        out[k] = 0
+        out[k + 1] = 1
+        k += 2
+        if row[H_FACE_DOWN_LEN] > 0:
+            out[k] = 2
+            k += 1
+        return k
+    if phase == PLACEMENT:
+        seat = current_player(row)
+        b = seat_at(seat)
+        cells = np.empty(81, dtype=np.int64)
+        m = open_cells(row, b, cells)
+        k = 0
+        previous = -1
+        for h in range(row[b + S_HAND_LEN]):
+            card = row[b + S_HAND + h]
+            if card == previous:
+                continue
+            previous = card
+            for j in range(m):
+                out[k] = place_id(card, cells[j])
+                k += 1
+        return k
+    return 0
+
+
+@njit(cache=True)
+def legal_mask_batch(state, out):
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(state.shape[0]):
+        out[i, :] = False
+        k = legal_actions(state[i], legal)
+        for j in range(k):
+            out[i, legal[j]] = True
+
+
+# ----- applying actions -------------------------------------------------------------------
+@njit(cache=True)
+def _remove(row, at, length_at, card):
+    """list.remove: the first ``card`` of ``row[at:at + row[length_at]]``."""
+    length = row[length_at]
+    j = 0
+    while row[at + j] != card:
+        j += 1
+    for k in range(j, length - 1):
+        row[at + k] = row[at + k + 1]
+    row[length_at] = length - 1
+
+
+@njit(cache=True)
+def apply_action(row, a):
+    """Apply action id ``a`` for the current player (assumed legal)."""
+    seat = current_player(row)
+    if a >= PLACE0:
+        p = a - PLACE0
+        k = p % 80
+        place(row, seat, p // 80, k if k < ORIGIN else k + 1)
+    elif a >= 3:
+        q = a - 3
+        give = q // 49
+        t = q % 49
+        swap(row, seat, give, t if t < give else t + 1)
+    elif a == 0:
+        pass_turn(row)
+    elif a == 1:
+        swap_all_and_pass(row, seat)
+    else:
+        flip(row)
+
+
+@njit(cache=True)
+def swap(row, seat, give, take):
+    """Swap: one hand card for one face-up centre card. Everyone sees both cards."""
+    b = seat_at(seat)
+    _remove(row, b + S_HAND, b + S_HAND_LEN, give)
+    row[b + S_HAND + 2] = take
+    row[b + S_HAND_LEN] = 3
+    _sort3(row, b + S_HAND, 3)
+    j = 0
+    while row[CENTRE + j] != take:
+        j += 1
+    row[CENTRE + j] = give
+    known = row[b + S_KNOWN_LEN]
+    for k in range(known):
+        if row[b + S_KNOWN + k] == give:
+            _remove(row, b + S_KNOWN, b + S_KNOWN_LEN, give)
+            break
+    known = row[b + S_KNOWN_LEN]
+    row[b + S_KNOWN + known] = take
+    row[b + S_KNOWN_LEN] = known + 1
+    _sort3(row, b + S_KNOWN, known + 1)
+    end_turn(row, False)
+
+
+@njit(cache=True)
+def pass_turn(row):
+    """Pass: take no card."""
+    end_turn(row, True)
+
+
+@njit(cache=True)
+def swap_all_and_pass(row, seat):
+    """Swap and pass: the whole hand for the three face-up centre cards; this is a pass."""
+    b = seat_at(seat)
+    for k in range(3):
+        card = row[CENTRE + k]
+        row[CENTRE + k] = row[b + S_HAND + k]
+        row[b + S_HAND + k] = card
+    _sort3(row, b + S_HAND, 3)
+    for k in range(3):
+        row[b + S_KNOWN + k] = row[b + S_HAND + k]
+    row[b + S_KNOWN_LEN] = 3
+    end_turn(row, True)
+
+
+@njit(cache=True)
+def flip(row):
+    """2 players (A5): discard the face-up centre cards, turn the face-down ones up. Not a pass."""
+    d = row[H_DISCARD_LEN]
+    for k in range(3):
+        row[DISCARD + d + k] = row[CENTRE + k]
+        row[CENTRE + k] = row[FACE_DOWN + k]
+    row[H_DISCARD_LEN] = d + 3
+    row[H_FACE_DOWN_LEN] = 0
+    end_turn(row, False)
+
+
+@njit(cache=True)
+def end_turn(row, passed):
+    """A4: the first pass gives each other player exactly one more action, in turn order;
+    after the last of them the round's placement begins."""
+    row[H_TAKEN] += 1
+    if row[H_FIRST] == NO_SEAT:
+        if passed:
+            first_pass_takes_alarun(row)
+    else:
+        row[H_EXTRA] -= 1
+    if row[H_FIRST] != NO_SEAT and row[H_EXTRA] == 0:
+        begin_placement(row)
+    else:
+        row[H_TURN] = (row[H_TURN] + 1) % row[H_N]
+
+
+@njit(cache=True)
+def first_pass_takes_alarun(row):
+    row[H_FIRST] = row[H_TURN]
+    row[H_EXTRA] = row[H_N] - 1
+
+
+@njit(cache=True)
+def begin_placement(row):
+    row[H_PHASE] = PLACEMENT
+    row[H_TO_PLACE] = 3 * row[H_N]
+
+
+@njit(cache=True)
+def place(row, seat, card, cell):
+    """A3: one hand card onto an open cell of the seat's square."""
+    b = seat_at(seat)
+    _remove(row, b + S_HAND, b + S_HAND_LEN, card)
+    row[b + S_CELLS + cell] = card
+    x = cell % 9 - 4
+    y = cell // 9 - 4
+    if x < row[b + S_MIN_X]:
+        row[b + S_MIN_X] = x
+    elif x > row[b + S_MAX_X]:
+        row[b + S_MAX_X] = x
+    if y < row[b + S_MIN_Y]:
+        row[b + S_MIN_Y] = y
+    elif y > row[b + S_MAX_Y]:
+        row[b + S_MAX_Y] = y
+    row[b + S_POINTS] = -1
+    pending = row[b + S_PENDING_LEN]
+    row[b + S_PENDING + pending] = cell
+    row[b + S_PENDING_LEN] = pending + 1
+    row[H_TO_PLACE] -= 1
+    if row[H_TO_PLACE] == 0:
+        end_round(row)
+
+
+@njit(cache=True)
+def end_round(row):
+    """All placements are revealed; after round 8 the game ends, else the next round is dealt."""
+    n = row[H_N]
+    for s in range(n):
+        b = seat_at(s)
+        row[b + S_PENDING_LEN] = 0
+        row[b + S_KNOWN_LEN] = 0
+        row[b + S_POINTS_SHOWN] = -1
+    if row[H_ROUND] == ROUNDS:
+        row[H_PHASE] = OVER
+        return
+    row[H_ROUND] += 1
+    row[H_START] = row[H_FIRST]
+    refresh_centre(row)
+    _deal_hands(row, n)
+    _begin_action_phase(row)
+
+
+@njit(cache=True)
+def refresh_centre(row):
+    """A6: with 4 players the centre stays; with 2-3 it goes to the open discard pile (face-down
+    cards too) and 3 new cards are dealt face up (2 players: 3 more face down)."""
+    n = row[H_N]
+    if n == 4:
+        return
+    d = row[H_DISCARD_LEN]
+    for k in range(3):
+        row[DISCARD + d + k] = row[CENTRE + k]
+    d += 3
+    for k in range(row[H_FACE_DOWN_LEN]):
+        row[DISCARD + d + k] = row[FACE_DOWN + k]
+    d += row[H_FACE_DOWN_LEN]
+    row[H_DISCARD_LEN] = d
+    _deal(row, 3, row, CENTRE)
+    if n == 2:
+        _deal(row, 3, row, FACE_DOWN)
+        row[H_FACE_DOWN_LEN] = 3
+    else:
+        row[H_FACE_DOWN_LEN] = 0
+
+
+@njit(cache=True)
+def step_batch(state, actions):
+    for i in range(state.shape[0]):
+        if state[i, H_PHASE] != OVER and actions[i] >= 0:
+            apply_action(state[i], actions[i])
+
+
+# ----- scoring (scoring.py) -----------------------------------------------------------------
+@njit(cache=True)
+def line_strength(board, start, stride):
+    """Strength of the strongest stretch of the 9 cells ``board[start + k * stride]``."""
+    best = 0
+    prev_colour = -1
+    prev_ingredient = -1
+    colour_run = np.int64(0)
+    ingredient_run = np.int64(0)
+    for k in range(9):
+        card = board[start + k * stride]
+        if card < 0 or card >= CENTUM_AURI:
+            prev_colour = -1
+            prev_ingredient = -1
+            continue
+        bit = np.int64(1) << card
+        colour = card % 7
+        ingredient = card // 7
+        if colour == prev_colour:
+            colour_run |= bit
+        else:
+            prev_colour = colour
+            colour_run = bit
+        if ingredient == prev_ingredient:
+            ingredient_run |= bit
+        else:
+            prev_ingredient = ingredient
+            ingredient_run = bit
+        c = popcount(colour_run)
+        if c > best:
+            best = c
+        c = popcount(ingredient_run)
+        if c > best:
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _through(line, d):
+    """The strength of the stretch through a druid of value ``d`` at ``line[4]``."""
+    colour = d % 7
+    ingredient = d // 7
+    by_colour = np.int64(1) << d
+    by_ingredient = by_colour
+    for step in (-1, 1):
+        k = 4 + step
+        while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] % 7 == colour:
+            by_colour |= np.int64(1) << line[k]
+            k += step
+        k = 4 + step
+        while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] // 7 == ingredient:
+            by_ingredient |= np.int64(1) << line[k]
+            k += step
+    return max(popcount(by_colour), popcount(by_ingredient))
+
+
+@njit(cache=True)
+def druid_lines(row9, column9):
+    """(best druid value, potion points of its row and column) for a druid at ``row9[4]`` =
+    ``column9[4]``: the first value in card order among equals (scoring.druid_lines). The
+    stretches avoiding the druid are fixed; only the one through it depends on its value."""
+    base_row = line_strength(row9, 0, 1)
+    base_column = line_strength(column9, 0, 1)
+    best = 99
+    best_points = -1
+    for d in range(49):
+        points = (POINTS[max(base_row, _through(row9, d))] + POINTS[max(base_column, _through(column9, d))])
+        if points > best_points:
+            best = d
+            best_points = points
+    return best, best_points
+
+
+@njit(cache=True)
+def board_potions(board):
+    """The potion points of a 9 x 9 board (the druid at the origin taking its best value)."""
+    total = 0
+    for r in range(9):
+        if r != 4:
+            total += POINTS[line_strength(board, r * 9, 1)]
+            total += POINTS[line_strength(board, r, 9)]
+    row9 = board[36:45].copy()
+    column9 = np.empty(9, dtype=np.int64)
+    for k in range(9):
+        column9[k] = board[k * 9 + 4]
+    return total + druid_lines(row9, column9)[1]
+
+
+@njit(cache=True)
+def potions(row, s, hide_pending):
+    """Seat s's potion points (cached in its row): the whole square, or (``hide_pending``)
+    without this round's placements, as the other seats' views show it."""
+    b = seat_at(s)
+    at = b + (S_POINTS_SHOWN if hide_pending else S_POINTS)
+    if row[at] < 0:
+        board = row[b + S_CELLS:b + S_CELLS + 81].copy()
+        if hide_pending:
+            for k in range(row[b + S_PENDING_LEN]):
+                board[row[b + S_PENDING + k]] = EMPTY
+        row[at] = board_potions(board)
+    return row[at]
+
+
+@njit(cache=True)
+def total_score(row, s):
+    b = seat_at(s)
+    total = potions(row, s, False)
+    secret = row[b + S_SECRET]
+    for i in range(81):
+        card = row[b + S_CELLS + i]
+        if card == CENTUM_AURI:
+            total += 10
+        elif 0 <= card < CENTUM_AURI and card % 7 == secret:
+            total += 2
+    return total
+
+
+@njit(cache=True)
+def outcome_batch(state, scores, returns, winners):
+    """Scores of every slot (provisional before the end); returns and winners of ended slots
+    (ranking key: total, then potions; ties share)."""
+    for i in range(state.shape[0]):
+        row = state[i]
+        n = row[H_N]
+        for s in range(n):
+            scores[i, s] = total_score(row, s)
+            returns[i, s] = 0.0
+            winners[i, s] = False
+        if row[H_PHASE] != OVER:
+            continue
+        top_total = -1
+        top_potions = -1
+        for s in range(n):
+            t = scores[i, s]
+            p = potions(row, s, False)
+            if t > top_total or (t == top_total and p > top_potions):
+                top_total = t
+                top_potions = p
+        count = 0
+        for s in range(n):
+            if scores[i, s] == top_total and potions(row, s, False) == top_potions:
+                winners[i, s] = True
+                count += 1
+        for s in range(n):
+            if winners[i, s]:
+                returns[i, s] = 1.0 / count
+
+
+# ----- the observation (encoding.py) --------------------------------------------------------
+@njit(cache=True)
+def observe_one(row, me, off, out, cap_scale):
+    out[:] = 0.0
+    n = row[H_N]
+    phase = row[H_PHASE]
+    square_size = 81 * 16
+    for k in range(n):
+        out[off[O_SQUARES] + k * square_size + ORIGIN * 16 + 15] = 1.0   # the druid
+    if phase == ACTIONS:
+        out[off[O_ACTING] + (row[H_TURN] - me) % n] = 1.0
+    elif phase == PLACEMENT:
+        for s in range(n):
+            if row[seat_at(s) + S_HAND_LEN] > 0:
+                out[off[O_ACTING] + (s - me) % n] = 1.0
+    out[off[O_PHASE] + phase] = 1.0
+    out[off[O_ROUND] + row[H_ROUND] - 1] = 1.0
+    out[off[O_START] + (row[H_START] - me) % n] = 1.0
+    first = row[H_FIRST]
+    out[off[O_ALARUN] + (n if first == NO_SEAT else (first - me) % n)] = 1.0
+    taken = row[H_TAKEN]
+    if row[H_HAS_CAP] and taken >= row[H_CAP]:
+        out[off[O_TAKEN] + 1] = 1.0
+    if row[H_FACE_DOWN_LEN] > 0:
+        out[off[O_FACE_DOWN]] = 1.0
+    b = seat_at(me)
+    for k in range(row[b + S_PENDING_LEN]):
+        out[off[O_MY_PLACEMENTS] + row[b + S_PENDING + k]] = 1.0
+    out[off[O_SECRET] + row[b + S_SECRET]] = 1.0
+    out[off[O_EXTRA]] = row[H_EXTRA] / (n - 1)
+    out[off[O_TAKEN]] = min(1.0, taken / cap_scale)
+    out[off[O_DECK]] = row[H_DECK_LEN] / 99
+    for k in range(row[b + S_HAND_LEN]):
+        out[off[O_HAND] + row[b + S_HAND + k]] += 0.5
+    for k in range(3):
+        out[off[O_CENTRE] + row[CENTRE + k]] += 0.5
+    for k in range(row[H_DISCARD_LEN]):
+        out[off[O_DISCARD] + row[DISCARD + k]] += 0.5
+    for k in range(n):
+        s = (me + k) % n
+        bs = seat_at(s)
+        for j in range(row[bs + S_KNOWN_LEN]):
+            out[off[O_KNOWN] + k * 50 + row[bs + S_KNOWN + j]] += 0.5
+        out[off[O_HAND_SIZES] + k] = row[bs + S_HAND_LEN] / 3
+        pending = row[bs + S_PENDING_LEN]
+        out[off[O_PLACED] + k] = pending / 3
+        hide = phase == PLACEMENT and pending > 0 and s != me
+        out[off[O_POINTS] + k] = potions(row, s, hide) / 100.0
+        base = off[O_SQUARES] + k * square_size
+        for i in range(81):
+            card = row[bs + S_CELLS + i]
+            if card == EMPTY or i == ORIGIN:
+                continue
+            if hide:
+                hidden = False
+                for j in range(pending):
+                    if row[bs + S_PENDING + j] == i:
+                        hidden = True
+                if hidden:
+                    continue
+            if card == CENTUM_AURI:
+                out[base + i * 16 + 14] = 1.0
+            else:
+                out[base + i * 16 + card // 7] = 1.0
+                out[base + i * 16 + 7 + card % 7] = 1.0
+        if phase == OVER:
+            out[off[O_SCORES] + k] = total_score(row, s) / 100.0
+            out[off[O_SECRETS] + k * 7 + row[bs + S_SECRET]] = 1.0
+
+
+@njit(cache=True)
+def observe_batch(state, seats, off, out, cap_scale):
+    for i in range(state.shape[0]):
+        observe_one(state[i], seats[i], off, out[i], cap_scale)
+
+
+# ----- the heuristic (heuristic.py: SquareReader and choose) --------------------------------
+@njit(cache=True)
+def _lines_gain(arms_f, arms_r, cell, card, druid):
+    """heuristic._lines_gain: the placement gain of ``card`` on ``cell`` along its row and
+    column. Per axis a: arms_f[cell, a] = (empty_open, number of runs, neighbour, worth, base),
+    arms_r[cell, a, r] = (colour, by colour, colour end open, ingredient, by ingredient,
+    ingredient end open)."""
+    immediate = float(druid)
+    potential = 0.0
+    if card == CENTUM_AURI:
+        for a in range(2):
+            potential -= BLOCKING * arms_f[cell, a, 3]
+        return potential
+    colour = card % 7
+    ingredient = card // 7
+    bit = np.int64(1) << card
+    for a in range(2):
+        empty_open = arms_f[cell, a, 0] != 0
+        neighbour = arms_f[cell, a, 2]
+        worth = arms_f[cell, a, 3]
+        base = arms_f[cell, a, 4]
+        mask = bit
+        mask_i = bit
+        best_open = empty_open
+        open_i = empty_open
+        for r in range(arms_f[cell, a, 1]):
+            if arms_r[cell, a, r, 0] == colour:
+                mask |= arms_r[cell, a, r, 1]
+                if arms_r[cell, a, r, 2]:
+                    best_open = True
+            if arms_r[cell, a, r, 3] == ingredient:
+                mask_i |= arms_r[cell, a, r, 4]
+                if arms_r[cell, a, r, 5]:
+                    open_i = True
+        best_k = popcount(mask)
+        k = popcount(mask_i)
+        if k > best_k or (k == best_k and open_i):
+            best_k = k
+            best_open = open_i
+        if best_k > base:
+            immediate += POINTS[best_k] - POINTS[base]
+        if best_open and best_k < 5:
+            potential += GROWTH * (POINTS[best_k + 1] - POINTS[best_k])
+        if best_k <= neighbour:
+            potential -= BLOCKING * worth
+    return immediate + potential
+
+
+@njit(cache=True)
+def _read_square(row, b, cells, arms_f, arms_r, open_list):
+    """SquareReader(square): the druid at its best value, each line's strength and the arms
+    of every open cell. Returns (number of open cells, druid points)."""
+    board = row[b + S_CELLS:b + S_CELLS + 81].copy()
+    row9 = board[36:45].copy()
+    column9 = np.empty(9, dtype=np.int64)
+    for k in range(9):
+        column9[k] = board[k * 9 + 4]
+    druid, druid_points = druid_lines(row9, column9)
+    for i in range(81):
+        cells[i] = board[i]
+    cells[ORIGIN] = druid
+    min_x, max_x = row[b + S_MIN_X], row[b + S_MAX_X]
+    min_y, max_y = row[b + S_MIN_Y], row[b + S_MAX_Y]
+    lo_x, hi_x, lo_y, hi_y = max_x - 4, min_x + 4, max_y - 4, min_y + 4
+    rows = np.zeros(9, dtype=np.int64)
+    columns = np.zeros(9, dtype=np.int64)
+    for y in range(min_y, max_y + 1):
+        rows[y + 4] = line_strength(cells, (y + 4) * 9, 1)
+    for x in range(min_x, max_x + 1):
+        columns[x + 4] = line_strength(cells, x + 4, 9)
+    m = open_cells(row, b, open_list)
+    for j in range(m):
+        cell = open_list[j]
+        x0 = cell % 9 - 4
+        y0 = cell // 9 - 4
+        for a in range(2):
+            empty_open = False
+            runs = 0
+            neighbour = 0
+            for side in range(2):
+                step = 1 if side == 0 else -1
+                dx = step if a == 0 else 0
+                dy = step if a == 1 else 0
+                x = x0 + dx
+                y = y0 + dy
+                open_end = False
+                first = -1
+                colour = 0
+                ingredient = 0
+                by_colour = np.int64(0)
+                by_ingredient = np.int64(0)
+                whole_colour = True
+                whole_ingredient = True
+                while -4 <= x <= 4 and -4 <= y <= 4:
+                    i = (y + 4) * 9 + x + 4
+                    card = cells[i]
+                    if card == EMPTY:
+                        open_end = lo_x <= x <= hi_x and lo_y <= y <= hi_y
+                        break
+                    if card >= CENTUM_AURI:
+                        break
+                    if first < 0:
+                        first = card
+                        colour = card % 7
+                        ingredient = card // 7
+                        by_colour = np.int64(1) << card
+                        by_ingredient = by_colour
+                    else:
+                        if whole_colour:
+                            if card % 7 == colour:
+                                by_colour |= np.int64(1) << card
+                            else:
+                                whole_colour = False
+                        if whole_ingredient:
+                            if card // 7 == ingredient:
+                                by_ingredient |= np.int64(1) << card
+                            else:
+                                whole_ingredient = False
+                    x += dx
+                    y += dy
+                if first < 0:
+                    if open_end:
+                        empty_open = True
+                    continue
+                arms_r[cell, a, runs, 0] = colour
+                arms_r[cell, a, runs, 1] = by_colour
+                arms_r[cell, a, runs, 2] = whole_colour and open_end
+                arms_r[cell, a, runs, 3] = ingredient
+                arms_r[cell, a, runs, 4] = by_ingredient
+                arms_r[cell, a, runs, 5] = whole_ingredient and open_end
+                runs += 1
+                strength = max(popcount(by_colour), popcount(by_ingredient))
+                if strength > neighbour:
+                    neighbour = strength
+            worth = POINTS[neighbour + 1] - POINTS[neighbour] if 0 < neighbour < 5 else 0
+            index = y0 if a == 0 else x0
+            arms_f[cell, a, 0] = empty_open
+            arms_f[cell, a, 1] = runs
+            arms_f[cell, a, 2] = neighbour
+            arms_f[cell, a, 3] = worth
+            arms_f[cell, a, 4] = (rows[index + 4] if a == 0 else columns[index + 4]) if index != 0 else 99
+    return m, druid_points
+
+
+@njit(cache=True)
+def _gain(row, b, arms_f, arms_r, druid_points, card, cell):
+    """SquareReader.gain: on the druid's row or column the druid takes its best value again."""
+    x = cell % 9 - 4
+    y = cell // 9 - 4
+    druid = 0
+    if x == 0 or y == 0:
+        row9 = row[b + S_CELLS + 36:b + S_CELLS + 45].copy()
+        column9 = np.empty(9, dtype=np.int64)
+        for k in range(9):
+            column9[k] = row[b + S_CELLS + k * 9 + 4]
+        if y == 0:
+            row9[x + 4] = card
+        else:
+            column9[y + 4] = card
+        druid = druid_lines(row9, column9)[1] - druid_points
+    return _lines_gain(arms_f, arms_r, cell, card, druid)
+
+
+@njit(cache=True)
+def heuristic_choose(row, legal, count):
+    """heuristic.choose for the current player (the rng is not used)."""
+    if count == 1:
+        return legal[0]
+    seat = current_player(row)
+    b = seat_at(seat)
+    cells = np.empty(81, dtype=np.int64)
+    arms_f = np.zeros((81, 2, 5), dtype=np.int64)
+    arms_r = np.zeros((81, 2, 2, 6), dtype=np.int64)
+    open_list = np.empty(81, dtype=np.int64)
+    m, druid_points = _read_square(row, b, cells, arms_f, arms_r, open_list)
+    if legal[0] >= PLACE0:
+        best = legal[0]
+        best_gain = -np.inf
+        for j in range(count):
+            p = legal[j] - PLACE0
+            k = p % 80
+            g = _gain(row, b, arms_f, arms_r, druid_points, p // 80, k if k < ORIGIN else k + 1)
+            if g > best_gain:
+                best = legal[j]
+                best_gain = g
+        return best
+    # the action phase: each card's value (its best placement plus the bonuses)
+    secret = row[b + S_SECRET]
+    values = np.empty(50, dtype=np.float64)
+    known = np.zeros(50, dtype=np.bool_)
+    cards = np.empty(6, dtype=np.int64)
+    for k in range(3):
+        cards[k] = row[b + S_HAND + k]
+        cards[3 + k] = row[CENTRE + k]
+    for k in range(6):
+        card = cards[k]
+        if known[card]:
+            continue
+        best_gain = -np.inf
+        for j in range(m):
+            g = _gain(row, b, arms_f, arms_r, druid_points, card, open_list[j])
+            if g > best_gain:
+                best_gain = g
+        if best_gain == -np.inf:
+            best_gain = 0.0
+        if card == CENTUM_AURI:
+            values[card] = CENTUM_AURI_VALUE + best_gain
+        else:
+            values[card] = best_gain + (COLOUR_BONUS if card % 7 == secret else 0.0)
+        known[card] = True
+    last_action = row[H_FIRST] != NO_SEAT
+    margin = 1e-9 if last_action else SWAP_MARGIN
+    best_swap = -1
+    best_gain = margin
+    centre = np.sort(cards[3:6])
+    previous = -1
+    for h in range(3):
+        give = cards[h]
+        if give == previous:
+            continue
+        previous = give
+        before = -1
+        for t in range(3):
+            take = centre[t]
+            if take == before:
+                continue
+            before = take
+            if give != take:
+                g = values[take] - values[give]
+                if g > best_gain:
+                    best_swap = swap_id(give, take)
+                    best_gain = g
+    all_gain = (((0.0 + values[cards[3]]) + values[cards[4]]) + values[cards[5]]) - (
+        ((0.0 + values[cards[0]]) + values[cards[1]]) + values[cards[2]])
+    if all_gain > max(best_gain, margin):
+        return 1
+    if best_swap >= 0:
+        return best_swap
+    if row[H_FACE_DOWN_LEN] > 0 and not last_action:
+        weakest = min(values[cards[0]], min(values[cards[1]], values[cards[2]]))
+        if weakest < WEAK_CARD:
+            return 2
+    return 0
+
+
+# ----- playing on ---------------------------------------------------------------------------
+@njit(cache=True)
+def playout_batch(state, policies, streams, max_steps, counts):
+    """Every slot on to its end (or ``max_steps`` actions), seat s choosing by
+    ``policies[s]``: RANDOM as RandomAgent (``legal[randbelow(len(legal))]`` from its
+    stream ``streams[i, s]``), HEURISTIC as heuristic.choose."""
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(state.shape[0]):
+        row = state[i]
+        steps = 0
+        decisions = 0
+        while row[H_PHASE] != OVER and steps != max_steps:
+            seat = current_player(row)
+            k = legal_actions(row, legal)
+            if policies[seat] == RANDOM:
+                a = legal[mt.randbelow(streams[i, seat], k)]
+            else:
+                a = heuristic_choose(row, legal, k)
+            if k > 1:
+                decisions += 1
+            apply_action(row, a)
+            steps += 1
+        counts[i, 0] = steps
+        counts[i, 1] = decisions
+
+
+@njit(cache=True)
+def current_player_batch(state, out):
+    for i in range(state.shape[0]):
+        out[i] = current_player(state[i])
+
+
+@njit(cache=True)
+def heuristic_batch(state, out):
+    """The heuristic's action for each slot's current player (-1 for ended slots)."""
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(state.shape[0]):
+        if state[i, H_PHASE] == OVER:
+            out[i] = -1
+        else:
+            out[i] = heuristic_choose(state[i], legal, legal_actions(state[i], legal))
+
+
+# ----- the class ----------------------------------------------------------------------------
+def _warm() -> None:
+    """One call of every compiled function on a tiny batch of each shape."""
+    for n in PLAYER_COUNTS:
+        state = np.zeros((1, WORDS), dtype=np.int64)
+        rng = mt.new_streams(1)
+        deal_batch(state, rng, np.array([1], dtype=np.uint64), np.array([0], dtype=np.int64), n, 30, True)
+        mask = np.zeros((1, NUM_ACTIONS), dtype=np.bool_)
+        legal_mask_batch(state, mask)
+        step_batch(state, np.zeros(1, dtype=np.int64))
+        players = np.zeros(1, dtype=np.int64)
+        current_player_batch(state, players)
+        heuristic_batch(state, players)
+        streams = np.zeros((1, n, mt.STREAM_WORDS), dtype=np.uint32)
+        for s in range(n):
+            mt.seed(streams[0, s], s)
+        playout_batch(state, np.array([RANDOM] * (n - 1) + [HEURISTIC], dtype=np.int64), streams, -1,
+                      np.zeros((1, 2), dtype=np.int64))
+        outcome_batch(state, np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n), dtype=np.bool_))
+    # the observation needs a layout: the largest one
+    off = np.zeros(len(OBS_SLICES), dtype=np.int64)
+    observe_batch(state, np.zeros(1, dtype=np.int64), off, np.zeros((1, 30000), dtype=np.float32), 30.0)
+
+
+class AlarunKernel(Kernel):
+    """B games of Alarún with fixed options (every option is implemented: the player count
+    and the action cap)."""
+
+    game = "alarun"
+
+    def __init__(self, options: AlarunOptions, batch: int):
+        check_options(self.game, {"players": options.players, "action_cap": options.action_cap},
+                      {"players": lambda v: v in PLAYER_COUNTS, "action_cap": lambda v: v is None or v >= 1})
+        from .encoding import encoding_for
+        encoding = encoding_for(options)
+        self.options = options
+        self.batch = int(batch)
+        self.players = options.players
+        self.num_actions = len(encoding.actions)
+        assert self.num_actions == NUM_ACTIONS
+        self.observation_size = encoding.layout.size
+        self.offsets = np.array([encoding.layout[name].offset for name in OBS_SLICES], dtype=np.int64)
+        cap = options.action_cap
+        self.has_cap = cap is not None
+        self.cap = int(cap) if cap is not None else 0
+        self.cap_scale = float(cap) if cap is not None else 30.0
+        self.state = np.zeros((self.batch, WORDS), dtype=np.int64)
+        self.rng = mt.new_streams(self.batch)
+        self.seeds: list[int | None] = [None] * self.batch
+        self._legal = np.empty(MAX_LEGAL, dtype=np.int64)
+        compile_notice("Alarún", _warm)
+        self.deal(np.zeros(self.batch, dtype=np.int64))
+
+    # -- setting up games ----------------------------------------------------------------
+    def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
+        chosen = np.arange(self.batch, dtype=np.int64) if slots is None else np.asarray(slots, dtype=np.int64)
+        values = [abs(int(x)) for x in seeds]   # random.Random(seed) seeds from |seed|
+        if len(values) != len(chosen):
+            raise ValueError(f"deal: {len(values)} seeds for {len(chosen)} slots")
+        if any(v >= 1 << 64 for v in values):
+            raise ValueError("deal: seeds must be below 2**64")
+        deal_batch(self.state, self.rng, np.array(values, dtype=np.uint64), chosen, self.players, self.cap,
+                   self.has_cap)
+        for slot, value in zip(chosen, seeds):
+            self.seeds[int(slot)] = int(value)
+
+    def load(self, slot: int, state: State) -> None:
+        assert isinstance(state, AlarunState) and state.options == self.options
+        row = self.state[slot]
+        row[:] = 0
+        n = state.n
+        row[H_N] = n
+        row[H_CAP] = self.cap if self.has_cap else NO_CAP
+        row[H_HAS_CAP] = self.has_cap
+        row[H_PHASE], row[H_ROUND], row[H_TURN] = state.phase, state.round, state.turn
+        row[H_START], row[H_FIRST], row[H_EXTRA] = state.start_player, state.first_passer, state.extra_left
+        row[H_TAKEN], row[H_TO_PLACE] = state.actions_taken, state.to_place
+        for at, length_at, cards in ((DECK, H_DECK_LEN, state.deck), (CENTRE, -1, state.centre),
+                                     (FACE_DOWN, H_FACE_DOWN_LEN, state.face_down),
+                                     (DISCARD, H_DISCARD_LEN, state.discard)):
+            row[at:at + len(cards)] = cards
+            if length_at >= 0:
+                row[length_at] = len(cards)
+        for s in range(n):
+            b = SEATS + s * SEAT_WORDS
+            for at, length_at, cards in ((S_HAND, S_HAND_LEN, state.hands[s]), (S_KNOWN, S_KNOWN_LEN, state.known[s]),
+                                         (S_PENDING, S_PENDING_LEN, state.pending[s])):
+                row[b + at:b + at + len(cards)] = cards
+                row[b + length_at] = len(cards)
+            row[b + S_SECRET] = state.secret[s]
+            square = state.squares[s]
+            row[b + S_MIN_X], row[b + S_MAX_X] = square.min_x, square.max_x
+            row[b + S_MIN_Y], row[b + S_MAX_Y] = square.min_y, square.max_y
+            row[b + S_CELLS:b + S_CELLS + 81] = square.cells
+            row[b + S_POINTS] = row[b + S_POINTS_SHOWN] = -1
+        self.rng[slot, :] = state.rng.getstate()[1]
+        self.seeds[slot] = state.seed
+
+    def read(self, slot: int) -> AlarunState:
+        row = [int(x) for x in self.state[slot]]
+        rng = random.Random()
+        rng.setstate((3, tuple(int(w) for w in self.rng[slot]), None))
+        state = AlarunState.__new__(AlarunState)
+        State.__init__(state, self.options, self.seeds[slot], rng)
+        state.events = None
+        n = self.players
+        state.n = n
+        state.cap = self.options.action_cap if self.options.action_cap is not None else 1 << 60
+        state._final = None
+        state.phase, state.round, state.turn = row[H_PHASE], row[H_ROUND], row[H_TURN]
+        state.start_player, state.first_passer, state.extra_left = row[H_START], row[H_FIRST], row[H_EXTRA]
+        state.actions_taken, state.to_place = row[H_TAKEN], row[H_TO_PLACE]
+        state.deck = row[DECK:DECK + row[H_DECK_LEN]]
+        state.centre = row[CENTRE:CENTRE + 3]
+        state.face_down = row[FACE_DOWN:FACE_DOWN + row[H_FACE_DOWN_LEN]]
+        state.discard = row[DISCARD:DISCARD + row[H_DISCARD_LEN]]
+        seats = [SEATS + s * SEAT_WORDS for s in range(n)]
+        state.hands = [row[b + S_HAND:b + S_HAND + row[b + S_HAND_LEN]] for b in seats]
+        state.known = [row[b + S_KNOWN:b + S_KNOWN + row[b + S_KNOWN_LEN]] for b in seats]
+        state.pending = [row[b + S_PENDING:b + S_PENDING + row[b + S_PENDING_LEN]] for b in seats]
+        state.secret = [row[b + S_SECRET] for b in seats]
+        state.squares = [MagicSquare.from_cards([(i, c) for i, c in enumerate(row[b + S_CELLS:b + S_CELLS + 81])
+                                                 if c != EMPTY and i != ORIGIN]) for b in seats]
+        return state
+
+    # -- playing ---------------------------------------------------------------------------
+    def current_player(self) -> np.ndarray:
+        out = np.empty(self.batch, dtype=np.int64)
+        current_player_batch(self.state, out)
+        return out
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros((self.batch, self.num_actions), dtype=np.bool_)
+        legal_mask_batch(self.state, out)
+        return out
+
+    def legal_ids(self, slot: int) -> np.ndarray:
+        k = legal_actions(self.state[slot], self._legal)
+        return self._legal[:k].copy()
+
+    def step(self, actions: np.ndarray) -> None:
+        step_batch(self.state, np.asarray(actions, dtype=np.int64))
+
+    def terminal(self) -> np.ndarray:
+        return self.state[:, H_PHASE] == OVER
+
+    def _outcome(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = self.players
+        scores, returns = np.zeros((self.batch, n)), np.zeros((self.batch, n))
+        winners = np.zeros((self.batch, n), dtype=np.bool_)
+        outcome_batch(self.state, scores, returns, winners)
+        return scores, returns, winners
+
+    def returns(self) -> np.ndarray:
+        return self._outcome()[1]
+
+    def scores(self) -> np.ndarray:
+        return self._outcome()[0]
+
+    def winners(self) -> np.ndarray:
+        return self._outcome()[2]
+
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros((self.batch, self.observation_size), dtype=np.float32)
+        observe_batch(self.state, np.asarray(seats, dtype=np.int64), self.offsets, out, self.cap_scale)
+        return out
+
+    def heuristic_actions(self) -> np.ndarray:
+        """(B,) the heuristic's choice for each slot's current player (-1 once ended)."""
+        out = np.empty(self.batch, dtype=np.int64)
+        heuristic_batch(self.state, out)
+        return out
+
+    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
+        counts = np.zeros((self.batch, 2), dtype=np.int64)
+        playout_batch(self.state, np.asarray(policies, dtype=np.int64), streams, int(max_steps), counts)
+        return counts
+
+
+KERNEL = AlarunKernel
+
+__all__ = ["AlarunKernel", "KERNEL"]
