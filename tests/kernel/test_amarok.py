@@ -24,6 +24,7 @@ from nemeton.arena.match import game_seeds, simulate  # noqa: E402
 from nemeton.engine import get_game, mt  # noqa: E402
 from nemeton.engine.kernel import HEURISTIC, RANDOM  # noqa: E402
 from nemeton.games.amarok.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
+from nemeton.games.amarok import kernel as amarok_kernel  # noqa: E402
 from nemeton.games.amarok.kernel import AmarokKernel  # noqa: E402
 
 SPEC = get_game("amarok")
@@ -119,7 +120,9 @@ def test_every_step_of_random_and_heuristic_games_matches_the_reference(variant,
             break
         legal = ref.legal_actions()
         if data.draw(st.booleans(), label="heuristic"):
+            stream = rng_stream(heuristic_rng)
             action = REFERENCE_HEURISTIC.choose_in_state(ref, ref.current_player, legal, heuristic_rng)
+            assert kernel_heuristic(k, 1, stream) == encoding.actions.id(action), f"heuristic, step {steps}"
         else:
             action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
         note(f"step {steps}: seat {ref.current_player} {action}")
@@ -129,6 +132,18 @@ def test_every_step_of_random_and_heuristic_games_matches_the_reference(variant,
         k.step(np.full(2, encoding.actions.id(action), dtype=np.int64))
         assert comparable(k.read(0)) == comparable(ref), f"loaded, step {steps}"
         steps += 1
+
+
+def rng_stream(rng: random.Random) -> np.ndarray:
+    """The ``mt`` stream of a ``random.Random``'s state."""
+    return np.array(rng.getstate()[1], dtype=np.uint32)
+
+
+def kernel_heuristic(k: AmarokKernel, slot: int, stream: np.ndarray) -> int:
+    """The kernel heuristic's choice for slot's current player, drawing ties from ``stream``."""
+    legal = k.legal_ids(slot)
+    return int(amarok_kernel.heuristic_choice(k.rows[slot], k.cfg, k.values, k.symbols, legal, len(legal),
+                                              stream, amarok_kernel.new_scratch(k.cfg)))
 
 
 def test_an_ended_slot_ignores_its_action():
@@ -142,9 +157,10 @@ def test_an_ended_slot_ignores_its_action():
 
 
 # ----- random agents: simulate's games ------------------------------------------------------------
-def kernel_simulation(options: dict, players: int, games: int, seed: int) -> list[tuple]:
-    """Per game: scores, returns, winners and steps of the kernel's random playout of the games
-    ``simulate(..., seed)`` plays (game seed and agent seeds from ``game_seeds``)."""
+def kernel_simulation(options: dict, players: int, games: int, seed: int,
+                      agents: tuple[str, ...] = ("random",)) -> list[tuple]:
+    """Per game: scores, returns, winners and steps of the kernel's playout of the games
+    ``simulate(..., seed, agents)`` plays (game seed and agent seeds from ``game_seeds``)."""
     k = AmarokKernel(SPEC.options(players=players, **options), games)
     seeds = []
     streams = np.zeros((games, players, mt.STREAM_WORDS), dtype=np.uint32)
@@ -154,14 +170,16 @@ def kernel_simulation(options: dict, players: int, games: int, seed: int) -> lis
         for s in range(players):
             mt.seed(streams[g, s], agent_seeds[s])
     k.deal(seeds)
-    counts = k.playout(np.full(players, RANDOM, dtype=np.int64), streams)
+    policies = [HEURISTIC if a == "heuristic" else RANDOM for a in (agents * players)[:players]]
+    counts = k.playout(np.array(policies, dtype=np.int64), streams)
     scores, returns, winners = k.scores(), k.returns(), k.winners()
     return [(list(scores[g]), list(returns[g]), [s for s in range(players) if winners[g, s]], int(counts[g, 0]))
             for g in range(games)]
 
 
-def reference_simulation(options: dict, players: int, games: int, seed: int) -> list[tuple]:
-    results = simulate("amarok", players, games, seed, ["random"], options, records=False).results
+def reference_simulation(options: dict, players: int, games: int, seed: int,
+                         agents: tuple[str, ...] = ("random",)) -> list[tuple]:
+    results = simulate("amarok", players, games, seed, list(agents), options, records=False).results
     return [(r.scores, r.returns, r.winners, r.steps) for r in results]
 
 
@@ -169,6 +187,16 @@ def reference_simulation(options: dict, players: int, games: int, seed: int) -> 
                                               (6, {"teams": True, "partner_hand": True})])
 def test_random_playouts_give_simulates_results(players, options):
     assert kernel_simulation(options, players, 60, 11) == reference_simulation(options, players, 60, 11)
+
+
+@pytest.mark.parametrize("players, options, agents", [
+    (3, {}, ("heuristic",)), (4, {"teams": True}, ("heuristic",)),
+    (5, {}, ("heuristic", "random", "random", "heuristic", "random")),
+    (6, {"teams": True, "partner_hand": True}, ("random", "heuristic", "heuristic", "random", "heuristic", "random"))])
+def test_heuristic_playouts_give_simulates_results(players, options, agents):
+    """The kernel's heuristic is heuristic.py's, tie-breaking draws included."""
+    assert (kernel_simulation(options, players, 6, 3, agents)
+            == reference_simulation(options, players, 6, 3, agents))
 
 
 @pytest.mark.slow

@@ -27,13 +27,14 @@ agent picks ``legal[randbelow(len(legal))]`` from that list.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, Sequence
 
 import numpy as np
 from numba import njit
 
 from ...engine import TERMINAL, mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, KernelUnsupported, compile_notice
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, compile_notice
 from ...engine.state import State
 from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
 from .options import AmarokOptions
@@ -646,14 +647,388 @@ def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, 
 
 
 # ----- the heuristic (heuristic.py) ---------------------------------------------------------
+# What one seat knows (heuristic.Knowledge), as one int64 array: these fields, then the
+# fronts, their counts, the hands (a card, EMPTY or HIDDEN), the river and the pool of cards
+# the seat has not seen anywhere (ascending).
+K_SIGN, K_ME, K_DECK_SIZE, K_RIVER_LEN, K_POOL_LEN, K_POOL_HEARTS = range(6)
+K_FRONT = 8
+K_COUNT = K_FRONT + 2 * SEATS
+K_HAND = K_COUNT + SEATS
+K_RIVER = K_HAND + 2 * SEATS
+K_POOL = K_RIVER + 2
+HIDDEN = -2  # a hand card the seat cannot see
+EDGE = 2.0   # how much better than average a player's future card is expected to be
+WIN = 10.0   # utility of winning the round at once by mating
+CLAW_TARGETS_MAX = 4 * SEATS + 3
+# sum() of floats is Neumaier-compensated from Python 3.12 on: mirrored where the heuristic sums
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+@njit(cache=True)
+def py_sum(xs, count):
+    """``sum(xs[:count])`` of floats as the running Python computes it (``count`` > 0)."""
+    total = xs[0]
+    c = 0.0
+    for i in range(1, count):
+        x = xs[i]
+        t = total + x
+        if COMPENSATED_SUM:
+            if abs(total) >= abs(x):
+                c += (total - t) + x
+            else:
+                c += (x - t) + total
+        total = t
+    if COMPENSATED_SUM and c != 0.0 and math.isfinite(c):
+        total += c
+    return total
+
+
+@njit(cache=True)
+def knowledge_from_state(row, cfg, symbols, seat, kn):
+    """The seat's knowledge read from a state: only what ``seat`` sees (ruling K2 faces)."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    known = np.zeros(size, dtype=np.bool_)
+    kn[K_SIGN] = 1 if row[OBJECTIVE] == WOLF_PACK else -1
+    kn[K_ME] = seat
+    for i in range(2 * n):
+        c = row[FRONT + i]
+        kn[K_FRONT + i] = c
+        if c != EMPTY:
+            known[c] = True
+        c = row[HAND + i]
+        if c == EMPTY:
+            kn[K_HAND + i] = EMPTY
+        elif (row[OWNER_SEES + i] != 0) == (i >> 1 == seat):
+            kn[K_HAND + i] = c
+            known[c] = True
+        else:
+            kn[K_HAND + i] = HIDDEN
+    for p in range(n):
+        kn[K_COUNT + p] = row[FRONT_COUNT + p]
+    kn[K_RIVER_LEN] = row[RIVER_LEN]
+    for r in range(row[RIVER_LEN]):
+        kn[K_RIVER + r] = row[RIVER + r]
+        known[row[RIVER + r]] = True
+    kn[K_DECK_SIZE] = row[DECK_LEN]
+    for j in range(row[KNOWN_BOTTOM]):
+        known[row[DECK + j]] = True
+    count = 0
+    hearts = 0
+    for c in range(size):
+        if not known[c]:
+            kn[K_POOL + count] = c
+            count += 1
+            if symbols[c] == HEART:
+                hearts += 1
+    kn[K_POOL_LEN] = count
+    kn[K_POOL_HEARTS] = hearts
+
+
+@njit(cache=True)
+def round_shares(kn, cfg, values, symbols, shares):
+    """Each unit's estimated chance to win the round (trap-aware soft-max plus mating) into
+    ``shares``; the number of units."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    sign = kn[K_SIGN]
+    left_total = 0
+    left_count = 0
+    for c in range(size):
+        if symbols[c] != TRAP:
+            left_total += values[c]
+            left_count += 1
+    missing = 0
+    for p in range(n):
+        count = kn[K_COUNT + p]
+        missing += 2 - count
+        for i in range(count):
+            c = kn[K_FRONT + 2 * p + i]
+            if symbols[c] != TRAP:
+                left_total -= values[c]
+                left_count -= 1
+    mean = left_total / left_count if left_count else 0.0
+    future = mean + sign * EDGE
+    scale = 1.5 + 0.8 * missing
+    # hearts within reach: seen by me outside the fronts, or unseen
+    reach = 0
+    for r in range(kn[K_RIVER_LEN]):
+        if symbols[kn[K_RIVER + r]] == HEART:
+            reach += 1
+    for i in range(2 * n):
+        c = kn[K_HAND + i]
+        if c >= 0 and symbols[c] == HEART:
+            reach += 1
+    unseen_hearts = kn[K_POOL_HEARTS]
+    units = n // 2 if cfg[TEAMS] else n
+    strength = np.zeros(SEATS)
+    free = np.zeros(SEATS, dtype=np.bool_)
+    mate = np.zeros(SEATS)
+    any_free = False
+    top = 0.0
+    for u in range(units):
+        total = 0.0
+        caught = False
+        m = 0.0
+        for k in range(2 if cfg[TEAMS] else 1):
+            p = u + k * (n // 2)
+            count = kn[K_COUNT + p]
+            for i in range(count):
+                c = kn[K_FRONT + 2 * p + i]
+                total += values[c]
+                caught |= symbols[c] == TRAP
+            total += (2 - count) * future
+            if count == 1 and symbols[kn[K_FRONT + 2 * p]] == HEART:
+                m = max(m, 0.7 if reach else min(0.45, 0.12 * unseen_hearts))
+        free[u] = not caught
+        if not caught:
+            strength[u] = sign * total / scale
+            top = strength[u] if not any_free else max(top, strength[u])
+            any_free = True
+        mate[u] = m
+    for u in range(units):
+        shares[u] = 0.0
+    if any_free:
+        weights = np.zeros(SEATS)
+        for u in range(units):
+            weights[u] = math.exp(strength[u] - top) if free[u] else 0.0
+        z = py_sum(weights, units)
+        for u in range(units):
+            shares[u] = weights[u] / z
+    total_mate = py_sum(mate, units)
+    if total_mate > 0:
+        if total_mate > 0.9:
+            for u in range(units):
+                mate[u] = mate[u] * 0.9 / total_mate
+            total_mate = 0.9
+        for u in range(units):
+            shares[u] = mate[u] + (1 - total_mate) * shares[u]
+    return units
+
+
+@njit(cache=True)
+def utility(kn, row, cfg, values, symbols):
+    """Our unit's round-win share minus the opponents', weighted by their danger."""
+    shares = np.zeros(SEATS)
+    units = round_shares(kn, cfg, values, symbols, shares)
+    mine = team_of(cfg, kn[K_ME])
+    u = 0.0
+    for i in range(units):
+        if i == mine:
+            u += shares[i]
+        else:
+            level = row[LEVELS + i]  # a unit's first seat is its index
+            u -= shares[i] * (0.25 + 0.4 * level / max(1, cfg[TARGET] - 1))
+    return u
+
+
+@njit(cache=True)
+def heuristic_play(kn, row, cfg, values, symbols, card, targets, scored):
+    """The utility after we play ``card`` (its symbol resolved; a claw at its best target)."""
+    me = kn[K_ME]
+    count = kn[K_COUNT + me]
+    symbol = symbols[card]
+    if symbol == HEART and count == 1 and symbols[kn[K_FRONT + 2 * me]] == HEART:
+        return WIN
+    kn[K_FRONT + 2 * me + count] = card
+    kn[K_COUNT + me] = count + 1
+    if symbol == SEASON:
+        kn[K_SIGN] = -kn[K_SIGN]
+    if symbol == CLAW:
+        u = utility(kn, row, cfg, values, symbols)  # max(..., default=utility(k))
+        options = claw_options(kn, row, cfg, values, symbols, card, targets, scored)
+        for j in range(options):
+            u = scored[j] if j == 0 else max(u, scored[j])
+    else:
+        u = utility(kn, row, cfg, values, symbols)
+    kn[K_COUNT + me] = count
+    kn[K_FRONT + 2 * me + count] = EMPTY
+    if symbol == SEASON:
+        kn[K_SIGN] = -kn[K_SIGN]
+    return u
+
+
+@njit(cache=True)
+def claw_options(kn, row, cfg, values, symbols, claw, targets, scored):
+    """(target, utility) for every claw target, into ``targets`` (the claw's action id) and
+    ``scored``; their count."""
+    n, size = cfg[PLAYERS], cfg[CARDS]
+    k = 0
+    for p in range(n):
+        count = kn[K_COUNT + p]
+        for i in range(count):
+            c = kn[K_FRONT + 2 * p + i]
+            if c == claw:
+                continue
+            other = kn[K_FRONT + 2 * p + 1 - i]
+            kn[K_FRONT + 2 * p] = other if count == 2 else EMPTY  # del row[i]
+            kn[K_FRONT + 2 * p + 1] = EMPTY
+            kn[K_COUNT + p] = count - 1
+            targets[k] = cfg[CLAW_FRONT] + p * size + c
+            scored[k] = utility(kn, row, cfg, values, symbols)
+            k += 1
+            kn[K_COUNT + p] = count  # row.insert(i, c)
+            kn[K_FRONT + 2 * p + i] = c
+            if count == 2:
+                kn[K_FRONT + 2 * p + 1 - i] = other
+    base = 0.0
+    based = False
+    for i in range(2 * n):
+        c = kn[K_HAND + i]
+        if c == EMPTY:
+            continue
+        targets[k] = cfg[CLAW_HAND] + i
+        if c == HIDDEN:
+            if not based:
+                base = utility(kn, row, cfg, values, symbols)
+                based = True
+            scored[k] = base - 0.001
+        else:
+            kn[K_HAND + i] = EMPTY
+            scored[k] = utility(kn, row, cfg, values, symbols)
+            kn[K_HAND + i] = c
+        k += 1
+    for i in range(kn[K_RIVER_LEN]):
+        c = kn[K_RIVER + i]
+        remove_known_river(kn, i)
+        targets[k] = cfg[CLAW_RIVER] + c
+        scored[k] = utility(kn, row, cfg, values, symbols)
+        k += 1
+        insert_known_river(kn, i, c)
+    if kn[K_DECK_SIZE]:
+        if not based:
+            base = utility(kn, row, cfg, values, symbols)
+        targets[k] = cfg[CLAW_DECK]
+        scored[k] = base - 0.002
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def remove_known_river(kn, i):
+    count = kn[K_RIVER_LEN]
+    for r in range(i, count - 1):
+        kn[K_RIVER + r] = kn[K_RIVER + r + 1]
+    kn[K_RIVER_LEN] = count - 1
+
+
+@njit(cache=True)
+def insert_known_river(kn, i, card):
+    count = kn[K_RIVER_LEN]
+    for r in range(count, i, -1):
+        kn[K_RIVER + r] = kn[K_RIVER + r - 1]
+    kn[K_RIVER + i] = card
+    kn[K_RIVER_LEN] = count + 1
+
+
+@njit(cache=True)
+def expected_unknown(kn, row, cfg, values, symbols, targets, scored):
+    """The utility of playing a card we cannot see (average over the unseen cards)."""
+    pool = kn[K_POOL_LEN]
+    if pool == 0:
+        return utility(kn, row, cfg, values, symbols)
+    us = np.zeros(pool)
+    total = 0.0
+    for j in range(pool):
+        c = kn[K_POOL + j]
+        found = -1
+        if symbols[c] != CLAW:  # cards alike (value and symbol) are played out once
+            for e in range(j):
+                d = kn[K_POOL + e]
+                if symbols[d] == symbols[c] and values[d] == values[c]:
+                    found = e
+                    break
+        if found >= 0:
+            u = us[found]
+        else:
+            heart = 1 if symbols[c] == HEART else 0
+            kn[K_POOL_HEARTS] -= heart  # pool.remove(c) ... pool.append(c)
+            u = heuristic_play(kn, row, cfg, values, symbols, c, targets, scored)
+            kn[K_POOL_HEARTS] += heart
+        us[j] = u
+        total += u
+    return total / pool
+
+
+@njit(cache=True)
+def take_known(kn, row, cfg, values, symbols, action, targets, scored):
+    """The utility of taking a card we can see: out of its place, then played."""
+    size = cfg[CARDS]
+    if cfg[TAKE_RIVER] <= action < cfg[TAKE_DECK]:
+        card = action - cfg[TAKE_RIVER]
+        i = 0
+        while kn[K_RIVER + i] != card:
+            i += 1
+        remove_known_river(kn, i)
+        u = heuristic_play(kn, row, cfg, values, symbols, card, targets, scored)
+        insert_known_river(kn, i, card)
+        return u
+    if action < cfg[TAKE_RIVER]:  # take_own
+        i = 2 * kn[K_ME] + action
+    else:  # take_seen
+        p = (action - cfg[TAKE_SEEN]) // size
+        i = 2 * p
+        if kn[K_HAND + i] != (action - cfg[TAKE_SEEN]) % size:
+            i += 1
+    card = kn[K_HAND + i]
+    kn[K_HAND + i] = EMPTY
+    u = heuristic_play(kn, row, cfg, values, symbols, card, targets, scored)
+    kn[K_HAND + i] = card
+    return u
+
+
 @njit(cache=True)
 def new_scratch(cfg):
-    return np.zeros(8, dtype=np.int64)
+    """The heuristic's working arrays: knowledge, claw targets and their utilities, the best
+    actions."""
+    kn = np.zeros(K_POOL + cfg[CARDS], dtype=np.int64)
+    targets = np.zeros(CLAW_TARGETS_MAX, dtype=np.int64)
+    scored = np.zeros(CLAW_TARGETS_MAX)
+    best = np.zeros(LEGAL_MAX, dtype=np.int64)
+    return kn, targets, scored, best
 
 
 @njit(cache=True)
 def heuristic_choice(row, cfg, values, symbols, legal, count, rng, scratch):
-    return legal[mt.choice_index(rng, count)]
+    """``AmarokHeuristic.choose_in_state`` for the current player (``rng``: its agent's
+    stream, drawn from only to break a tie)."""
+    kn, targets, scored, chosen = scratch
+    seat = row[TURN]
+    knowledge_from_state(row, cfg, symbols, seat, kn)
+    claws = legal[0] >= cfg[CLAW_FRONT]
+    options = 0
+    if claws:  # every target scored once (nothing below overwrites them)
+        claw = kn[K_FRONT + 2 * seat + kn[K_COUNT + seat] - 1]
+        options = claw_options(kn, row, cfg, values, symbols, claw, targets, scored)
+    found = 0
+    best_u = -math.inf
+    unknown = 0.0
+    has_unknown = False
+    for j in range(count):
+        a = legal[j]
+        if claws:
+            u = -math.inf
+            for t in range(options):
+                if targets[t] == a:
+                    u = scored[t]
+                    break
+        else:
+            if (a == cfg[TAKE_DECK] or a >= cfg[TAKE_UNSEEN]
+                    or (a < cfg[TAKE_RIVER] and kn[K_HAND + 2 * seat + a] == HIDDEN)):
+                if not has_unknown:
+                    unknown = expected_unknown(kn, row, cfg, values, symbols, targets, scored)
+                    has_unknown = True
+                u = unknown
+                if a >= cfg[TAKE_UNSEEN]:  # a card its owner may have counted on
+                    u += 0.002 * (1 + row[LEVELS + a - cfg[TAKE_UNSEEN]])
+            else:
+                u = take_known(kn, row, cfg, values, symbols, a, targets, scored)
+        if u > best_u + 1e-9:  # the best actions, ties within 1e-9 kept in legal order
+            chosen[0] = a
+            found = 1
+            best_u = u
+        elif abs(u - best_u) <= 1e-9:
+            chosen[found] = a
+            found += 1
+    return chosen[0] if found == 1 else chosen[mt.choice_index(rng, found)]
 
 
 # ----- the kernel class -------------------------------------------------------------------------
@@ -708,6 +1083,7 @@ class AmarokKernel(Kernel):
         for p in range(self.players):
             mt.seed(streams[0, p], p)
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
+        twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
 
     # -- setting up games ------------------------------------------------------------------
     def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
@@ -857,9 +1233,6 @@ class AmarokKernel(Kernel):
         return out
 
     def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
-        if HEURISTIC in list(policies):
-            raise KernelUnsupported("the compiled amarok kernel does not play the heuristic yet; "
-                                    "use --engine reference")
         counts = np.zeros((self.batch, 2), dtype=np.int64)
         playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols,
                       np.asarray(policies, dtype=np.int64), streams, max_steps, counts)
