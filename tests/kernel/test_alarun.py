@@ -204,3 +204,27 @@ def test_random_agents_over_a_hundred_thousand_games(players, request):
     for chunk in range(0, 33_334, 4096):
         games = min(4096, 33_334 - chunk)
         assert_same_games(players, games, 10_000 * players + chunk, ["random"], {})
+
+
+def test_the_druid_takes_the_value_scoring_gives_it():
+    """kernel.druid_lines against scoring.druid_lines on random lines of a 5 x 5 square (empty
+    cells, the Centum auri, few colours and ingredients so that stretches form)."""
+    from nemeton.games.alarun.components import DRUID, EMPTY
+    from nemeton.games.alarun.kernel import druid_lines
+    from nemeton.games.alarun.scoring import druid_lines as reference_druid_lines
+
+    r = random.Random(3)
+
+    def line() -> list[int]:
+        start = r.randrange(5)  # the 5 cells of the square's window that hold the druid
+        cells = [EMPTY] * 9
+        for i in range(start, start + 5):
+            u = r.random()
+            cells[i] = EMPTY if u < 0.25 else 49 if u < 0.3 else r.choice([r.randrange(49), r.randrange(3) * 7 + r.randrange(3)])
+        cells[4] = DRUID
+        return cells
+
+    for _ in range(3000):
+        row, column = line(), line()
+        got = druid_lines(np.array(row, dtype=np.int64), np.array(column, dtype=np.int64))
+        assert tuple(map(int, got)) == reference_druid_lines(row, 4, column, 4), (row, column)

@@ -524,35 +524,50 @@ def line_strength(board, start, stride):
 
 
 @njit(cache=True)
-def _through(line, d):
-    """The strength of the stretch through a druid of value ``d`` at ``line[4]``."""
-    colour = d % 7
-    ingredient = d // 7
-    by_colour = np.int64(1) << d
-    by_ingredient = by_colour
+def _stretches_through(line, by_colour, by_ingredient):
+    """scoring._stretches_through for a druid at ``line[4]``: per colour (ingredient) the bit
+    set of the neighbouring cards a druid of that colour (ingredient) would join."""
+    by_colour[:] = 0
+    by_ingredient[:] = 0
     for step in (-1, 1):
+        first = line[4 + step]
+        if first < 0 or first >= CENTUM_AURI:
+            continue
+        colour = first % 7
+        ingredient = first // 7
         k = 4 + step
         while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] % 7 == colour:
-            by_colour |= np.int64(1) << line[k]
+            by_colour[colour] |= np.int64(1) << line[k]
             k += step
         k = 4 + step
         while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] // 7 == ingredient:
-            by_ingredient |= np.int64(1) << line[k]
+            by_ingredient[ingredient] |= np.int64(1) << line[k]
             k += step
-    return max(popcount(by_colour), popcount(by_ingredient))
 
 
 @njit(cache=True)
 def druid_lines(row9, column9):
     """(best druid value, potion points of its row and column) for a druid at ``row9[4]`` =
     ``column9[4]``: the first value in card order among equals (scoring.druid_lines). The
-    stretches avoiding the druid are fixed; only the one through it depends on its value."""
+    stretches avoiding the druid are fixed; the one through it joins the neighbouring cards
+    sharing its colour or its ingredient."""
     base_row = line_strength(row9, 0, 1)
     base_column = line_strength(column9, 0, 1)
+    row_colour = np.empty(7, dtype=np.int64)
+    row_ingredient = np.empty(7, dtype=np.int64)
+    column_colour = np.empty(7, dtype=np.int64)
+    column_ingredient = np.empty(7, dtype=np.int64)
+    _stretches_through(row9, row_colour, row_ingredient)
+    _stretches_through(column9, column_colour, column_ingredient)
     best = 99
     best_points = -1
     for d in range(49):
-        points = (POINTS[max(base_row, _through(row9, d))] + POINTS[max(base_column, _through(column9, d))])
+        bit = np.int64(1) << d
+        colour = d % 7
+        ingredient = d // 7
+        in_row = max(popcount(row_colour[colour] | bit), popcount(row_ingredient[ingredient] | bit))
+        in_column = max(popcount(column_colour[colour] | bit), popcount(column_ingredient[ingredient] | bit))
+        points = POINTS[max(base_row, in_row)] + POINTS[max(base_column, in_column)]
         if points > best_points:
             best = d
             best_points = points
