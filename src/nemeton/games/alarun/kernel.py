@@ -896,8 +896,8 @@ def heuristic_choose(row, legal, count):
     seat = current_player(row)
     b = seat_at(seat)
     cells = np.empty(81, dtype=np.int64)
-    arms_f = np.zeros((81, 2, 5), dtype=np.int64)
-    arms_r = np.zeros((81, 2, 2, 6), dtype=np.int64)
+    arms_f = np.empty((81, 2, 5), dtype=np.int64)
+    arms_r = np.empty((81, 2, 2, 6), dtype=np.int64)
     open_list = np.empty(81, dtype=np.int64)
     m, druid_points = _read_square(row, b, cells, arms_f, arms_r, open_list)
     if legal[0] >= PLACE0:
