@@ -57,6 +57,7 @@ SPEC = register(GameSpec(
                                    "shared_dice": True, "safety_valve": True}, 6, 6)},
     encoding_module=part(f"{__name__}.encoding"),
     heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),
+    kernel=part(f"{__name__}.kernel", "KERNEL"),
     signals=part(f"{__name__}.signals", "SIGNALS"),
     web_dir=str(Path(__file__).with_name("web")),
 ))
