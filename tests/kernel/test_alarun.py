@@ -200,7 +200,7 @@ def test_plain_python_runs_the_same_code(tmp_path):
 def test_random_agents_over_a_hundred_thousand_games(players, request):
     """Slow: 100,002 games in all (a third per player count), the kernel against simulate."""
     if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("about 2 minutes: run with -m slow")
+        pytest.skip("2-4 minutes: run with -m slow")
     for chunk in range(0, 33_334, 4096):
         games = min(4096, 33_334 - chunk)
         assert_same_games(players, games, 10_000 * players + chunk, ["random"], {})
