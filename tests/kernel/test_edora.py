@@ -109,7 +109,7 @@ def test_load_then_read_gives_the_state_back():
 
 
 # ----- the differential test -------------------------------------------------------------------------
-@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(variant=st.integers(0, len(VARIANTS) - 1), seed=st.integers(0, 2 ** 31 - 1), data=st.data())
 def test_every_step_equals_the_reference(variant, seed, data):
     """Random play (choices drawn by Hypothesis), checked after every action; the game is
@@ -224,3 +224,12 @@ def test_the_mask_of_an_ended_game_is_empty_and_its_step_ignored():
     k.step(np.array([-1]))
     assert np.array_equal(k.rows, before)
     assert abs(k.returns()[0].sum() - 1.0) < 1e-12
+
+
+def test_heuristic_playout_is_refused_until_ported():
+    k = kernel(0, 1)
+    k.deal([3])
+    streams = np.zeros((1, 2, mt.STREAM_WORDS), dtype=np.uint32)
+    with pytest.raises(KernelUnsupported, match="heuristic"):
+        k.playout(np.full(2, HEURISTIC, dtype=np.int64), streams)
+    assert not k.terminal()[0]

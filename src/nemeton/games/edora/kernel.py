@@ -1790,6 +1790,7 @@ class EdoraKernel(Kernel):
         layout = self.encoding.layout
         self.obs_at = np.array([layout[name].offset for name in OBS_SLICES], dtype=np.int64)
         self.rows = np.zeros((batch, ROW), dtype=np.int64)
+        self.rows[:, :len(self.opts)] = self.opts   # a slot never dealt: an ended game of these options
         self.rows[:, R_OVER] = 1
         self.streams = mt.new_streams(batch)
         self.seeds: list[int | None] = [None] * batch
