@@ -194,8 +194,10 @@ def test_simulate_fast_gives_the_reference_results():
 
 
 @pytest.mark.slow
-def test_random_playout_plays_the_games_simulate_plays_at_scale():
-    """100,000 games across the player counts (about 35,000 per count); run by hand."""
+def test_random_playout_plays_the_games_simulate_plays_at_scale(request):
+    """100,000 games across the player counts (about a third per count); run by hand."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("about 5 minutes: run with -m slow")
     for players, games in ((2, 34_000), (3, 33_000), (4, 33_000)):
         for first in range(0, games, 1000):
             expected = [(r.scores, r.returns, r.winners, r.steps) for r in
