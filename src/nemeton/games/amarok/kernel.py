@@ -30,6 +30,7 @@ import math
 import sys
 from typing import Any, Sequence
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -620,14 +621,25 @@ def observe_batch(rows, cfg, values, symbols, obs_at, value_scale, seats, out):
         observe_one(rows[b], cfg, values, symbols, obs_at, value_scale, seats[b], out[b])
 
 
+@njit(cache=True, parallel=True)
+def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts, parts):
+    """:func:`play_slots` over the whole batch in ``parts`` parts, one per thread (the slots
+    are independent: each game draws only from its own streams)."""
+    batch = rows.shape[0]
+    for part in numba.prange(parts):
+        play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts,
+                   part * batch // parts, (part + 1) * batch // parts)
+
+
 @njit(cache=True)
-def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts):
-    """Each slot played on by its seats' policies (RANDOM: ``legal[randbelow(len(legal))]``
-    from the seat's own stream, as RandomAgent; HEURISTIC: :func:`heuristic_choice`)."""
+def play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts, first, end):
+    """Slots ``first`` to ``end`` played on by their seats' policies (RANDOM:
+    ``legal[randbelow(len(legal))]`` from the seat's own stream, as RandomAgent; HEURISTIC:
+    :func:`heuristic_choice`); each slot's steps and decisions (more than one legal action)."""
     legal = np.empty(LEGAL_MAX, dtype=np.int64)
     buffer = np.empty(cfg[CARDS], dtype=np.int64)
     scratch = new_scratch(cfg)
-    for b in range(rows.shape[0]):
+    for b in range(first, end):
         row = rows[b]
         steps = 0
         decisions = 0
@@ -1235,7 +1247,8 @@ class AmarokKernel(Kernel):
     def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
         counts = np.zeros((self.batch, 2), dtype=np.int64)
         playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols,
-                      np.asarray(policies, dtype=np.int64), streams, max_steps, counts)
+                      np.asarray(policies, dtype=np.int64), streams, max_steps, counts,
+                      max(1, min(numba.get_num_threads(), self.batch)))
         return counts
 
 
