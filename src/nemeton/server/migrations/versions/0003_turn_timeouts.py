@@ -20,7 +20,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("seats") as batch:
+    with op.batch_alter_table("seats", recreate="never") as batch:
         batch.drop_column("stand_in_auto")
-    with op.batch_alter_table("rooms") as batch:
+    with op.batch_alter_table("rooms", recreate="never") as batch:
         batch.drop_column("turn_timeout_s")

@@ -19,5 +19,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
+    with op.batch_alter_table("rooms", recreate="never") as batch:
         batch.drop_column("rematch")

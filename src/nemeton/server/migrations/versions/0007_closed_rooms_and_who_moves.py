@@ -26,6 +26,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_rooms_updated_at", "rooms")
-    with op.batch_alter_table("rooms") as batch:
+    with op.batch_alter_table("rooms", recreate="never") as batch:
         batch.drop_column("to_move")
         batch.drop_column("closed_reason")
