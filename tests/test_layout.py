@@ -22,7 +22,7 @@ GAME_FILES = ("__init__.py", "options.py", "components.py", "actions.py", "rules
               "view.py", "infer.py", "render.py")
 # The parts a game may have, each named by a field of its GameSpec: field -> module.
 PARTS = {"encoding_module": "encoding", "heuristic": "heuristic", "signals": "signals", "fitted": "fitted",
-         "companion": "companion"}
+         "companion": "companion", "kernel": "kernel"}
 BUILT_IN = ("alarun", "amarok", "edora")
 
 
@@ -53,7 +53,7 @@ def test_each_part_file_is_named_by_the_gamespec_and_each_named_part_is_in_the_f
             assert declared.module == f"{package}.{module}", f"{name}: GameSpec.{field} names {declared.module}"
             assert declared() is not None
     # every built-in game has the parts the rest of Nemeton needs
-    assert spec.encoding_module and spec.heuristic and spec.signals
+    assert spec.encoding_module and spec.heuristic and spec.signals and spec.kernel
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
