@@ -8,10 +8,13 @@ For each game with a kernel (``games/<g>/kernel.py``), side by side in one run:
   process per core (the whole machine);
 - ``fast_obs_steps_per_s``: the kernel stepped from Python one batched call at a time, with
   every step's legal mask and the acting seat's observation built (what an RL loop needs),
-  ended games dealt again in place, one process per core;
+  each slot's random choice made in the kernel (its random playout for one action), ended
+  games dealt again in place, one process per core;
 - ``compile_s``: compiling the kernel in a fresh process with an empty Numba cache;
   ``load_s``: the same with the cache filled (every later run);
-- the ratio fast / reference.
+- the ratio fast / reference;
+- ``time_per_step_one_core``: where the time goes, in nanoseconds per game step, in one
+  process: each call of the observation loop, and the compiled playout's deal and play.
 
 OpenSpiel's C++ ``hearts`` and ``leduc_poker`` through their Python loop (``legal_actions``,
 a uniform choice, ``apply_action``; chance outcomes drawn by their probabilities, counted as
@@ -72,38 +75,23 @@ def _fast(game: str, cfg: dict, seconds: float, seed: int, batch: int) -> tuple[
             return steps, elapsed
 
 
-def _picker():
-    """A compiled uniform choice of one legal action per row of a mask (the policy's part of
-    an RL step, kept out of the measure as far as it can be: NumPy over a 6,000-action mask
-    would cost more than the game)."""
+def _random_policy(kernel, seed: int):
+    """Each slot's random choice made inside the kernel (its random playout, one action at a
+    time: ``playout(policies, streams, max_steps=1)``), as a random agent chooses."""
     import numpy as np
-    from numba import njit
-
-    @njit(cache=True)
-    def pick(mask, live, out, state):
-        for i in range(mask.shape[0]):
-            if not live[i]:
-                out[i] = -1
-                continue
-            n = 0
-            for a in range(mask.shape[1]):
-                n += mask[i, a]
-            state[0] = (state[0] * 6364136223846793005 + 1442695040888963407) & 0x7FFFFFFFFFFFFFFF
-            k = (state[0] >> 17) % n
-            for a in range(mask.shape[1]):
-                if mask[i, a]:
-                    if k == 0:
-                        out[i] = a
-                        break
-                    k -= 1
-    return pick, np.array([12345], dtype=np.int64)
+    from nemeton.engine import mt
+    from nemeton.engine.kernel import RANDOM
+    streams = np.zeros((kernel.batch, kernel.players, mt.STREAM_WORDS), dtype=np.uint32)
+    for i in range(kernel.batch):
+        for s in range(kernel.players):
+            mt.seed(streams[i, s], seed * 1_000_003 + i * kernel.players + s)
+    return np.full(kernel.players, RANDOM, dtype=np.int64), streams
 
 
 def _fast_obs(game: str, cfg: dict, seconds: float, seed: int, batch: int) -> tuple[int, float]:
     import numpy as np
     kernel = _kernel(game, cfg, batch)
-    pick, pick_state = _picker()
-    actions = np.zeros(batch, dtype=np.int64)
+    policies, streams = _random_policy(kernel, seed)
     rng = np.random.default_rng(seed)
     kernel.deal(rng.integers(0, 2**31, batch))
     mask = np.zeros((batch, kernel.num_actions), dtype=np.bool_)
@@ -115,16 +103,61 @@ def _fast_obs(game: str, cfg: dict, seconds: float, seed: int, batch: int) -> tu
             seats = kernel.current_player()
             kernel.legal_mask(out=mask)
             kernel.observe(np.maximum(seats, 0), out=obs)
-            live = seats >= 0
-            pick(mask, live, actions, pick_state)
-            steps += int(live.sum())
-            kernel.step(actions)
+            steps += int(kernel.playout(policies, streams, 1)[:, 0].sum())
             ended = np.flatnonzero(kernel.terminal())
             if len(ended):
                 kernel.deal(rng.integers(0, 2**31, len(ended)), ended)
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return steps, elapsed
+
+
+def _breakdown(game: str, cfg: dict, seconds: float, seed: int, batch: int) -> dict:
+    """Where the time of the observation loop goes: nanoseconds per game step in each call
+    (``deal`` is the ended games dealt again), and for the compiled playout, the deal and the
+    play apart."""
+    import numpy as np
+    kernel = _kernel(game, cfg, batch)
+    policies, streams = _random_policy(kernel, seed)
+    rng = np.random.default_rng(seed)
+    kernel.deal(rng.integers(0, 2**31, batch))
+    mask = np.zeros((batch, kernel.num_actions), dtype=np.bool_)
+    obs = np.zeros((batch, kernel.observation_size), dtype=np.float32)
+    spent = dict.fromkeys(("current_player", "legal_mask", "observe", "choose_and_step", "deal"), 0.0)
+    clock = time.perf_counter
+    steps = 0
+    start = clock()
+    while clock() - start < seconds:
+        t0 = clock()
+        seats = kernel.current_player()
+        t1 = clock()
+        kernel.legal_mask(out=mask)
+        t2 = clock()
+        kernel.observe(np.maximum(seats, 0), out=obs)
+        t3 = clock()
+        steps += int(kernel.playout(policies, streams, 1)[:, 0].sum())
+        t4 = clock()
+        ended = np.flatnonzero(kernel.terminal())
+        if len(ended):
+            kernel.deal(rng.integers(0, 2**31, len(ended)), ended)
+        t5 = clock()
+        for key, a, b in (("current_player", t0, t1), ("legal_mask", t1, t2), ("observe", t2, t3),
+                          ("choose_and_step", t3, t4), ("deal", t4, t5)):
+            spent[key] += b - a
+    out = {f"{k}_ns": round(v / steps * 1e9) for k, v in spent.items()}
+    dealt = played = 0.0
+    steps = 0
+    for _ in range(5):
+        t0 = clock()
+        kernel.deal(rng.integers(0, 2**31, batch))
+        t1 = clock()
+        steps += int(kernel.playout(policies, streams)[:, 0].sum())
+        t2 = clock()
+        dealt += t1 - t0
+        played += t2 - t1
+    out["playout_deal_ns"] = round(dealt / steps * 1e9)
+    out["playout_play_ns"] = round(played / steps * 1e9)
+    return out
 
 
 def _hearts_leduc(name: str, seconds: float, seed: int) -> tuple[int, float]:
@@ -147,7 +180,8 @@ def _hearts_leduc(name: str, seconds: float, seed: int) -> tuple[int, float]:
 
 def _job(args: tuple) -> tuple[int, float]:
     kind, rest = args[0], args[1:]
-    return {"reference": _reference, "fast": _fast, "fast_obs": _fast_obs, "openspiel": _hearts_leduc}[kind](*rest)
+    return {"reference": _reference, "fast": _fast, "fast_obs": _fast_obs, "openspiel": _hearts_leduc,
+            "breakdown": _breakdown}[kind](*rest)
 
 
 def whole_machine(pool, jobs: list[tuple]) -> float:
@@ -168,7 +202,10 @@ def compile_seconds(game: str, cfg: dict, cache_dir: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
-    parser.add_argument("--batch", type=int, default=4096, help="games per kernel batch")
+    parser.add_argument("--batch", type=int, default=4096, help="games per kernel batch (playouts)")
+    parser.add_argument("--obs-batch", type=int, default=256,
+                        help="games per batch when observations are built (a batch of observations "
+                             "that fits the cache: at 4096, Alarún's are 49 MB a step)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: cores)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -176,8 +213,11 @@ def main() -> None:
     from nemeton.engine import get_game
     games = [g for g in CONFIGS if (not args.game or g in args.game) and get_game(g).kernel is not None]
     out: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-                 "date": time.strftime("%Y-%m-%d"), "workers": args.workers, "batch": args.batch,
+                 "date": time.strftime("%Y-%m-%d"), "workers": args.workers, "batch": args.batch, "obs_batch": args.obs_batch,
                  "seconds": args.seconds, "games": {}}
+    # one process per core, each on one thread (a kernel's playout may split its batch across
+    # threads: with a process per core that would only oversubscribe the machine)
+    os.environ["NUMBA_NUM_THREADS"] = "1"
     ctx = mp.get_context("spawn")
     with ctx.Pool(args.workers) as pool, tempfile.TemporaryDirectory() as cache:
         for g in games:
@@ -188,14 +228,16 @@ def main() -> None:
             w = range(args.workers)
             ref = whole_machine(pool, [("reference", g, cfg, args.seconds, i) for i in w])
             fast = whole_machine(pool, [("fast", g, cfg, args.seconds, i, args.batch) for i in w])
-            obs = whole_machine(pool, [("fast_obs", g, cfg, args.seconds, i, args.batch) for i in w])
+            obs = whole_machine(pool, [("fast_obs", g, cfg, args.seconds, i, args.obs_batch) for i in w])
+            where = pool.apply(_job, (("breakdown", g, cfg, min(args.seconds, 3.0), 0, args.obs_batch),))
             out["games"][g] = {"config": cfg, "reference_steps_per_s": round(ref), "fast_steps_per_s": round(fast),
                                "fast_obs_steps_per_s": round(obs), "speedup": round(fast / ref, 1),
-                               "compile_s": round(compile_s, 1), "load_s": round(load_s, 2)}
+                               "compile_s": round(compile_s, 1), "load_s": round(load_s, 2),
+                               "time_per_step_one_core": where}
             if not args.json:
                 print(g, out["games"][g], flush=True)
         try:
-            import pyspiel  # noqa: F401
+            import pyspiel  # noqa: F401  (is OpenSpiel here?)
             for name in ("hearts", "leduc_poker"):
                 rate = whole_machine(pool, [("openspiel", name, args.seconds, i) for i in range(args.workers)])
                 out["openspiel_" + name + "_steps_per_s"] = round(rate)
