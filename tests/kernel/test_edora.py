@@ -131,34 +131,70 @@ def test_every_step_equals_the_reference(variant, seed, data):
     assert_same(k, 0, ref, "at the end")
 
 
+def stream_of(rng: random.Random) -> np.ndarray:
+    """``rng``'s state as an ``mt`` stream."""
+    return np.array(rng.getstate()[1], dtype=np.uint32)
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.integers(0, len(VARIANTS) - 1), seed=st.integers(0, 2 ** 31 - 1),
        start=st.integers(0, 60))
 def test_heuristic_play_equals_the_reference(variant, seed, start):
     """Play by the reference heuristic (after ``start`` random actions), checked after every
-    action: the heuristic reaches states random play seldom does (full rows, brewed potions)."""
+    action: the heuristic reaches states random play seldom does (full rows, brewed potions).
+    At every heuristic step the kernel's heuristic chooses what the reference heuristic
+    agent chooses from the seat's view, drawing the same numbers from the seat's stream."""
     options = SPEC.options(**VARIANTS[variant])
     ref = SPEC.new_state(options, seed)
     k = kernel(variant)
     k.load(0, ref)
     encoding = SPEC.encoding(options)
     rng = random.Random(seed)
+    streams = np.zeros((k.batch, ref.n, mt.STREAM_WORDS), dtype=np.uint32)
     for step in range(120):
-        assert_same(k, 0, ref, f"variant {variant}, seed {seed}, step {step}", observe=step % 4 == 0)
+        where = f"variant {variant}, seed {seed}, step {step}"
+        assert_same(k, 0, ref, where, observe=step % 4 == 0)
         if ref.is_terminal():
             break
         legal = ref.legal_actions()
         seat = ref.current_player
-        action = (rng.choice(legal) if step < start
-                  else REFERENCE_HEURISTIC.choose_in_state(ref, seat, legal, rng))
+        if step < start:
+            action = rng.choice(legal)
+        else:
+            streams[0, seat] = stream_of(rng)
+            mine = k.heuristic_actions(streams)[0]
+            action = REFERENCE_HEURISTIC.choose_from_view(ref.view(seat), legal, rng)
+            assert mine == encoding.actions.id(action), f"{where}: the kernel chose {encoding.actions.action(mine)}"
+            assert np.array_equal(streams[0, seat], stream_of(rng)), f"{where}: the stream"
         ref.apply(action)
         k.step(np.array([encoding.actions.id(action), -1], dtype=np.int64))
 
 
+def test_heuristic_actions_without_streams_draw_from_a_stream_seeded_0():
+    options = SPEC.options(**VARIANTS[1])
+    ref = SPEC.new_state(options, 4)
+    k = kernel(1)
+    k.load(0, ref)
+    k.load(1, ref)
+    encoding = SPEC.encoding(options)
+    for _ in range(12):
+        seat = ref.current_player
+        legal = ref.legal_actions()
+        want = encoding.actions.id(REFERENCE_HEURISTIC.choose_from_view(ref.view(seat), legal, random.Random(0)))
+        assert list(k.heuristic_actions()) == [want, want]
+        ref.apply(encoding.actions.action(want))
+        k.step(np.array([want, want], dtype=np.int64))
+    k.deal([1, 2])
+    k.playout(np.full(3, RANDOM, dtype=np.int64), np.zeros((2, 3, mt.STREAM_WORDS), dtype=np.uint32))
+    assert list(k.heuristic_actions()) == [-1, -1]
+
+
 # ----- random agents: the games simulate plays -------------------------------------------------------
-def kernel_results(options: dict, players: int, games: int, seed: int) -> list[tuple]:
-    """(scores, returns, winners, steps) of each game, played by random agents in the kernel
-    from the seeds ``simulate`` gives its games and agents."""
+def kernel_results(options: dict, players: int, games: int, seed: int,
+                   policies: list[int] | None = None) -> list[tuple]:
+    """(scores, returns, winners, steps) of each game, played in the kernel by the seats'
+    policies (random agents by default) from the seeds ``simulate`` gives its games and
+    agents."""
     built = SPEC.options(**{**SPEC.bot_defaults, **options, "players": players})
     k = EdoraKernel(built, games)
     seeds = np.zeros(games, dtype=np.int64)
@@ -169,7 +205,7 @@ def kernel_results(options: dict, players: int, games: int, seed: int) -> list[t
         for s in range(players):
             mt.seed(streams[i, s], agent_seeds[s])
     k.deal(seeds)
-    counts = k.playout(np.full(players, RANDOM, dtype=np.int64), streams)
+    counts = k.playout(np.array(policies or [RANDOM] * players, dtype=np.int64), streams)
     scores, returns, winners = k.scores(), k.returns(), k.winners()
     return [([float(x) for x in scores[i]], [float(x) for x in returns[i]],
              [s for s in range(players) if winners[i, s]], int(counts[i, 0])) for i in range(games)]
@@ -191,6 +227,25 @@ def test_simulate_fast_gives_the_reference_results():
     reference = simulate("edora", 3, 30, 11, ["random"], records=False).results
     assert [(r.scores, r.returns, r.winners, r.steps) for r in fast] == \
         [(r.scores, r.returns, r.winners, r.steps) for r in reference]
+
+
+AGENTS = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
+@pytest.mark.parametrize("players,agents,options,games", [
+    (2, ["heuristic"], {}, 8), (2, ["random", "heuristic"], {}, 16),
+    (3, ["heuristic", "random", "heuristic"], {}, 8),
+    (3, ["random", "heuristic", "random"], {"tablet_draft": True, "arranged_herbs": True}, 8),
+    (4, ["heuristic", "random", "random", "random"], {}, 8),
+    (4, ["random", "random", "random", "heuristic"], {"revisit_sanctuaries": True, "shared_dice": True}, 6)])
+def test_heuristic_playout_plays_the_games_simulate_plays(players, agents, options, games):
+    """Heuristic agents (alone and beside random ones) in the kernel play the games
+    ``simulate`` plays, to the same results (few games: the reference heuristic is slow)."""
+    specs = agents * players if len(agents) == 1 else agents
+    expected = simulate("edora", players, games, 77, specs, options, records=False).results
+    got = kernel_results(options, players, games, 77, [AGENTS[a] for a in specs])
+    for i, (result, mine) in enumerate(zip(expected, got)):
+        assert (result.scores, result.returns, result.winners, result.steps) == mine, f"game {i}"
 
 
 @pytest.mark.slow
@@ -226,12 +281,3 @@ def test_the_mask_of_an_ended_game_is_empty_and_its_step_ignored():
     k.step(np.array([-1]))
     assert np.array_equal(k.rows, before)
     assert abs(k.returns()[0].sum() - 1.0) < 1e-12
-
-
-def test_heuristic_playout_is_refused_until_ported():
-    k = kernel(0, 1)
-    k.deal([3])
-    streams = np.zeros((1, 2, mt.STREAM_WORDS), dtype=np.uint32)
-    with pytest.raises(KernelUnsupported, match="heuristic"):
-        k.playout(np.full(2, HEURISTIC, dtype=np.int64), streams)
-    assert not k.terminal()[0]

@@ -17,15 +17,17 @@ The heuristic playout policy is a port of :mod:`.heuristic` (see :func:`heuristi
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 import numpy as np
 from numba import njit
 
 from ...engine import mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, KernelUnsupported, check_options, compile_notice
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, check_options, compile_notice
 from ...engine.state import TERMINAL
 from . import actions as A
+from . import heuristic as _H
 from .board import REWARDS, RUNE_UNITS, board_from_text
 from .components import DOLMEN_COLOURS, HERBS, POTIONS, POTION_COST as _POTION_COST, TABLETS
 from .encoding import PLAYER_FEATURES as _PF, _PLAYER_OFFSETS
@@ -1664,6 +1666,262 @@ def observe_one(r, me, O, out):
         out[O[O_GEMS] + gm] = 0.25 * r[R_GEMS_LEFT + gm]
 
 
+# ----- the heuristic playout policy (heuristic.py: EdoraHeuristic.choose_in_state) -----------------
+# The same float operations in the same order as the reference, so the values, and so the
+# choices, are equal to the last bit.
+HERB_VALUE = np.array([_H.HERB_VALUE[h] for h in range(12)], dtype=np.float64)
+REWARD_VALUE = np.array([_H.REWARD_VALUE[r] for r in range(6)], dtype=np.float64)
+POTION_VALUE = np.array([_H.POTION_VALUE.get(name, 3) for name in POTIONS], dtype=np.float64)
+RUNE_VALUE = np.array([{"PRESTIGE_POINT": 6, "PROVISION": 5, "KNOW": 5, "DIE": 4, "SICKLE_STEP": 3, "MIST": 3}[u]
+                       for u in RUNE_UNITS], dtype=np.float64)     # _quick_key's RuneStone values
+OPPONENT_SHARE = _H.OPPONENT_SHARE
+QUICK_STEPS = 40                      # _quick_complete's bound
+# sum() of floats is Neumaier-compensated from Python 3.12 on: mirrored where the heuristic sums
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+@njit(cache=True)
+def copy_row(src, dst):
+    """``dst[:] = src`` (a loop: slice assignment is slow to compile)."""
+    for j in range(ROW):
+        dst[j] = src[j]
+
+
+@njit(cache=True)
+def reward_value(r, p, reward):
+    if reward == VP and herb_active(r, p, HERB_VP):
+        return 5.0
+    return REWARD_VALUE[reward]
+
+
+@njit(cache=True)
+def quick_key(r, p, decode, action):
+    """heuristic._quick_key."""
+    kind = decode[action, 0]
+    a = decode[action, 1]
+    b = decode[action, 2]
+    if kind == K_FOOD:
+        ov = 0
+        for v in range(1, 7):
+            ov += r[R_OVERVIEW + 7 * p + v]
+        m = min(ov, 3)
+        if a == 1:
+            return m * 3.0 + (3 - m) * 2.0
+        worth = 12 * (0.5 if r[R_PROVISIONS + p] < 15 else 0.25)
+        return worth + (9 if herb_active(r, p, HERB_FOOD) else 0)
+    if kind == K_TAKE_DIE:
+        return float(a) if r[R_PROVISIONS + p] > 12 else -abs(a - 3.5)
+    if kind == K_BREW:
+        return POTION_VALUE[a]
+    if kind == K_STOP:
+        return 0.0
+    if kind == K_SKIP:
+        return -1.0
+    if kind == K_GEM:
+        return reward_value(r, p, b) + (1 if a == 0 else 0)
+    if kind == K_STANDING or kind == K_REPEAT:
+        return reward_value(r, p, a)
+    if kind == K_RUNE:
+        return RUNE_VALUE[a]
+    if kind == K_FLIP or kind == K_TAKE_HERB or kind == K_ACTIVATE:
+        return HERB_VALUE[a]
+    if kind == K_TAKE_TABLET:
+        side = a // 2
+        v = REWARD_VALUE[r[R_ORACLE_STONES + side]] + REWARD_VALUE[r[R_ORACLE_STONES + (side + 1) % 6]]
+        return v + (8 if tablet_met(r, p, b) else 0)
+    if kind == K_RAISE:
+        return float(6 - decode[action, 3])
+    return 0.0
+
+
+@njit(cache=True)
+def quick_best(r, p, decode, legal, count):
+    """``max(legal, key=_quick_key)``: the first action of the highest key."""
+    best = legal[0]
+    best_key = quick_key(r, p, decode, best)
+    for j in range(1, count):
+        key = quick_key(r, p, decode, legal[j])
+        if key > best_key:
+            best, best_key = legal[j], key
+    return best
+
+
+@njit(cache=True)
+def quick_complete(r, seat, ids, decode, buf):
+    """heuristic._quick_complete: the rest of seat's turn by the quick rules."""
+    for _ in range(QUICK_STEPS):
+        if r[R_OVER] or current_player(r) != seat:
+            return
+        k = r[top_at(r)]
+        if k == MOVE or k == PLACE_DIE:
+            return
+        c = legal_actions(r, ids, buf)
+        apply_action(r, decode, quick_best(r, seat, decode, buf, c))
+
+
+@njit(cache=True)
+def herb_sum(r, p):
+    """``sum(HERB_VALUE[h] * 0.6 for h in range(12) if p's herb h is active)`` as Python adds it."""
+    total = 0.0
+    comp = 0.0
+    for h in range(12):
+        if r[R_HERB_STATE + 12 * p + h] != ACTIVE:
+            continue
+        x = HERB_VALUE[h] * 0.6
+        t = total + x
+        if COMPENSATED_SUM:
+            if abs(total) >= abs(x):
+                comp += (total - t) + x
+            else:
+                comp += (x - t) + total
+        total = t
+    if COMPENSATED_SUM and comp != 0.0 and np.isfinite(comp):
+        total += comp
+    return total
+
+
+@njit(cache=True)
+def estimates(r, out, collected):
+    """heuristic.estimates into ``out``."""
+    n = r[R_N]
+    most = 0
+    for p in range(n):
+        most = max(most, r[R_PLACED + p])
+    progress = min(1.0, most / 13.0)
+    late = progress * progress
+    w_provisions = 0.45 * (1 - late) + late / 6
+    w_mistletoe = 1.4 * (1 - late) + late
+    w_reserve = 3.5 * (1 - late) + late
+    w_overview = 2.0 * (1 - late)
+    sanctuary_collections(r, collected)
+    for p in range(n):
+        e = float(r[R_PRESTIGE + p])
+        knowledge = r[R_KNOWLEDGE + p]
+        e += collected[p] * K_MULT[knowledge] + (1 - late) * 1.2 * knowledge
+        sickle = r[R_SICKLE + p]
+        e += S_SCORE[sickle] + 0.6 * (1 - late) * sickle
+        e += (1 - late) * herb_sum(r, p)
+        for j in range(r[R_NTABLETS + p]):
+            if tablet_met(r, p, r[R_TABLETS + DECK_SIZE * p + j]):
+                e += 10
+            else:
+                e += 2.5 * (1 - late)
+        e += amulet_points(r, p) + 2.0 * popcount(r[R_GEM_MASK + p])
+        e += w_provisions * min(r[R_PROVISIONS + p], 30) + w_mistletoe * r[R_MISTLETOE + p]
+        reserve = 0
+        overview = 0
+        for v in range(1, 7):
+            reserve += r[R_RESERVE + 7 * p + v]
+            overview += r[R_OVERVIEW + 7 * p + v]
+        e += w_reserve * reserve + w_overview * overview
+        out[p] = e
+
+
+@njit(cache=True)
+def objective(r, seat, values, collected):
+    """heuristic._objective: seat's (estimated) score against a share of the best other's."""
+    n = r[R_N]
+    if r[R_OVER]:
+        for p in range(n):
+            values[p] = float(r[R_TOTAL + p])
+    else:
+        estimates(r, values, collected)
+    other = -np.inf
+    for q in range(n):
+        if q != seat and values[q] > other:
+            other = values[q]
+    return values[seat] - OPPONENT_SHARE * other
+
+
+@njit(cache=True)
+def value_after(base, seat, action, ids, decode, work, bufs, values, collected):
+    """heuristic._value_after on a copy of ``base`` (``work``: two rows; ``bufs``: two
+    legal-action buffers). A move is worth its best die placement; a die placement never
+    leaves seat to place another in the same turn, so the lookahead is two deep at most."""
+    c = work[0]
+    copy_row(base, c)
+    apply_action(c, decode, action)
+    if not c[R_OVER] and current_player(c) == seat and c[top_at(c)] == PLACE_DIE:
+        count = legal_actions(c, ids, bufs[0])
+        best = -np.inf
+        for j in range(count):
+            d = work[1]
+            copy_row(c, d)
+            apply_action(d, decode, bufs[0, j])
+            quick_complete(d, seat, ids, decode, bufs[1])
+            v = objective(d, seat, values, collected)
+            if v > best or j == 0:
+                best = v
+        return best
+    quick_complete(c, seat, ids, decode, bufs[1])
+    return objective(c, seat, values, collected)
+
+
+@njit(cache=True)
+def seen_by(r, seat, out):
+    """heuristic.seen_by: ``r`` copied into ``out`` with what seat cannot see laid out in a
+    fixed order (the unseen tablets sorted into the deck positions seat does not know, then
+    into a hidden draft hand; other seats' face-down herbs while V3 arranging lasts)."""
+    copy_row(r, out)
+    length = out[R_DECK_LEN]
+    unknown = np.empty(DECK_SIZE, dtype=np.int64)
+    cards = np.empty(DECK_SIZE + 3, dtype=np.int64)
+    nu = 0
+    for k in range(length):
+        if out[R_MARKS + k] != seat:
+            unknown[nu] = k
+            cards[nu] = out[R_DECK + k]
+            nu += 1
+    hand_seen = out[R_SP] > 0 and out[top_at(out)] == KEEP_TABLET and out[top_at(out) + 1] == seat
+    nc = nu
+    if not hand_seen:
+        for j in range(out[R_HAND_LEN]):
+            cards[nc] = out[R_HAND + j]
+            nc += 1
+    for j in range(1, nc):                 # sorted (insertion: a few dozen cards)
+        x = cards[j]
+        q = j
+        while q > 0 and cards[q - 1] > x:
+            cards[q] = cards[q - 1]
+            q -= 1
+        cards[q] = x
+    for j in range(nu):
+        out[R_DECK + unknown[j]] = cards[j]
+    if not hand_seen:
+        for j in range(nu, nc):
+            out[R_HAND + j - nu] = cards[j]
+    if arranging_any(out):
+        for p in range(out[R_N]):
+            if p != seat:
+                k = out[R_ARRANGED + p]
+                for h in range(12):
+                    out[R_HERB_AT + 12 * p + h] = h if h < k else -1
+
+
+@njit(cache=True)
+def heuristic_choice(r, ids, decode, seat, legal, count, rng, scratch, bufs):
+    """EdoraHeuristic.choose_in_state for ``seat`` (the player to act) among ``legal[:count]``
+    (the reference's order), drawing from ``rng`` as it does: one ``random()`` per action
+    looked at (``scratch``: three rows; ``bufs``: two legal-action buffers)."""
+    if count == 1:
+        return legal[0]
+    top = r[top_at(r)]
+    if top != MOVE and top != PLACE_DIE and top != PROVISIONS_OR_DICE and top != BREW_POTION and count > 8:
+        return quick_best(r, seat, decode, legal, count)
+    seen = scratch[0]
+    seen_by(r, seat, seen)
+    values = np.empty(MAXP, dtype=np.float64)
+    collected = np.empty(MAXP, dtype=np.int64)
+    best = legal[0]
+    best_value = -np.inf
+    for j in range(count):
+        v = value_after(seen, seat, legal[j], ids, decode, scratch[1:], bufs, values, collected)
+        v = v + mt.random(rng) * 1e-6
+        if v > best_value:
+            best, best_value = legal[j], v
+    return best
+
+
 # ----- batch entry points ----------------------------------------------------------------------------
 LEGAL_MAX = 256
 
@@ -1710,8 +1968,10 @@ def observe_batch(rows, seats, O, out):
 
 
 @njit(cache=True)
-def playout_batch(rows, ids, decode, policies, streams, max_steps, counts, scratch):
+def playout_batch(rows, ids, decode, policies, streams, max_steps, counts):
     buf = np.empty(LEGAL_MAX, dtype=np.int64)
+    scratch = np.empty((3, ROW), dtype=np.int64)
+    bufs = np.empty((2, LEGAL_MAX), dtype=np.int64)
     for i in range(rows.shape[0]):
         r = rows[i]
         steps = 0
@@ -1722,7 +1982,7 @@ def playout_batch(rows, ids, decode, policies, streams, max_steps, counts, scrat
             if policies[seat] == RANDOM:
                 a = buf[mt.randbelow(streams[i, seat], c)]
             else:
-                a = heuristic_choice(r, ids, decode, seat, buf, c, streams[i, seat], scratch)
+                a = heuristic_choice(r, ids, decode, seat, buf, c, streams[i, seat], scratch, bufs)
             if c > 1:
                 choices += 1
             apply_action(r, decode, a)
@@ -1732,9 +1992,20 @@ def playout_batch(rows, ids, decode, policies, streams, max_steps, counts, scrat
 
 
 @njit(cache=True)
-def heuristic_choice(r, ids, decode, seat, legal, count, rng, scratch):
-    """Placeholder until the heuristic is ported (the class refuses HEURISTIC)."""
-    return legal[0]
+def heuristic_batch(rows, ids, decode, streams, out):
+    """The heuristic's action for each slot's player to act (-1 once ended), seat ``s`` of
+    slot ``i`` drawing from ``streams[i, s]``."""
+    buf = np.empty(LEGAL_MAX, dtype=np.int64)
+    scratch = np.empty((3, ROW), dtype=np.int64)
+    bufs = np.empty((2, LEGAL_MAX), dtype=np.int64)
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        if r[R_OVER]:
+            out[i] = -1
+            continue
+        c = legal_actions(r, ids, buf)
+        seat = current_player(r)
+        out[i] = heuristic_choice(r, ids, decode, seat, buf, c, streams[i, seat], scratch, bufs)
 
 
 # ----- the kernel class ------------------------------------------------------------------------------
@@ -1795,7 +2066,6 @@ class EdoraKernel(Kernel):
         self.streams = mt.new_streams(batch)
         self.seeds: list[int | None] = [None] * batch
         self._legal = np.empty(LEGAL_MAX, dtype=np.int64)
-        self._scratch = np.zeros((64, ROW), dtype=np.int64)
         compile_notice(self.game, self._warm)
 
     def _warm(self) -> None:
@@ -1814,6 +2084,8 @@ class EdoraKernel(Kernel):
         streams = mt.new_streams(self.players).reshape(1, self.players, -1)
         for p in range(self.players):
             mt.seed(streams[0, p], p)
+        twin.heuristic_actions(streams)
+        twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
 
     # -- setting up games ------------------------------------------------------------------
@@ -1966,13 +2238,24 @@ class EdoraKernel(Kernel):
         return out
 
     def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
-        policies = np.asarray(policies, dtype=np.int64)
-        if (policies == HEURISTIC).any():
-            raise KernelUnsupported("the compiled edora kernel does not play the heuristic yet; "
-                                    "use --engine reference")
         counts = np.zeros((self.batch, 2), dtype=np.int64)
-        playout_batch(self.rows, self.ids, self.decode, policies, streams, max_steps, counts, self._scratch)
+        playout_batch(self.rows, self.ids, self.decode, np.asarray(policies, dtype=np.int64), streams,
+                      int(max_steps), counts)
         return counts
+
+    def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
+        """(B,) the heuristic's choice for each slot's player to act (-1 once ended). The
+        heuristic breaks ties with one ``random()`` per action it looks at: seat ``s`` of slot
+        ``i`` draws from ``streams[i, s]`` (advanced, as the playout advances it); without
+        streams, from a fresh stream seeded 0 (``random.Random(0)``) each call."""
+        if streams is None:
+            streams = mt.new_streams(self.batch * self.players).reshape(self.batch, self.players, -1)
+            for i in range(self.batch):
+                for s in range(self.players):
+                    mt.seed(streams[i, s], 0)
+        out = np.empty(self.batch, dtype=np.int64)
+        heuristic_batch(self.rows, self.ids, self.decode, streams, out)
+        return out
 
 
 KERNEL = EdoraKernel
