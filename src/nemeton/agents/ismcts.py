@@ -68,7 +68,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence, cast
 
 from ..engine import Action, State
 from .base import Agent, AgentSpecError, get_heuristic
@@ -87,6 +87,12 @@ def _choice(*allowed: str):
 
 
 CHECK_EVERY = 16  # iterations between checks whether the decision is already settled
+
+
+def _no_evaluation(state: State) -> list[float]:
+    """The cut-off evaluation of a search with neither a heuristic nor a fitted model: the
+    playouts run to the end of the game (``cutoff=none``), so nothing calls it."""
+    raise AgentSpecError("ismcts: a cut-off (cutoff=round or leaf) needs the game's heuristic or evaluation=fitted")
 
 
 class Node:
@@ -199,7 +205,7 @@ class ISMCTSAgent(Agent):
             parts.append(f"workers={workers}")
         self._label = ":".join(["ismcts", *parts])
 
-    def _evaluator(self, evaluation: str, heuristic):
+    def _evaluator(self, evaluation: str, heuristic) -> Callable[[State], list[float]] | None:
         """What scores a state at a cut-off (``evaluation=``): the game's fitted model
         (AgentSpecError where the game has none), or None for the heuristic's ``evaluate``
         (read from ``self.heuristic`` at each search)."""
@@ -382,7 +388,10 @@ class ISMCTSAgent(Agent):
         if len(untried) == 1:
             action = untried[0]
         elif fresh and self.prior == "heuristic":
-            action = self.heuristic.choose_in_state(state, player, untried, self.rng)
+            heuristic = self.heuristic
+            if heuristic is None:
+                raise AgentSpecError("ismcts: prior=heuristic needs the game's heuristic")
+            action = heuristic.choose_in_state(state, player, untried, self.rng)
         else:
             return self.rng.choice(untried)
         if fresh:
@@ -421,7 +430,10 @@ class ISMCTSAgent(Agent):
                 node = child
                 expanded = True
                 break
-            best = None
+            # the child of the best value and its action: every value is above -1 (rewards and
+            # evaluations are shares of a win), so the loop chooses one
+            best = node
+            best_action: Action | None = None
             best_value = -1.0
             hint = node.hint
             for a in legal:
@@ -431,27 +443,34 @@ class ISMCTSAgent(Agent):
                 if hint is not None and a == hint:
                     value += bias / (v + 1)
                 if value > best_value:
-                    best, best_value = ch, value
-            state.apply_unchecked(best.action, player)
+                    best, best_action, best_value = ch, a, value
+            if best_action is None:
+                raise ValueError(f"ismcts: no child valued above -1 (rewards must be shares of a win): {legal}")
+            state.apply_unchecked(best_action, player)
             node = best
             player = state.current_player
         if expanded and self.cutoff == "leaf" and not state.is_terminal():
-            values = (self._evaluate or self.heuristic.evaluate)(state)
+            heuristic = self.heuristic
+            values = (self._evaluate or (heuristic.evaluate if heuristic is not None else _no_evaluation))(state)
         else:
             values = self._playout(state, start_round)
-        while node is not root:
+        parent = node.parent  # None only at the root
+        while parent is not None:
             node.visits += 1
             node.reward += values[node.player]
-            node = node.parent
+            node = parent
+            parent = node.parent
         root.visits += 1
 
     def _playout(self, state: State, start_round: int) -> list[float]:
         stop_round = start_round + self.rounds
         rng = self.rng
         heuristic = self.heuristic
-        evaluate = self._evaluate or (heuristic.evaluate if heuristic is not None else None)
+        evaluate = self._evaluate or (heuristic.evaluate if heuristic is not None else _no_evaluation)
         cut = self.cutoff != "none"
         if self.rollout == "heuristic":
+            if heuristic is None:
+                raise AgentSpecError("ismcts: rollout=heuristic needs the game's heuristic")
             choose = heuristic.choose_in_state
             epsilon = self.epsilon
             rand = rng.random

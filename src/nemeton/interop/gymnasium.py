@@ -33,11 +33,14 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from ..agents import make_agent
-from ..engine import IllegalActionError, get_game
+from ..engine import IllegalActionError, State, get_game
+from ..engine.encoding import ObservationMemo
 from ..table import Table
 
+NO_EPISODE = "no episode is under way (none started, or it ended on an illegal action): call reset()"
 IDS = {"alarun": "nemeton/Alarun-v0", "amarok": "nemeton/Amarok-v0", "edora": "nemeton/Edora-v0"}
 
 
@@ -45,6 +48,7 @@ class NemetonEnv(gymnasium.Env):
     """One seat of a Nemeton game against built-in agents (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    action_space: spaces.Discrete  # an action is its id in the game's action space
 
     def __init__(self, game: str, players: int | None = None, opponents: str | Sequence[str] = "random",
                  seat: int | str = 0, render_mode: str | None = None, max_steps: int | None = None,
@@ -76,13 +80,13 @@ class NemetonEnv(gymnasium.Env):
         self.max_steps = max_steps
         self.info_view = info_view
         self.encoding = spec.encoding(self.game_options)
-        self._memo = None  # the learner's observation memo (made at the first observation)
+        self._memo: ObservationMemo | None = None  # the learner's observation memo (made at the first observation)
         low, high = self.encoding.layout.bounds()
         self.observation_space = spaces.Box(low=low, high=high, shape=(self.encoding.observation_size,),
                                             dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.encoding.actions))
         self._games = random.Random()
-        self.state = None
+        self.state: State | None = None  # the game, from reset() until the episode ends on an illegal action
 
     # ----- gymnasium ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -91,43 +95,49 @@ class NemetonEnv(gymnasium.Env):
             self._games = random.Random(seed)
         rng = self._games
         n = self.game_options.players
-        self.seat = rng.randrange(n) if self.seat_choice == "random" else self.seat_choice
+        choice = self.seat_choice  # a seat, or "random" (checked in __init__)
+        self.seat = rng.randrange(n) if isinstance(choice, str) else choice
         others = iter(self.opponent_specs)
         seats = [None if s == self.seat else make_agent(next(others), self.spec_, s, rng.getrandbits(63))
                  for s in range(n)]
-        self.state = self.spec_.new_state(self.game_options, rng.getrandbits(63))
-        self.table = Table(self.state, seats, clock=None)
+        state = self.state = self.spec_.new_state(self.game_options, rng.getrandbits(63))
+        self.table = Table(state, seats, clock=None)
         if not any(getattr(a, "needs_log", False) for a in seats if a is not None):
-            self.state.record_events(False)  # nobody reads the log
+            state.record_events(False)  # nobody reads the log
         self.steps = 0
         self.table.advance()
-        return self._observe(), self._info()
+        return self._observe(state), self._info(state)
 
     def step(self, action: Any):
-        if self.state is None or self.state.is_terminal():
+        state = self.state
+        if state is None or state.is_terminal():
             raise IllegalActionError("the episode is over (or not started): call reset()")
         chosen = self.encoding.actions.action(action)
-        if self.illegal_action == "end" and chosen not in self.state.legal_actions(self.seat):
+        if self.illegal_action == "end" and chosen not in state.legal_actions(self.seat):
             self.state = None  # the episode is over; the game is left as it was
             info = {"action_mask": np.zeros(self.action_space.n, dtype=np.int8), "seat": self.seat,
                     "illegal_action": True}
             return self._last_obs.copy(), self.illegal_reward, True, False, info
         self.table.submit(self.seat, chosen)
         self.steps += 1
-        self.table.advance()
-        terminated = self.state.is_terminal()
-        reward = float(self.state.returns()[self.seat]) if terminated else 0.0
+        self.table.advance()  # the table plays on this same state
+        terminated = state.is_terminal()
+        reward = float(state.returns()[self.seat]) if terminated else 0.0
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
-        return self._observe(), reward, terminated, truncated, self._info()
+        return self._observe(state), reward, terminated, truncated, self._info(state)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as a bool array (sb3-contrib's convention)."""
+        if self.state is None:
+            raise ResetNeeded(NO_EPISODE)
         return self.encoding.actions.mask(self.state.legal_actions(self.seat))
 
     def render(self) -> str | None:
         """The learner's text view: returned with ``render_mode="ansi"``, printed with "human"."""
         if self.render_mode is None:
             return None
+        if self.state is None:
+            raise ResetNeeded(NO_EPISODE)
         text = self.spec_.render(self.state.view(self.seat))
         if self.render_mode == "human":
             print(text)
@@ -135,18 +145,19 @@ class NemetonEnv(gymnasium.Env):
         return text
 
     # ----- helpers --------------------------------------------------------------------------
-    def _observe(self) -> np.ndarray:
+    def _observe(self, state: State) -> np.ndarray:
         # the shared view and the learner's memo: only the parts of the table that changed
         # since its last observation are read again (the tensor is the one view() gives)
-        if self._memo is None:
-            self._memo = self.encoding.new_memo()
-        self._last_obs = self.encoding.encode(self.state.shared_view(self.seat), memo=self._memo)
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = self.encoding.new_memo()
+        self._last_obs = self.encoding.encode(state.shared_view(self.seat), memo=memo)
         return self._last_obs
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, state: State) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
         if self.info_view:
-            info["view"] = self.state.view(self.seat)
+            info["view"] = state.view(self.seat)
         return info
 
 

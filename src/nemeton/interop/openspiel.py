@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-from ..engine import TERMINAL, get_game, list_games
+from ..engine import TERMINAL, GameSpec, State, get_game, list_games
 
 _NAME = "nemeton_{}"
 
@@ -76,7 +76,7 @@ class _Box:
 
     __slots__ = ("state", "views", "samplers")
 
-    def __init__(self, state):
+    def __init__(self, state: State):
         self.state = state
         self.views: dict[int | None, dict] = {}
         self.samplers: dict[int, Any] = {}
@@ -99,16 +99,18 @@ class NemetonState(pyspiel.State):
         # A new initial state draws its seed now and deals when first used: OpenSpiel's clone
         # makes a fresh initial state and then overwrites its attributes, so dealing here
         # would be wasted (and a clone of a state not dealt yet deals the same game).
-        self._box = None if inner is None else _Box(inner)
+        self._box: _Box | None = None if inner is None else _Box(inner)
         self._seed = game.next_seed() if inner is None else None
 
+    def _deal(self) -> _Box:
+        """Deal the game of a new initial state (at its first use: ``self._box or self._deal()``)."""
+        box = self._box = _Box(self.get_game().deal(self._seed))
+        return box
+
     @property
-    def inner(self):
+    def inner(self) -> State:
         """The engine state (dealt on first use for a new initial state)."""
-        box = self._box
-        if box is None:
-            box = self._box = _Box(self.get_game().deal(self._seed))
-        return box.state
+        return (self._box or self._deal()).state
 
     def current_player(self) -> int:
         p = self.inner.current_player
@@ -118,9 +120,9 @@ class NemetonState(pyspiel.State):
         return sorted(self.get_game().actions.ids(self.inner.legal_actions(player)))
 
     def _apply_action(self, action: int) -> None:
-        state = self.inner
+        box = self._box or self._deal()
+        state = box.state
         state.apply_unchecked(self.get_game().actions.actions[action], state.current_player)
-        box = self._box
         box.views.clear()
         box.samplers.clear()
 
@@ -139,14 +141,12 @@ class NemetonState(pyspiel.State):
     def view(self, player: int | None) -> dict:
         """The player's view (what its observation and information state are made of; None:
         the spectator's)."""
-        self.inner
-        return self._box.view(player)
+        return (self._box or self._deal()).view(player)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "NemetonState":
         """A state consistent with ``player_id``'s view: the game's determinizer, seeded
         from ``probability_sampler`` (OpenSpiel's uniform sampler)."""
-        self.inner
-        box = self._box
+        box = self._box or self._deal()
         sample = box.samplers.get(player_id)
         if sample is None:
             sample = box.samplers[player_id] = self.get_game().spec.sampler(box.view(player_id))
@@ -177,7 +177,9 @@ class NemetonObserver:
 class NemetonGame(pyspiel.Game):
     """One Nemeton game for OpenSpiel, for one set of parameters."""
 
-    spec = None  # set per game by _register
+    # set per game by _register, on the class it registers (this base is never loaded itself)
+    spec: ClassVar[GameSpec]
+    game_type: ClassVar[pyspiel.GameType]
 
     def __init__(self, params: dict[str, Any] | None = None):
         spec = self.spec

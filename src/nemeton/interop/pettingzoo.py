@@ -36,7 +36,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..engine import TERMINAL, IllegalActionError, get_game
+from ..engine import TERMINAL, IllegalActionError, State, get_game
+
+NOT_RESET = "the environment has no game yet: call reset() first"
 
 
 def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
@@ -133,7 +135,7 @@ class raw_env(AECEnv):
         self._rng = random.Random()
         self._actions = self.encoding.actions
         self._memos = [self.encoding.new_memo() for _ in range(n)]
-        self.state = None
+        self.state: State | None = None  # the game, from the first reset() on
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -147,41 +149,46 @@ class raw_env(AECEnv):
         seed gives the same games); without it the stream goes on."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.spec_.new_state(self.game_options, self._rng.getrandbits(63))
-        self.state.record_events(False)
+        state = self.state = self.spec_.new_state(self.game_options, self._rng.getrandbits(63))
+        state.record_events(False)
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal: list[int] | None = None  # the ids legal for the seat to act
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state
+        if state is None:
+            raise RuntimeError(NOT_RESET)
         seat = self._seat[agent]
         if self.info_view and agent in self.infos:
-            self.infos[agent]["view"] = self.state.view(seat)
+            self.infos[agent]["view"] = state.view(seat)
         mask = np.zeros(len(self._actions), dtype=np.int8)
-        ids = self._legal_ids(seat)
+        ids = self._legal_ids(state, seat)
         mask[np.fromiter(ids, np.intp, len(ids))] = 1
         # the shared view: the encoder reads again only the parts that changed since this
         # seat's last observation (its memo); the tensor is the same as from view(seat)
-        observation = self.encoding.encode(self.state.shared_view(seat), memo=self._memos[seat])
+        observation = self.encoding.encode(state.shared_view(seat), memo=self._memos[seat])
         return {"observation": observation, "action_mask": mask}
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view (the dict form of its observation)."""
+        if self.state is None:
+            raise RuntimeError(NOT_RESET)
         return self.state.view(self._seat[agent])
 
-    def _legal_ids(self, seat: int) -> list[int]:
+    def _legal_ids(self, state: State, seat: int) -> list[int]:
         """The ids of ``seat``'s legal actions if it is the seat to act (else none), computed
-        once per step."""
-        if seat != self.state.current_player:
+        once per step (``state`` is the environment's)."""
+        if seat != state.current_player:
             return []
         if self._legal is None:
-            self._legal = self._actions.ids(self.state.legal_actions(seat))
+            self._legal = self._actions.ids(state.legal_actions(seat))
         return self._legal
 
     def step(self, action: Any) -> None:
@@ -190,9 +197,11 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         state = self.state
+        if state is None:
+            raise RuntimeError(NOT_RESET)
         seat = self._seat[agent]
         chosen = self._actions.action(action)  # checks the id (an integer in range)
-        if int(action) not in self._legal_ids(seat):
+        if int(action) not in self._legal_ids(state, seat):
             raise IllegalActionError(f"{chosen} (id {int(action)}) is not legal for {agent} now")
         state.apply_unchecked(chosen, seat)
         self._legal = None
@@ -218,6 +227,8 @@ class raw_env(AECEnv):
         """The spectator's text view: returned with ``render_mode="ansi"``, printed with "human"."""
         if self.render_mode is None:
             return None
+        if self.state is None:
+            raise RuntimeError(NOT_RESET)
         text = self.spec_.render(self.state.view(None))
         if self.render_mode == "human":
             print(text)
