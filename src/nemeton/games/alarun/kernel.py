@@ -1042,6 +1042,7 @@ class AlarunKernel(Kernel):
     and the action cap)."""
 
     game = "alarun"
+    options: AlarunOptions
 
     def __init__(self, options: AlarunOptions, batch: int):
         check_options(self.game, {"players": options.players, "action_cap": options.action_cap},

@@ -12,7 +12,12 @@ it: Edora's dice are rolled once, at setup). Action ids are those of
 
 Implemented: the designed §9 board, 2-4 players, every rule switch (V1-V4, the summary's
 two rules, the safety valve). Refused (:class:`KernelUnsupported`): another ``board``.
-The heuristic playout policy is a port of :mod:`.heuristic` (see :func:`heuristic_choice`).
+The heuristic playout policy (and :meth:`EdoraKernel.heuristic_actions`) is
+:meth:`.heuristic.EdoraHeuristic.choose_in_state` mirrored operation for operation (see
+:func:`heuristic_choice`): the same quick rules, estimates and lookahead on the seat's
+:func:`seen_by` copy, the same floats added in the same order, one ``random()`` per action
+looked at from the seat's stream; it chooses what the reference heuristic agent chooses
+(proven choice for choice, and by whole games against ``simulate``).
 """
 
 from __future__ import annotations
@@ -227,6 +232,7 @@ def action_tables(actions: Sequence[A.Action]) -> tuple[np.ndarray, np.ndarray]:
     names, rows = _B.index, _B.amulet_rows
     decode = np.full((len(actions), 5), -1, dtype=np.int64)
     ids = np.full(ID_TABLE, -1, dtype=np.int64)
+    row: tuple[int, ...]
     for i, a in enumerate(actions):
         if isinstance(a, A.StartSpace):
             k = _B.start_names.index(a.start)
@@ -1805,7 +1811,7 @@ def estimates(r, out, collected):
             if tablet_met(r, p, r[R_TABLETS + DECK_SIZE * p + j]):
                 e += 10
             else:
-                e += 2.5 * (1 - late)
+                e += 2.4 * (1 - late)
         e += amulet_points(r, p) + 2.0 * popcount(r[R_GEM_MASK + p])
         e += w_provisions * min(r[R_PROVISIONS + p], 30) + w_mistletoe * r[R_MISTLETOE + p]
         reserve = 0
