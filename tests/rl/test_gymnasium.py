@@ -106,3 +106,11 @@ def test_bad_arguments_are_refused_with_what_is_allowed():
         gymnasium.make("nemeton/Alarun-v0", players=2, opponents="genius")
     with pytest.raises(ValueError, match="seat must be"):
         gymnasium.make("nemeton/Alarun-v0", players=2, seat=2)
+
+
+def test_an_environment_without_an_episode_says_to_call_reset():
+    from gymnasium.error import ResetNeeded
+    e = gymnasium.make("nemeton/Alarun-v0", players=2, render_mode="ansi").unwrapped
+    for call in (e.action_masks, e.render):
+        with pytest.raises(ResetNeeded, match=r"call reset\(\)"):
+            call()

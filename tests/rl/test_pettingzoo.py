@@ -145,3 +145,10 @@ def test_bad_arguments_are_refused_with_what_is_allowed():
         raw_env("amarok", players=3, teams=True)
     with pytest.raises(UnknownGameError):
         raw_env("chess")
+
+
+def test_an_environment_without_a_game_says_to_call_reset_first():
+    e = raw_env("alarun", players=2)
+    for call in (lambda: e.observe("player_0"), lambda: e.step(0)):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()

@@ -192,13 +192,13 @@ class raw_env(AECEnv):
         return self._legal
 
     def step(self, action: Any) -> None:
+        state = self.state
+        if state is None:
+            raise RuntimeError(NOT_RESET)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
-        if state is None:
-            raise RuntimeError(NOT_RESET)
         seat = self._seat[agent]
         chosen = self._actions.action(action)  # checks the id (an integer in range)
         if int(action) not in self._legal_ids(state, seat):
