@@ -1811,7 +1811,7 @@ def estimates(r, out, collected):
             if tablet_met(r, p, r[R_TABLETS + DECK_SIZE * p + j]):
                 e += 10
             else:
-                e += 2.4 * (1 - late)
+                e += 2.5 * (1 - late)
         e += amulet_points(r, p) + 2.0 * popcount(r[R_GEM_MASK + p])
         e += w_provisions * min(r[R_PROVISIONS + p], 30) + w_mistletoe * r[R_MISTLETOE + p]
         reserve = 0
