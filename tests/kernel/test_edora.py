@@ -2,8 +2,10 @@
 the same seed deals the same game; after every action of random and heuristic games (Hypothesis
 draws the seed and the choices, so a failure shrinks to the shortest sequence) the legal actions
 in their order, the mask, the player to act, the end, the returns, the state read back (its
-random stream included) and every seat's observation equal the reference's; random agents in
-the kernel play the games ``simulate`` plays, with the same results."""
+random stream included) and every seat's observation equal the reference's; at every step
+of heuristic play the kernel's heuristic chooses what the reference heuristic agent chooses
+(drawing the same numbers); random and heuristic agents in the kernel play the games
+``simulate`` plays, with the same results."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from hypothesis import HealthCheck, given, note, settings, strategies as st  # n
 from nemeton.arena.match import game_seeds, simulate  # noqa: E402
 from nemeton.engine import get_game, mt  # noqa: E402
 from nemeton.engine.kernel import HEURISTIC, RANDOM, KernelUnsupported  # noqa: E402
+from nemeton.games.edora import heuristic as H  # noqa: E402
+from nemeton.games.edora import kernel as K  # noqa: E402
 from nemeton.games.edora.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
 from nemeton.games.edora.kernel import EdoraKernel  # noqa: E402
 from nemeton.games.edora.board import standard_board_text  # noqa: E402
@@ -170,6 +174,39 @@ def test_heuristic_play_equals_the_reference(variant, seed, start):
         k.step(np.array([encoding.actions.id(action), -1], dtype=np.int64))
 
 
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.integers(0, len(VARIANTS) - 1), seed=st.integers(0, 2 ** 31 - 1))
+def test_lookahead_values_equal_the_reference_to_the_bit(variant, seed):
+    """Along a random game: every player's estimate, and the lookahead's value of every legal
+    action on the seat's ``seen_by`` copy, equal the reference's exactly (the same floats,
+    added in the same order), so even a change that moves no choice shows."""
+    options = SPEC.options(**VARIANTS[variant])
+    ref = SPEC.new_state(options, seed)
+    k = kernel(variant)
+    rng = random.Random(seed)
+    encoding = SPEC.encoding(options)
+    values = np.zeros(4)
+    collected = np.zeros(4, dtype=np.int64)
+    rows = np.zeros((3, k.rows.shape[1]), dtype=np.int64)
+    bufs = np.zeros((2, K.LEGAL_MAX), dtype=np.int64)
+    for step in range(400):
+        if ref.is_terminal():
+            break
+        legal = ref.legal_actions()
+        if step % 5 == 0:
+            k.load(0, ref)
+            K.estimates(k.rows[0], values, collected)
+            assert list(values[:ref.n]) == H.estimates(ref), f"seed {seed}, step {step}"
+            seat = ref.current_player
+            seen = H.seen_by(ref, seat)
+            K.seen_by(k.rows[0], seat, rows[0])
+            for a in legal:
+                mine = K.value_after(rows[0], seat, encoding.actions.id(a), k.ids, k.decode, rows[1:], bufs,
+                                     values, collected)
+                assert mine == H._value_after(seen, seat, a), f"seed {seed}, step {step}, {a}"
+        ref.apply(rng.choice(legal))
+
+
 def test_heuristic_actions_without_streams_draw_from_a_stream_seeded_0():
     options = SPEC.options(**VARIANTS[1])
     ref = SPEC.new_state(options, 4)
@@ -258,6 +295,21 @@ def test_random_playout_plays_the_games_simulate_plays_at_scale(request):
             expected = [(r.scores, r.returns, r.winners, r.steps) for r in
                         simulate("edora", players, 1000, first * 7 + players, ["random"], records=False).results]
             assert kernel_results({}, players, 1000, first * 7 + players) == expected, (players, first)
+
+
+@pytest.mark.slow
+def test_heuristic_playout_plays_the_games_simulate_plays_at_scale(request):
+    """600 games of heuristic agents beside random ones (200 per player count); run by hand."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("about 10 minutes: run with -m slow")
+    for players in (2, 3, 4):
+        for first in range(0, 200, 50):
+            block = first // 50         # all heuristic, then beside random agents on even or odd seats
+            specs = ["heuristic" if block in (0, 3) or (s + block) % 2 == 0 else "random" for s in range(players)]
+            expected = [(r.scores, r.returns, r.winners, r.steps) for r in
+                        simulate("edora", players, 50, first + players, specs, records=False).results]
+            got = kernel_results({}, players, 50, first + players, [AGENTS[a] for a in specs])
+            assert got == expected, (players, first)
 
 
 # ----- refusals -------------------------------------------------------------------------------------
