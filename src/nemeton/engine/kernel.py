@@ -15,8 +15,8 @@ Everything here is the part every game shares:
   lowest acting seat first);
 - :class:`KernelUnsupported`, the refusal of an option a kernel does not implement (it names
   the option: never silently different);
-- :func:`compile_notice`, which tells a person the first use is compiling (and for how long)
-  instead of hanging silently; compiled code is cached on disk by Numba (``cache=True``), and
+- :func:`compile_notice`, which tells a person the first use is compiling (and then how long
+  it took) instead of hanging silently; compiled code is cached on disk by Numba (``cache=True``), and
   ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python for debugging.
 
 The random streams the rules draw from are CPython's Mersenne Twister, mirrored in
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Mapping, Sequence
@@ -56,25 +57,34 @@ def jit_disabled() -> bool:
 _warmed: set[str] = set()
 
 
-def compile_notice(name: str, warm: Callable[[], Any], stream: Any = None) -> float:
-    """Run ``warm`` (a call of every compiled function on a tiny batch) once per process,
-    saying on ``stream`` (stderr) that ``name`` is compiling when it takes long: the first
-    use compiles (tens of seconds), later ones load Numba's on-disk cache in about a second.
-    Returns the seconds it took (0 if already warm)."""
+def compile_notice(name: str, warm: Callable[[], Any], stream: Any = None, after: float = 2.0) -> float:
+    """Run ``warm`` (a call of every compiled function on a tiny batch) once per process.
+    The first use compiles (tens of seconds), later ones load Numba's on-disk cache in about
+    a second; when ``warm`` is still running after ``after`` seconds, say on ``stream``
+    (stderr) that the kernel is compiling, then how long it took. Returns the seconds."""
     if name in _warmed:
         return 0.0
     out = sys.stderr if stream is None else stream
     started = time.perf_counter()
-    said = False
-    if not jit_disabled() and out is not None and getattr(out, "isatty", lambda: False)():
-        print(f"Preparing the compiled {name} kernel (the first use compiles it, about a minute; "
-              "it is cached on disk for later runs)...", file=out, flush=True)
-        said = True
-    warm()
+    said = threading.Event()
+
+    def say() -> None:
+        said.set()
+        print(f"Compiling the {name} kernel (first use only: it is cached on disk for later runs)...",
+              file=out, flush=True)
+
+    timer = threading.Timer(after, say)
+    timer.daemon = True
+    if not jit_disabled():
+        timer.start()
+    try:
+        warm()
+    finally:
+        timer.cancel()
     seconds = time.perf_counter() - started
     _warmed.add(name)
-    if said or seconds > 5:
-        print(f"The {name} kernel is ready ({seconds:.1f} s).", file=out, flush=True)
+    if said.is_set():
+        print(f"The {name} kernel is compiled ({seconds:.1f} s).", file=out, flush=True)
     return seconds
 
 
