@@ -301,7 +301,7 @@ def test_random_playout_plays_the_games_simulate_plays_at_scale(request):
 def test_heuristic_playout_plays_the_games_simulate_plays_at_scale(request):
     """600 games of heuristic agents beside random ones (200 per player count); run by hand."""
     if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("about 10 minutes: run with -m slow")
+        pytest.skip("about 6 minutes (6 min 15 s on the shared machine): run with -m slow")
     for players in (2, 3, 4):
         for first in range(0, 200, 50):
             block = first // 50         # all heuristic, then beside random agents on even or odd seats
