@@ -402,74 +402,75 @@ def pass_turn(row, rng, cfg, values, symbols, seat, deal_buffer):
 def end_round_by_mating(row, rng, cfg, values, symbols, seat, deal_buffer):
     """A second heart in front ends the round at once: that player (team) wins, wolf trap or
     not (ruling K4)."""
-    winners = np.zeros(SEATS, dtype=np.bool_)
-    winners[seat] = True
-    winners[partner(cfg, seat)] = True
-    finish_round(row, rng, cfg, winners, 1, seat, deal_buffer)
+    mate = partner(cfg, seat)
+    for p in range(cfg[PLAYERS]):
+        row[LAST_WINNERS + p] = 1 if p == seat or p == mate else 0
+    finish_round(row, rng, cfg, 1, seat, deal_buffer)
 
 
 @njit(cache=True)
 def end_round_by_totals(row, rng, cfg, values, symbols, deal_buffer):
-    winners = np.zeros(SEATS, dtype=np.bool_)
-    round_winners(row, cfg, values, symbols, winners)
-    finish_round(row, rng, cfg, winners, 0, -1, deal_buffer)
+    round_winners(row, cfg, values, symbols)
+    finish_round(row, rng, cfg, 0, -1, deal_buffer)
 
 
 @njit(cache=True)
-def totals(row, cfg, values, out):
-    """Each seat's total in front (team mode: its team's four cards)."""
-    n = cfg[PLAYERS]
-    own = np.zeros(SEATS, dtype=np.int64)
-    for p in range(n):
-        for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
-            own[p] += values[row[FRONT + i]]
-    for p in range(n):
-        out[p] = own[p] + own[partner(cfg, p)] if cfg[TEAMS] else own[p]
+def front_total(row, values, p):
+    total = 0
+    for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
+        total += values[row[FRONT + i]]
+    return total
 
 
 @njit(cache=True)
-def trapped(row, cfg, symbols, out):
-    """Whether each seat cannot win the round: a wolf trap in front of it (its team)."""
-    n = cfg[PLAYERS]
-    own = np.zeros(SEATS, dtype=np.bool_)
-    for p in range(n):
-        for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
-            if symbols[row[FRONT + i]] == TRAP:
-                own[p] = True
-    for p in range(n):
-        out[p] = (own[p] or own[partner(cfg, p)]) if cfg[TEAMS] else own[p]
+def front_trapped(row, symbols, p):
+    for i in range(2 * p, 2 * p + row[FRONT_COUNT + p]):
+        if symbols[row[FRONT + i]] == TRAP:
+            return True
+    return False
 
 
 @njit(cache=True)
-def round_winners(row, cfg, values, symbols, winners):
+def total(row, cfg, values, p):
+    """A seat's total in front (team mode: its team's four cards)."""
+    own = front_total(row, values, p)
+    return own + front_total(row, values, partner(cfg, p)) if cfg[TEAMS] else own
+
+
+@njit(cache=True)
+def trapped(row, cfg, symbols, p):
+    """Whether a seat cannot win the round: a wolf trap in front of it (its team)."""
+    own = front_trapped(row, symbols, p)
+    return (own or front_trapped(row, symbols, partner(cfg, p))) if cfg[TEAMS] else own
+
+
+@njit(cache=True)
+def round_winners(row, cfg, values, symbols):
     """Ruling K7: untrapped players (teams) with the best total per the objective; every tied
-    one wins; nobody if all are trapped."""
+    one wins; nobody if all are trapped. Into ``row[LAST_WINNERS + seat]``."""
     n = cfg[PLAYERS]
-    t = np.zeros(SEATS, dtype=np.int64)
-    caught = np.zeros(SEATS, dtype=np.bool_)
-    totals(row, cfg, values, t)
-    trapped(row, cfg, symbols, caught)
     best = 0
     found = False
     for p in range(n):
-        if not caught[p]:
-            if not found or (t[p] > best if row[OBJECTIVE] == WOLF_PACK else t[p] < best):
-                best = t[p]
+        if not trapped(row, cfg, symbols, p):
+            t = total(row, cfg, values, p)
+            if not found or (t > best if row[OBJECTIVE] == WOLF_PACK else t < best):
+                best = t
             found = True
     for p in range(n):
-        winners[p] = found and not caught[p] and t[p] == best
+        row[LAST_WINNERS + p] = 1 if (found and not trapped(row, cfg, symbols, p)
+                                      and total(row, cfg, values, p) == best) else 0
 
 
 @njit(cache=True)
-def finish_round(row, rng, cfg, winners, mating, mater, deal_buffer):
-    """Winners advance one level (K7); the first to the target wins the game (K8), else the
-    objective card passes left and the next round is dealt (K6)."""
+def finish_round(row, rng, cfg, mating, mater, deal_buffer):
+    """Winners (``row[LAST_WINNERS + seat]``) advance one level (K7); the first to the target
+    wins the game (K8), else the objective card passes left and the next round is dealt (K6)."""
     n = cfg[PLAYERS]
     top = 0
     for p in range(n):
-        if winners[p]:
+        if row[LAST_WINNERS + p]:
             row[LEVELS + p] += 1
-        row[LAST_WINNERS + p] = 1 if winners[p] else 0
         top = max(top, row[LEVELS + p])
     row[LAST_ROUND] = row[ROUND]
     row[LAST_MATING] = mating
