@@ -1097,6 +1097,8 @@ class AmarokKernel(Kernel):
             mt.seed(streams[0, p], p)
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
         twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
+        playout_batch(twin.rows, twin.streams, self.cfg, self.values, self.symbols,  # the threaded one
+                      np.full(self.players, RANDOM, dtype=np.int64), streams, 4, np.zeros((1, 2), dtype=np.int64), 1)
 
     # -- setting up games ------------------------------------------------------------------
     def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
@@ -1247,9 +1249,14 @@ class AmarokKernel(Kernel):
 
     def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
         counts = np.zeros((self.batch, 2), dtype=np.int64)
-        playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols,
-                      np.asarray(policies, dtype=np.int64), streams, max_steps, counts,
-                      max(1, min(numba.get_num_threads(), self.batch)))
+        policies = np.asarray(policies, dtype=np.int64)
+        parts = max(1, min(numba.get_num_threads(), self.batch))
+        if parts == 1:  # one thread: no parallel launch (it costs microseconds a call)
+            play_slots(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
+                       max_steps, counts, 0, self.batch)
+        else:
+            playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
+                          max_steps, counts, parts)
         return counts
 
 
