@@ -9,7 +9,10 @@ of heuristic play the kernel's heuristic chooses what the reference heuristic ag
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -283,6 +286,18 @@ def test_heuristic_playout_plays_the_games_simulate_plays(players, agents, optio
     got = kernel_results(options, players, games, 77, [AGENTS[a] for a in specs])
     for i, (result, mine) in enumerate(zip(expected, got)):
         assert (result.scores, result.returns, result.winners, result.steps) == mine, f"game {i}"
+
+
+def test_plain_python_runs_the_same_code():
+    """NUMBA_DISABLE_JIT=1 (debugging, coverage): the same source as plain Python plays the
+    same games, a heuristic seat included."""
+    script = ("import sys; sys.path.insert(0, %r)\n"
+              "from test_edora import kernel_results\n"
+              "print(kernel_results({}, 2, 3, 4, [0, 1]))\n") % os.path.dirname(__file__)
+    plain = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=900,
+                           env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.strip() == str(kernel_results({}, 2, 3, 4, [RANDOM, HEURISTIC]))
 
 
 @pytest.mark.slow
