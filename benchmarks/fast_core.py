@@ -10,6 +10,8 @@ For each game with a kernel (``games/<g>/kernel.py``), side by side in one run:
   every step's legal mask and the acting seat's observation built (what an RL loop needs),
   each slot's random choice made in the kernel (its random playout for one action), ended
   games dealt again in place, one process per core;
+- each the median of ``--rounds`` interleaved rounds (all rounds are in ``rounds``: the
+  machine's speed drifts by tens of per cent over minutes here);
 - ``compile_s``: compiling the kernel in a fresh process with an empty Numba cache;
   ``load_s``: the same with the cache filled (every later run);
 - the ratio fast / reference;
@@ -31,6 +33,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -208,12 +211,14 @@ def main() -> None:
                              "that fits the cache: at 4096, Alarún's are 49 MB a step)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: cores)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="interleaved rounds of the three measures; the median is reported")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     from nemeton.engine import get_game
     games = [g for g in CONFIGS if (not args.game or g in args.game) and get_game(g).kernel is not None]
     out: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-                 "date": time.strftime("%Y-%m-%d"), "workers": args.workers, "batch": args.batch, "obs_batch": args.obs_batch,
+                 "date": time.strftime("%Y-%m-%d"), "workers": args.workers, "batch": args.batch, "obs_batch": args.obs_batch, "rounds": args.rounds,
                  "seconds": args.seconds, "games": {}}
     # one process per core, each on one thread (a kernel's playout may split its batch across
     # threads: with a process per core that would only oversubscribe the machine)
@@ -226,13 +231,18 @@ def main() -> None:
             load_s = compile_seconds(g, cfg, cache)
             pool.map(_job, [("fast", g, cfg, 0.0, w, 4) for w in range(args.workers)])  # warm every worker
             w = range(args.workers)
-            ref = whole_machine(pool, [("reference", g, cfg, args.seconds, i) for i in w])
-            fast = whole_machine(pool, [("fast", g, cfg, args.seconds, i, args.batch) for i in w])
-            obs = whole_machine(pool, [("fast_obs", g, cfg, args.seconds, i, args.obs_batch) for i in w])
+            runs: dict[str, list[float]] = {"reference": [], "fast": [], "fast_obs": []}
+            for r in range(args.rounds):  # interleaved, so that a change of the machine's speed hits all three
+                runs["reference"].append(whole_machine(pool, [("reference", g, cfg, args.seconds, 10 * r + i) for i in w]))
+                runs["fast"].append(whole_machine(pool, [("fast", g, cfg, args.seconds, 10 * r + i, args.batch) for i in w]))
+                runs["fast_obs"].append(whole_machine(
+                    pool, [("fast_obs", g, cfg, args.seconds, 10 * r + i, args.obs_batch) for i in w]))
+            ref, fast, obs = (statistics.median(runs[k]) for k in ("reference", "fast", "fast_obs"))
             where = pool.apply(_job, (("breakdown", g, cfg, min(args.seconds, 3.0), 0, args.obs_batch),))
             out["games"][g] = {"config": cfg, "reference_steps_per_s": round(ref), "fast_steps_per_s": round(fast),
                                "fast_obs_steps_per_s": round(obs), "speedup": round(fast / ref, 1),
                                "compile_s": round(compile_s, 1), "load_s": round(load_s, 2),
+                               "rounds": {k: [round(x) for x in v] for k, v in runs.items()},
                                "time_per_step_one_core": where}
             if not args.json:
                 print(g, out["games"][g], flush=True)
