@@ -140,7 +140,7 @@ def _simulate_fast(spec: GameSpec, built: Any, players: int, games: int, seed: i
                 mt.seed(streams[i, s], agent_seeds[s])
         kernel.deal(seeds)
         counts = kernel.playout(policies, streams)
-        scores, returns, winners = kernel.scores(), kernel.returns(), kernel.winners()
+        scores, winners, returns = kernel.outcome()  # one pass, not three
         for i in range(count):
             results.append(MatchResult(
                 scores=[float(x) for x in scores[i]], ranking=[],

@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -86,6 +86,14 @@ def compile_notice(name: str, warm: Callable[[], Any], stream: Any = None, after
     if said.is_set():
         print(f"The {name} kernel is compiled ({seconds:.1f} s).", file=out, flush=True)
     return seconds
+
+
+class Outcome(NamedTuple):
+    """(B, players) arrays: scores (float64), winners (bool), returns (float64)."""
+
+    scores: np.ndarray
+    winners: np.ndarray
+    returns: np.ndarray
 
 
 class Kernel(ABC):
@@ -143,16 +151,20 @@ class Kernel(ABC):
         """(B,) bool."""
 
     @abstractmethod
+    def outcome(self) -> "Outcome":
+        """Every slot's scores, winners and returns at once (one compiled pass)."""
+
     def returns(self) -> np.ndarray:
         """(B, players) float64: ``state.returns()`` of each ended slot (0 for the others)."""
+        return self.outcome().returns
 
-    @abstractmethod
     def scores(self) -> np.ndarray:
         """(B, players) float64: ``state.scores()``."""
+        return self.outcome().scores
 
-    @abstractmethod
     def winners(self) -> np.ndarray:
         """(B, players) bool: ``state.winners()`` of each ended slot."""
+        return self.outcome().winners
 
     @abstractmethod
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:

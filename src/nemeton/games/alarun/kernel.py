@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import State, mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, check_options, compile_notice
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
 from .components import CENTUM_AURI, DRUID, EMPTY
 from .heuristic import Weights
 from .options import AlarunOptions, PLAYER_COUNTS
@@ -1161,21 +1161,12 @@ class AlarunKernel(Kernel):
     def terminal(self) -> np.ndarray:
         return self.state[:, H_PHASE] == OVER
 
-    def _outcome(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def outcome(self) -> Outcome:
         n = self.players
         scores, returns = np.zeros((self.batch, n)), np.zeros((self.batch, n))
         winners = np.zeros((self.batch, n), dtype=np.bool_)
         outcome_batch(self.state, scores, returns, winners)
-        return scores, returns, winners
-
-    def returns(self) -> np.ndarray:
-        return self._outcome()[1]
-
-    def scores(self) -> np.ndarray:
-        return self._outcome()[0]
-
-    def winners(self) -> np.ndarray:
-        return self._outcome()[2]
+        return Outcome(scores, winners, returns)
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import TERMINAL, mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, compile_notice
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, compile_notice
 from ...engine.state import State
 from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
 from .options import AmarokOptions
@@ -1223,21 +1223,12 @@ class AmarokKernel(Kernel):
     def terminal(self) -> np.ndarray:
         return self.rows[:, TURN] == TERMINAL
 
-    def _outcome(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def outcome(self) -> Outcome:
         scores = np.zeros((self.batch, self.players), dtype=np.float64)
         winners = np.zeros((self.batch, self.players), dtype=np.bool_)
         returns = np.zeros((self.batch, self.players), dtype=np.float64)
         outcome_batch(self.rows, self.cfg, scores, winners, returns)
-        return scores, winners, returns
-
-    def returns(self) -> np.ndarray:
-        return self._outcome()[2]
-
-    def scores(self) -> np.ndarray:
-        return self._outcome()[0]
-
-    def winners(self) -> np.ndarray:
-        return self._outcome()[1]
+        return Outcome(scores, winners, returns)
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Seat -1 is the spectator (``view(None)``)."""

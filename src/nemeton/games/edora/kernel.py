@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, check_options, compile_notice
+from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
 from ...engine.state import TERMINAL
 from . import actions as A
 from . import heuristic as _H
@@ -2221,21 +2221,12 @@ class EdoraKernel(Kernel):
     def terminal(self) -> np.ndarray:
         return self.rows[:, R_OVER] != 0
 
-    def _outcome(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def outcome(self) -> Outcome:
         scores = np.zeros((self.batch, self.players))
         winners = np.zeros((self.batch, self.players), dtype=np.bool_)
         returns = np.zeros((self.batch, self.players))
         outcome_batch(self.rows, scores, winners, returns)
-        return scores, winners, returns
-
-    def returns(self) -> np.ndarray:
-        return self._outcome()[2]
-
-    def scores(self) -> np.ndarray:
-        return self._outcome()[0]
-
-    def winners(self) -> np.ndarray:
-        return self._outcome()[1]
+        return Outcome(scores, winners, returns)
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
