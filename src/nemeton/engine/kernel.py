@@ -43,7 +43,11 @@ from .options import GameOptions
 from .state import State
 
 RANDOM, HEURISTIC = 0, 1  # playout policies inside a kernel
+# A seat played from outside the kernel (a learner, a person, a search's tree): a playout
+# stops a slot, before acting, when that seat is to act there.
+EXTERNAL = -1
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
+NO_STOP = -1  # stop_round value of a slot a playout does not cut off by round
 
 
 class KernelUnsupported(NemetonError):
@@ -171,13 +175,51 @@ class Kernel(ABC):
         """(B, observation_size) float32: slot i's observation for seat ``seats[i]``, equal
         to the reference encoder's ``encode(state.view(seat))``."""
 
+    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1,
+                stop_round: np.ndarray | None = None) -> np.ndarray:
+        """Play every slot on with a policy per seat, seat ``s`` of slot ``i`` drawing from
+        ``streams[i, s]`` (an ``mt`` stream). ``policies`` is (players,) (the same in every
+        slot) or (B, players), each :data:`RANDOM` (as ``RandomAgent`` chooses:
+        ``legal[randbelow(len(legal))]`` over the reference's order), :data:`HEURISTIC` (the
+        game heuristic's ``choose``) or :data:`EXTERNAL`. A slot stops, before acting, at the
+        first of: its end; ``max_steps`` actions (-1: no limit); a seat whose policy is
+        :data:`EXTERNAL` to act; with ``stop_round`` ((B,) int64), its reference
+        ``state.round`` reaching ``stop_round[i]`` (:data:`NO_STOP`: never), the cut-off
+        of a search's playouts. Returns (B, 2) int64: steps taken and decisions with more than
+        one legal action."""
+        policies = np.asarray(policies, dtype=np.int64)
+        if policies.ndim == 1:
+            policies = np.ascontiguousarray(np.broadcast_to(policies, (self.batch, policies.shape[0])))
+        if policies.shape != (self.batch, self.players):
+            raise ValueError(f"playout: policies of shape {policies.shape}, not ({self.players},) or "
+                             f"({self.batch}, {self.players})")
+        if stop_round is None:
+            stop_round = np.full(self.batch, NO_STOP, dtype=np.int64)
+        else:
+            stop_round = np.asarray(stop_round, dtype=np.int64)
+        counts = np.zeros((self.batch, 2), dtype=np.int64)
+        self._playout(policies, streams, int(max_steps), stop_round, counts)
+        return counts
+
     @abstractmethod
-    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
-        """Play every slot on (to its end, or ``max_steps`` actions) with a policy per seat
-        (``policies[seat]``: :data:`RANDOM` or :data:`HEURISTIC`), seat ``s`` of slot ``i``
-        drawing from ``streams[i, s]`` (an ``mt`` stream; :data:`RANDOM` chooses as
-        ``RandomAgent`` does: ``legal[randbelow(len(legal))]`` over the reference's order).
-        Returns (B, 2) int64: steps taken and decisions with more than one legal action."""
+    def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
+                 counts: np.ndarray) -> None:
+        """:meth:`playout` with its arguments checked: ``policies`` (B, players) int64,
+        ``stop_round`` (B,) int64; writes ``counts`` (B, 2)."""
+
+    def evaluate(self, kind: str = "heuristic", out: np.ndarray | None = None) -> np.ndarray:
+        """(B, players) float64: each slot's estimated share of the win for every seat, as the
+        reference computes it for the state (``state.returns()`` once a slot has ended):
+        ``kind="heuristic"``, the game heuristic's ``evaluate(state)``; ``"fitted"``, the
+        fitted evaluation (:func:`nemeton.agents.fitted.fitted_evaluation`). Equal to the
+        reference within 1e-9. :class:`KernelUnsupported` for a kind the game lacks."""
+        if out is None:
+            out = np.zeros((self.batch, self.players), dtype=np.float64)
+        self._evaluate(kind, out)
+        return out
+
+    def _evaluate(self, kind: str, out: np.ndarray) -> None:
+        raise KernelUnsupported(f"the compiled {self.game} kernel has no {kind!r} evaluation")
 
 
 def kernel_policies(agent_specs: Sequence[str]) -> list[int]:

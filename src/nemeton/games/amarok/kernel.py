@@ -1238,9 +1238,11 @@ class AmarokKernel(Kernel):
                       np.asarray(seats, dtype=np.int64), out)
         return out
 
-    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
-        counts = np.zeros((self.batch, 2), dtype=np.int64)
-        policies = np.asarray(policies, dtype=np.int64)
+    def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
+                 counts: np.ndarray) -> None:
+        if (policies != policies[:1]).any() or (policies < 0).any() or (stop_round >= 0).any():
+            raise NotImplementedError("per-slot policies, EXTERNAL and stop_round: being written (issue 27)")
+        policies = policies[0]
         parts = max(1, min(numba.get_num_threads(), self.batch))
         if parts == 1:  # one thread: no parallel launch (it costs microseconds a call)
             play_slots(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
@@ -1248,7 +1250,6 @@ class AmarokKernel(Kernel):
         else:
             playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
                           max_steps, counts, parts)
-        return counts
 
 
 KERNEL = AmarokKernel

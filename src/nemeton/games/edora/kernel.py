@@ -2234,11 +2234,12 @@ class EdoraKernel(Kernel):
         observe_batch(self.rows, np.asarray(seats, dtype=np.int64), self.obs_at, out)
         return out
 
-    def playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int = -1) -> np.ndarray:
-        counts = np.zeros((self.batch, 2), dtype=np.int64)
-        playout_batch(self.rows, self.ids, self.decode, np.asarray(policies, dtype=np.int64), streams,
-                      int(max_steps), counts)
-        return counts
+    def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
+                 counts: np.ndarray) -> None:
+        if (policies != policies[:1]).any() or (policies < 0).any() or (stop_round >= 0).any():
+            raise NotImplementedError("per-slot policies, EXTERNAL and stop_round: being written (issue 27)")
+        policies = policies[0]
+        playout_batch(self.rows, self.ids, self.decode, policies, streams, max_steps, counts)
 
     def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
         """(B,) the heuristic's choice for each slot's player to act (-1 once ended). The
