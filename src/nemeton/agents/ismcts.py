@@ -67,11 +67,14 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence, cast
 
 from ..engine import Action, State
 from .base import Agent, AgentSpecError, get_heuristic
+
+NO_STOP = -1  # nemeton.engine.kernel.NO_STOP (that module needs NumPy: imported only with engine=fast)
 
 if TYPE_CHECKING:
     from .parallel import HelperPool
@@ -112,6 +115,7 @@ class Node:
 MAX_ITERATIONS = 10_000_000
 MIN_SECONDS, MAX_SECONDS = 0.001, 3600.0
 MAX_WORKERS = max(1, os.cpu_count() or 1)  # more processes than cores would only slow each down
+DEFAULT_BATCH, MAX_BATCH = 8, 1024  # engine=fast: iterations whose playouts run in one kernel call
 
 
 class ISMCTSAgent(Agent):
@@ -121,7 +125,8 @@ class ISMCTSAgent(Agent):
     params = {"iterations": int, "seconds": float, "c": float,
               "rollout": _choice("random", "heuristic"), "cutoff": _choice("none", "round", "leaf"),
               "epsilon": float, "prior": _choice("none", "heuristic"), "bias": float, "rounds": int,
-              "evaluation": _choice("heuristic", "fitted"), "widen": float, "workers": int}
+              "evaluation": _choice("heuristic", "fitted"), "widen": float, "workers": int,
+              "engine": _choice("reference", "fast"), "batch": int}
     # Defaults where the game has a heuristic (GameHeuristic.search_settings may refine them
     # per game) and where it has none (plain random rollouts to the end of the game).
     defaults = {"c": 0.7, "rollout": "random", "cutoff": "round", "epsilon": 0.0, "prior": "none", "bias": 1.0,
@@ -132,7 +137,7 @@ class ISMCTSAgent(Agent):
                  c: float | None = None, rollout: str | None = None, cutoff: str | None = None,
                  epsilon: float | None = None, prior: str | None = None, bias: float | None = None,
                  rounds: int | None = None, evaluation: str | None = None, widen: float | None = None,
-                 workers: int = 1):
+                 workers: int = 1, engine: str = "reference", batch: int = DEFAULT_BATCH):
         super().__init__(game, seat, rng)
         try:
             heuristic = get_heuristic(game.name)
@@ -175,6 +180,13 @@ class ISMCTSAgent(Agent):
             raise AgentSpecError("ismcts: widen must be from 0 (off) to 1000")
         if not 1 <= workers <= MAX_WORKERS:
             raise AgentSpecError(f"ismcts: workers must be from 1 to {MAX_WORKERS} (this machine's cores)")
+        if not 1 <= batch <= MAX_BATCH:
+            raise AgentSpecError(f"ismcts: batch must be from 1 to {MAX_BATCH}")
+        if engine == "fast":
+            self._check_fast(game, epsilon)
+        self.engine = engine
+        self.batch = batch
+        self._fast: _FastPlayouts | None = None  # the kernel of engine=fast (made at the first decision)
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -203,6 +215,10 @@ class ISMCTSAgent(Agent):
                 parts.append(f"{key}={value}")
         if workers != 1:
             parts.append(f"workers={workers}")
+        if engine != "reference":
+            parts.append(f"engine={engine}")
+        if batch != DEFAULT_BATCH:
+            parts.append(f"batch={batch}")
         self._label = ":".join(["ismcts", *parts])
 
     def _evaluator(self, evaluation: str, heuristic) -> Callable[[State], list[float]] | None:
@@ -232,7 +248,8 @@ class ISMCTSAgent(Agent):
     def settings(self) -> dict[str, Any]:
         return {"iterations": self.iterations, "seconds": self.seconds, "c": self.c, "rollout": self.rollout,
                 "cutoff": self.cutoff, "rounds": self.rounds, "epsilon": self.epsilon, "prior": self.prior,
-                "bias": self.bias, "evaluation": self.evaluation, "widen": self.widen, "workers": self.workers}
+                "bias": self.bias, "evaluation": self.evaluation, "widen": self.widen, "workers": self.workers,
+                "engine": self.engine, "batch": self.batch}
 
     def settings_for(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The settings in a game with ``options``: the defaults the game's heuristic refines
@@ -260,9 +277,13 @@ class ISMCTSAgent(Agent):
     def search(self, view: Mapping[str, Any]) -> Node:
         """Build the search tree for ``view`` (with ``workers`` > 1, the merged root of every
         process's tree); returns its root."""
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         if not self._refined:
             self._refine_for(view)
+        if self.engine == "fast" and self._fast is None:
+            # the kernel is made (and, once per process, loaded from Numba's cache: about 2 s)
+            # before the clock starts, as a program loads its model before playing
+            self._fast_playouts(self.game.sampler(view)(random.Random(0)))
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         if self.workers == 1 or (self.iterations is not None and self.iterations < self.workers):
             return self.search_alone(view, self.iterations, deadline)
         return self._search_in_parallel(view, deadline)
@@ -270,6 +291,8 @@ class ISMCTSAgent(Agent):
     def search_alone(self, view: Mapping[str, Any], limit: int | None, deadline: float | None) -> Node:
         """Search ``view`` in this process for ``limit`` iterations or until ``deadline``
         (``time.perf_counter()``; the clock is shared by the processes of one machine)."""
+        if self.engine == "fast":
+            return self._search_fast(view, limit, deadline)
         sample = self.game.sampler(view)
         rng = self.rng
         root = Node(None, None, self.seat)
@@ -291,6 +314,91 @@ class ISMCTSAgent(Agent):
         self.last_settled = settled
         self.last_root = root
         return root
+
+    # ----- playouts in the compiled kernel (engine=fast) ---------------------------------
+    @staticmethod
+    def _check_fast(game, epsilon: float) -> None:
+        """Refuse engine=fast where it cannot run: no kernel for the game, the ``fast`` extra
+        missing, or a rollout the kernel does not play (epsilon-greedy)."""
+        if game.kernel is None:
+            raise AgentSpecError(f"ismcts: {game.name!r} has no compiled kernel; use engine=reference")
+        try:
+            import numba  # noqa: F401
+        except ImportError:
+            raise AgentSpecError("ismcts: engine=fast needs the fast extra (pip install 'nemeton[fast]')") from None
+        if epsilon:
+            raise AgentSpecError("ismcts: engine=fast plays rollouts without epsilon; use engine=reference")
+
+    def _search_fast(self, view: Mapping[str, Any], limit: int | None, deadline: float | None) -> Node:
+        """:meth:`search_alone` with the playouts in the game's kernel: each batch of
+        ``batch`` iterations samples its states from the view in Python (the determinizer
+        stays the gate: the kernel only ever holds sampled states), descends the tree in
+        Python as the reference search does, loads each leaf's state into a kernel slot and
+        plays all the batch's playouts (with their cut-off and evaluation) in one compiled call.
+        The nodes on an iteration's path count its visit at once and its reward when the batch
+        is played out, so later descents of the same batch spread out (a virtual loss); with
+        ``batch=1`` the search is the reference's, with the kernel's random streams."""
+        sample = self.game.sampler(view)
+        rng = self.rng
+        root = Node(None, None, self.seat)
+        started = time.perf_counter()
+        done = 0
+        settled = False
+        fast: _FastPlayouts | None = None
+        leaf_cut = self.cutoff == "leaf"
+        cut = self.cutoff != "none"
+        rounds = self.rounds
+        next_check = CHECK_EVERY
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            n = self.batch if limit is None else min(self.batch, limit - done)
+            pending: list[tuple[Node, int]] = []
+            for _ in range(n):
+                state = sample(rng)
+                start_round = state.round
+                node, expanded = self._descend(root, state)
+                x = node
+                while x.parent is not None:  # the visit counts now, the reward when played out
+                    x.visits += 1
+                    x = x.parent
+                root.visits += 1
+                if state.is_terminal():
+                    _back_up(node, state.returns())
+                    continue
+                if fast is None:
+                    fast = self._fast_playouts(state)
+                slot = len(pending)
+                fast.kernel.load(slot, state)
+                fast.stop[slot] = (0 if leaf_cut and expanded else start_round + rounds) if cut else NO_STOP
+                pending.append((node, slot))
+            done += n
+            if pending:
+                assert fast is not None
+                values = fast.play(len(pending), cut)
+                for node, slot in pending:
+                    _back_up(node, values[slot])
+            if done >= next_check and done != limit:
+                next_check = done + CHECK_EVERY
+                if self._settled(root, done, limit, started, deadline):
+                    settled = True
+                    break
+        self.last_iterations = done
+        self.last_settled = settled
+        self.last_root = root
+        return root
+
+    def _fast_playouts(self, state: State) -> "_FastPlayouts":
+        """The kernel and random streams of engine=fast for ``state``'s options (made once:
+        an agent plays one game; its streams are seeded from the agent's)."""
+        fast = self._fast
+        if fast is None or fast.kernel.options != state.options:
+            fast = self._fast = _FastPlayouts(self.game, state.options, self.batch, self.rng, self.rollout,
+                                              self.evaluation if self.heuristic is not None
+                                              or self.evaluation == "fitted" else None)
+        return fast
 
     def _refine_for(self, view: Mapping[str, Any]) -> None:
         """Settings that suit the game's options (a heuristic's optional
@@ -346,7 +454,7 @@ class ISMCTSAgent(Agent):
         """The parameters a helper's own (single-process) search agent is built with."""
         return {"c": self.c, "rollout": self.rollout, "cutoff": self.cutoff, "epsilon": self.epsilon,
                 "prior": self.prior, "bias": self.bias, "rounds": self.rounds, "evaluation": self.evaluation,
-                "widen": self.widen}
+                "widen": self.widen, "engine": self.engine, "batch": self.batch}
 
     def close(self) -> None:
         """Stop the helper processes of a parallel search (if any were started)."""
@@ -399,6 +507,25 @@ class ISMCTSAgent(Agent):
         return action
 
     def _iterate(self, root: Node, state: State) -> None:
+        start_round = state.round
+        node, expanded = self._descend(root, state)
+        if expanded and self.cutoff == "leaf" and not state.is_terminal():
+            heuristic = self.heuristic
+            values = (self._evaluate or (heuristic.evaluate if heuristic is not None else _no_evaluation))(state)
+        else:
+            values = self._playout(state, start_round)
+        parent = node.parent  # None only at the root
+        while parent is not None:
+            node.visits += 1
+            node.reward += values[node.player]
+            node = parent
+            parent = node.parent
+        root.visits += 1
+
+    def _descend(self, root: Node, state: State) -> tuple[Node, bool]:
+        """The tree policy: from ``root`` down the children legal in ``state`` (applying
+        their actions to it) to a node with an untried action, which it adds (``expanded``),
+        or to the end of the game. Returns the last node and ``expanded``."""
         c = self.c
         bias = self.bias if self.prior == "heuristic" else 0.0
         widen = self.widen
@@ -406,7 +533,6 @@ class ISMCTSAgent(Agent):
         sqrt = math.sqrt
         node = root
         player = self.seat  # the root decision is ours even where several seats act at once
-        start_round = state.round
         expanded = False
         while not state.is_terminal():
             legal = state._legal_actions(player)
@@ -449,18 +575,7 @@ class ISMCTSAgent(Agent):
             state.apply_unchecked(best_action, player)
             node = best
             player = state.current_player
-        if expanded and self.cutoff == "leaf" and not state.is_terminal():
-            heuristic = self.heuristic
-            values = (self._evaluate or (heuristic.evaluate if heuristic is not None else _no_evaluation))(state)
-        else:
-            values = self._playout(state, start_round)
-        parent = node.parent  # None only at the root
-        while parent is not None:
-            node.visits += 1
-            node.reward += values[node.player]
-            node = parent
-            parent = node.parent
-        root.visits += 1
+        return node, expanded
 
     def _playout(self, state: State, start_round: int) -> list[float]:
         stop_round = start_round + self.rounds
@@ -492,3 +607,44 @@ class ISMCTSAgent(Agent):
                 p = state.current_player
                 state.apply_unchecked(choice(state._legal_actions(p)), p)
         return state.returns()
+
+
+def _back_up(node: Node, values: Sequence[float]) -> None:
+    """Add an iteration's returns to the nodes on its path (their visits already counted)."""
+    parent = node.parent
+    while parent is not None:
+        node.reward += values[node.player]
+        node = parent
+        parent = node.parent
+
+
+class _FastPlayouts:
+    """A kernel of ``batch`` slots for one game's options, with a random stream per slot and
+    seat (seeded from the agent's stream) and the playout policy and cut-off evaluation of the
+    search's settings."""
+
+    def __init__(self, game, options, batch: int, rng, rollout: str, evaluation: str | None):
+        import numpy as np
+
+        from ..engine import mt
+        from ..engine.kernel import POLICIES
+        self.kernel = game.kernel()(options, batch)
+        players = self.kernel.players
+        self.streams = mt.new_streams(batch * players).reshape(batch, players, mt.STREAM_WORDS)
+        for i in range(batch):
+            for s in range(players):
+                mt.seed(self.streams[i, s], rng.getrandbits(63))
+        self.policies = np.full(players, POLICIES[rollout], dtype=np.int64)
+        self.stop = np.zeros(batch, dtype=np.int64)
+        self.evaluation = evaluation
+        self._out = np.zeros((batch, players), dtype=np.float64)
+
+    def play(self, used: int, cut: bool):
+        """Play the first ``used`` slots on (the others stay as they are: stop at round 0);
+        each slot's returns, or its evaluation where it was cut off."""
+        self.stop[used:] = 0
+        kernel = self.kernel
+        kernel.playout(self.policies, self.streams, -1, self.stop)
+        if cut and self.evaluation is not None:
+            return kernel.evaluate(self.evaluation, self._out).tolist()
+        return kernel.returns().tolist()
