@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import State, mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
+from ...engine.kernel import EXTERNAL, HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
 from .components import CENTUM_AURI, DRUID, EMPTY
 from .heuristic import Weights
 from .options import AlarunOptions, PLAYER_COUNTS
@@ -972,19 +972,25 @@ def heuristic_choose(row, legal, count):
 
 # ----- playing on ---------------------------------------------------------------------------
 @njit(cache=True)
-def playout_batch(state, policies, streams, max_steps, counts):
-    """Every slot on to its end (or ``max_steps`` actions), seat s choosing by
-    ``policies[s]``: RANDOM as RandomAgent (``legal[randbelow(len(legal))]`` from its
-    stream ``streams[i, s]``), HEURISTIC as heuristic.choose."""
+def playout_batch(state, policies, streams, max_steps, stop_round, counts):
+    """Every slot on, seat s of slot i choosing by ``policies[i, s]``: RANDOM as RandomAgent
+    (``legal[randbelow(len(legal))]`` from its stream ``streams[i, s]``), HEURISTIC as
+    heuristic.choose. A slot stops, before acting, at its end, after ``max_steps`` actions,
+    when the seat to act is EXTERNAL, or once its round reaches ``stop_round[i]`` (negative:
+    never; the round is ``state.round``, which only ``end_round`` moves on)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
     for i in range(state.shape[0]):
         row = state[i]
+        stop = stop_round[i] if stop_round[i] >= 0 else ROUNDS + 1
         steps = 0
         decisions = 0
-        while row[H_PHASE] != OVER and steps != max_steps:
+        while row[H_PHASE] != OVER and steps != max_steps and row[H_ROUND] < stop:
             seat = current_player(row)
+            policy = policies[i, seat]
+            if policy == EXTERNAL:
+                break
             k = legal_actions(row, legal)
-            if policies[seat] == RANDOM:
+            if policy == RANDOM:
                 a = legal[mt.randbelow(streams[i, seat], k)]
             else:
                 a = heuristic_choose(row, legal, k)
@@ -1029,8 +1035,8 @@ def _warm() -> None:
         streams = np.zeros((1, n, mt.STREAM_WORDS), dtype=np.uint32)
         for s in range(n):
             mt.seed(streams[0, s], s)
-        playout_batch(state, np.array([RANDOM] * (n - 1) + [HEURISTIC], dtype=np.int64), streams, -1,
-                      np.zeros((1, 2), dtype=np.int64))
+        playout_batch(state, np.array([[RANDOM] * (n - 1) + [HEURISTIC]], dtype=np.int64), streams, -1,
+                      np.full(1, -1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64))
         outcome_batch(state, np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n), dtype=np.bool_))
     # the observation needs a layout: the largest one
     off = np.zeros(len(OBS_SLICES), dtype=np.int64)
@@ -1182,10 +1188,7 @@ class AlarunKernel(Kernel):
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
-        if (policies != policies[:1]).any() or (policies < 0).any() or (stop_round >= 0).any():
-            raise NotImplementedError("per-slot policies, EXTERNAL and stop_round: being written (issue 27)")
-        policies = policies[0]
-        playout_batch(self.state, policies, streams, max_steps, counts)
+        playout_batch(self.state, policies, streams, max_steps, stop_round, counts)
 
 
 KERNEL = AlarunKernel
