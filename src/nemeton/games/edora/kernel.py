@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
+from ...engine.kernel import EXTERNAL, HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
 from ...engine.state import TERMINAL
 from . import actions as A
 from . import heuristic as _H
@@ -1974,18 +1974,26 @@ def observe_batch(rows, seats, O, out):
 
 
 @njit(cache=True)
-def playout_batch(rows, ids, decode, policies, streams, max_steps, counts):
+def playout_batch(rows, ids, decode, policies, streams, max_steps, stop_round, counts):
+    """Kernel.playout: slot i played on by ``policies[i, seat]`` until its end, ``max_steps``
+    actions, an EXTERNAL seat to act or ``stop_round[i]`` (>= 0) reached by its round."""
     buf = np.empty(LEGAL_MAX, dtype=np.int64)
     scratch = np.empty((3, ROW), dtype=np.int64)
     bufs = np.empty((2, LEGAL_MAX), dtype=np.int64)
     for i in range(rows.shape[0]):
         r = rows[i]
+        stop = stop_round[i]
         steps = 0
         choices = 0
         while not r[R_OVER] and (max_steps < 0 or steps < max_steps):
-            c = legal_actions(r, ids, buf)
+            if stop >= 0 and r[R_ROUND] >= stop:
+                break
             seat = current_player(r)
-            if policies[seat] == RANDOM:
+            policy = policies[i, seat]
+            if policy == EXTERNAL:
+                break
+            c = legal_actions(r, ids, buf)
+            if policy == RANDOM:
                 a = buf[mt.randbelow(streams[i, seat], c)]
             else:
                 a = heuristic_choice(r, ids, decode, seat, buf, c, streams[i, seat], scratch, bufs)
@@ -2236,10 +2244,7 @@ class EdoraKernel(Kernel):
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
-        if (policies != policies[:1]).any() or (policies < 0).any() or (stop_round >= 0).any():
-            raise NotImplementedError("per-slot policies, EXTERNAL and stop_round: being written (issue 27)")
-        policies = policies[0]
-        playout_batch(self.rows, self.ids, self.decode, policies, streams, max_steps, counts)
+        playout_batch(self.rows, self.ids, self.decode, policies, streams, max_steps, stop_round, counts)
 
     def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
         """(B,) the heuristic's choice for each slot's player to act (-1 once ended). The

@@ -1,0 +1,197 @@
+"""Edora's kernel for search and learning (issue 27): playouts with a policy per slot and seat,
+seats played from outside (EXTERNAL) and a round cut-off stop exactly where the reference loop
+(the same policies drawing from the same streams) stops; the heuristic evaluation equals the
+reference heuristic's ``evaluate`` on states of random and heuristic play."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from nemeton.engine import get_game, mt  # noqa: E402
+from nemeton.engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM, KernelUnsupported  # noqa: E402
+from nemeton.games.edora.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
+from nemeton.games.edora.kernel import EdoraKernel  # noqa: E402
+
+SPEC = get_game("edora")
+
+VARIANTS = [
+    {"players": 2, "safety_valve": True}, {"players": 3, "safety_valve": True},
+    {"players": 4, "safety_valve": True},
+    {"players": 2},
+    {"players": 3, "tablet_draft": True, "arranged_herbs": True, "shared_dice": True, "safety_valve": True},
+    {"players": 4, "tablet_draft": True, "revisit_sanctuaries": True, "fire_pit_scoring": "summary",
+     "shared_herbs": True, "safety_valve": True},
+]
+BATCH = 6
+_kernels: dict[int, EdoraKernel] = {}
+
+
+def kernel(variant: int) -> EdoraKernel:
+    if variant not in _kernels:
+        _kernels[variant] = EdoraKernel(SPEC.options(**VARIANTS[variant]), BATCH)
+    return _kernels[variant]
+
+
+def comparable(state) -> dict:
+    data = state.to_json()
+    del data["history"], data["events"]
+    return data
+
+
+def stream_of(rng: random.Random) -> np.ndarray:
+    return np.array(rng.getstate()[1], dtype=np.uint32)
+
+
+def random_state(options, seed: int, actions: int):
+    """The state after ``actions`` random actions (fewer if the game ends) from the deal of ``seed``."""
+    state = SPEC.new_state(options, seed)
+    rng = random.Random(seed ^ 0x5EED)
+    for _ in range(actions):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def reference_playout(state, policies, rngs, max_steps: int, stop_round: int) -> tuple[int, int]:
+    """The loop the kernel's playout mirrors, on the reference state: a random seat chooses as
+    ``RandomAgent`` does, a heuristic seat as the reference heuristic does, each from its rng."""
+    steps = choices = 0
+    while not state.is_terminal() and (max_steps < 0 or steps < max_steps):
+        if stop_round != NO_STOP and state.round >= stop_round:
+            break
+        seat = state.current_player
+        if policies[seat] == EXTERNAL:
+            break
+        legal = state.legal_actions(seat)
+        if policies[seat] == RANDOM:
+            action = rngs[seat].choice(legal)
+        else:
+            action = REFERENCE_HEURISTIC.choose_in_state(state, seat, legal, rngs[seat])
+        choices += len(legal) > 1
+        state.apply(action)
+        steps += 1
+    return steps, choices
+
+
+def check_playouts(variant: int, starts: list, policies: np.ndarray, stop_round: np.ndarray | None,
+                   max_steps: int = -1, seed: int = 0) -> list[tuple[int, int]]:
+    """Load ``starts`` (one reference state per slot), play them out in the kernel and by the
+    reference loop, and assert every slot stops in the same state (random streams included),
+    with the same player to act, counts and seat streams. Returns the counts."""
+    k = kernel(variant)
+    n = k.players
+    streams = np.zeros((BATCH, n, mt.STREAM_WORDS), dtype=np.uint32)
+    rngs = []
+    for i, state in enumerate(starts):
+        k.load(i, state)
+        seat_rngs = [random.Random(seed * 1000 + 10 * i + s) for s in range(n)]
+        for s in range(n):
+            streams[i, s] = stream_of(seat_rngs[s])
+        rngs.append(seat_rngs)
+    counts = k.playout(policies, streams, max_steps, stop_round)
+    out = []
+    for i, state in enumerate(starts):
+        ref = state.clone()
+        stop = NO_STOP if stop_round is None else int(stop_round[i])
+        steps, choices = reference_playout(ref, list(policies[i]), rngs[i], max_steps, stop)
+        where = f"variant {variant}, slot {i}, policies {list(policies[i])}, stop_round {stop}"
+        assert (int(counts[i, 0]), int(counts[i, 1])) == (steps, choices), where
+        assert comparable(k.read(i)) == comparable(ref), where
+        assert int(k.current_player()[i]) == ref.current_player, where
+        for s in range(n):
+            assert np.array_equal(streams[i, s], stream_of(rngs[i][s])), f"{where}: seat {s}'s stream"
+        out.append((steps, choices))
+    return out
+
+
+def starts_for(variant: int, seed: int) -> list:
+    options = SPEC.options(**VARIANTS[variant])
+    return [random_state(options, seed + i, (seed * 7 + 23 * i) % 90) for i in range(BATCH)]
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_playout_stops_where_an_external_seat_is_to_act(variant):
+    """Random seats beside EXTERNAL ones, a different EXTERNAL set in each slot (slot 0: none,
+    so it plays to the end): each slot stops before the first action of an EXTERNAL seat."""
+    n = VARIANTS[variant]["players"]
+    policies = np.full((BATCH, n), RANDOM, dtype=np.int64)
+    for i in range(1, BATCH):
+        policies[i, i % n] = EXTERNAL
+        if i >= 4:
+            policies[i, (i + 1) % n] = EXTERNAL
+    counts = check_playouts(variant, starts_for(variant, 100 + variant), policies, None)
+    assert counts[0][0] > 0
+    stopped = [i for i in range(1, BATCH) if kernel(variant).current_player()[i] >= 0]
+    assert stopped, "no slot stopped at an EXTERNAL seat"
+    for i in stopped:
+        assert policies[i, kernel(variant).current_player()[i]] == EXTERNAL
+
+
+def test_every_seat_external_takes_no_step():
+    starts = starts_for(1, 7)
+    k = kernel(1)
+    before = [comparable(s) for s in starts]
+    counts = check_playouts(1, starts, np.full((BATCH, 3), EXTERNAL, dtype=np.int64), None)
+    live = [i for i, s in enumerate(starts) if not s.is_terminal()]
+    assert live and all(counts[i] == (0, 0) for i in range(BATCH))
+    assert [comparable(k.read(i)) for i in range(BATCH)] == before
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_playout_stops_at_the_round_cut_off(variant):
+    """``stop_round`` of the start's round, one and three rounds later, and NO_STOP, in
+    different slots: the kernel stops where the reference loop sees ``state.round >= r``."""
+    n = VARIANTS[variant]["players"]
+    starts = starts_for(variant, 300 + variant)
+    stop = np.array([s.round + d for s, d in zip(starts, (0, 1, 3, 1, 2, 0))], dtype=np.int64)
+    stop[3] = NO_STOP
+    counts = check_playouts(variant, starts, np.full((BATCH, n), RANDOM, dtype=np.int64), stop)
+    k = kernel(variant)
+    for i in range(BATCH):
+        if stop[i] != NO_STOP and not starts[i].is_terminal() and starts[i].round < stop[i] and not k.terminal()[i]:
+            assert k.read(i).round == stop[i], f"slot {i}"
+    assert counts[0] == (0, 0) and counts[3][0] > 0
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2, 4])
+def test_each_slot_plays_its_own_policies(variant):
+    """Random, heuristic and EXTERNAL seats mixed differently in every slot, with a round
+    cut-off (the reference heuristic is slow): each slot equals its own reference run."""
+    n = VARIANTS[variant]["players"]
+    starts = starts_for(variant, 500 + variant)
+    policies = np.array([[(i + s) % 2 for s in range(n)] for i in range(BATCH)], dtype=np.int64)
+    policies[4, 0] = EXTERNAL
+    policies[5, n - 1] = EXTERNAL
+    stop = np.array([s.round + 1 + (i % 2) for i, s in enumerate(starts)], dtype=np.int64)
+    counts = check_playouts(variant, starts, policies, stop, seed=variant)
+    assert any(c[0] > 0 for c in counts)
+
+
+def test_max_steps_with_external_seats_and_a_cut_off():
+    n = 2
+    starts = starts_for(0, 900)
+    policies = np.array([[RANDOM, EXTERNAL if i % 3 == 0 else RANDOM] for i in range(BATCH)], dtype=np.int64)
+    stop = np.array([s.round + 2 for s in starts], dtype=np.int64)
+    counts = check_playouts(0, starts, policies, stop, max_steps=7)
+    assert all(c[0] <= 7 for c in counts)
+    assert any(c[0] == 7 for c in counts)
+    assert policies.shape == (BATCH, n)
+
+
+def test_playout_refuses_policies_of_the_wrong_shape():
+    k = kernel(0)
+    streams = np.zeros((BATCH, 2, mt.STREAM_WORDS), dtype=np.uint32)
+    with pytest.raises(ValueError, match="policies"):
+        k.playout(np.zeros((BATCH, 3), dtype=np.int64), streams)
+
+
+# ----- the heuristic evaluation -----------------------------------------------------------------------
+def test_an_unknown_evaluation_is_refused():
+    with pytest.raises(KernelUnsupported, match="fitted"):
+        kernel(0).evaluate("fitted")
