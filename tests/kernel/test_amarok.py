@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, note, settings, strategies as st  # n
 
 from nemeton.arena.match import game_seeds, simulate  # noqa: E402
 from nemeton.engine import get_game, mt  # noqa: E402
-from nemeton.engine.kernel import HEURISTIC, RANDOM  # noqa: E402
+from nemeton.engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM  # noqa: E402
 from nemeton.games.amarok.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
 from nemeton.games.amarok import kernel as amarok_kernel  # noqa: E402
 from nemeton.games.amarok.kernel import AmarokKernel  # noqa: E402
@@ -216,6 +216,118 @@ def test_a_playout_stops_after_max_steps_and_counts_decisions():
     counts = k.playout(np.full(3, RANDOM, dtype=np.int64), streams, max_steps=5)
     assert list(counts[:, 0]) == [5, 5, 5] and (counts[:, 1] <= 5).all()
     assert not k.terminal().any()
+
+
+# ----- playouts for search and learning: per-slot policies, EXTERNAL seats, a round cut-off ---------
+def reference_playout(state, policies, rngs, stop_round=NO_STOP) -> tuple[int, int]:
+    """The loop the kernel's playout mirrors, on a reference state: stop before acting at the
+    end, at a seat whose policy is EXTERNAL, once ``state.round >= stop_round`` (ISMCTS's
+    cut-off); steps and decisions."""
+    steps = decisions = 0
+    while not state.is_terminal():
+        if stop_round != NO_STOP and state.round >= stop_round:
+            break
+        seat = state.current_player
+        if policies[seat] == EXTERNAL:
+            break
+        legal = state.legal_actions()
+        if policies[seat] == HEURISTIC:
+            action = REFERENCE_HEURISTIC.choose_in_state(state, seat, legal, rngs[seat])
+        else:
+            action = rngs[seat].choice(legal)
+        decisions += len(legal) > 1
+        state.apply(action)
+        steps += 1
+    return steps, decisions
+
+
+def started_states(options, count: int, rng: random.Random) -> list:
+    """Reference states a random number of random actions into a game (some at round 2 or later)."""
+    states = []
+    for _ in range(count):
+        state = SPEC.new_state(options, rng.getrandbits(64))
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+def check_playouts(variant, policies, stop_round, seed: int) -> None:
+    """Slot ``b`` loaded with a started state, played on with ``policies[b]`` and
+    ``stop_round[b]``: it ends where the reference loop ends (state read back, seat to act,
+    steps and decisions) and each seat's stream has drawn what the reference agent drew."""
+    batch = len(policies)
+    k = kernel(variant, batch)
+    rng = random.Random(seed)
+    refs = started_states(k.options, batch, rng)
+    for b, state in enumerate(refs):
+        k.load(b, state)
+    agent_seeds = [[rng.getrandbits(32) for _ in range(k.players)] for _ in range(batch)]
+    streams = np.zeros((batch, k.players, mt.STREAM_WORDS), dtype=np.uint32)
+    for b in range(batch):
+        for s in range(k.players):
+            mt.seed(streams[b, s], agent_seeds[b][s])
+    counts = k.playout(np.array(policies, dtype=np.int64), streams, stop_round=np.array(stop_round, dtype=np.int64))
+    for b, ref in enumerate(refs):
+        rngs = [random.Random(x) for x in agent_seeds[b]]
+        start_round = ref.round
+        expected = reference_playout(ref, policies[b], rngs, stop_round[b])
+        where = f"slot {b}: policies {policies[b]}, stop_round {stop_round[b]}, from round {start_round}"
+        assert tuple(counts[b]) == expected, where
+        assert comparable(k.read(b)) == comparable(ref), where
+        assert k.current_player()[b] == ref.current_player, where
+        for s in range(k.players):
+            assert np.array_equal(streams[b, s], rng_stream(rngs[s])), f"{where}: stream of seat {s}"
+
+
+@pytest.fixture(params=[1, 2], ids=["one_thread", "threaded"])
+def threads(request, monkeypatch):
+    """The kernel's playout on one thread (play_slots) and split over two (playout_batch)."""
+    monkeypatch.setattr(amarok_kernel.numba, "get_num_threads", lambda: request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_playout_stops_where_the_reference_first_reaches_an_external_seat(variant, threads):
+    rng = random.Random(variant)
+    n = VARIANTS[variant]["players"]
+    policies = []
+    for _ in range(6):
+        row = [rng.choice([RANDOM, HEURISTIC]) for _ in range(n)]
+        for seat in rng.sample(range(n), rng.randint(1, n - 1)):
+            row[seat] = EXTERNAL
+        policies.append(row)
+    check_playouts(variant, policies, [NO_STOP] * 6, 100 + variant)
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_playout_stops_where_the_reference_first_reaches_the_stop_round(variant, threads):
+    rng = random.Random(variant)
+    n = VARIANTS[variant]["players"]
+    policies = [[rng.choice([RANDOM, RANDOM, HEURISTIC]) for _ in range(n)] for _ in range(6)]
+    stop_round = [1, 2, 2, 3, 4, 6]  # started states are in round 1 to 3: some stop at once
+    check_playouts(variant, policies, stop_round, 200 + variant)
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_each_slot_plays_its_own_policies_and_cut_off(variant, threads):
+    """Policies, EXTERNAL seats and stop rounds differ across the slots of one batch."""
+    rng = random.Random(variant)
+    n = VARIANTS[variant]["players"]
+    policies = [[rng.choice([RANDOM, HEURISTIC, EXTERNAL]) for _ in range(n)] for _ in range(7)]
+    policies[0] = [RANDOM] * n
+    policies[1] = [HEURISTIC] * n
+    stop_round = [rng.choice([NO_STOP, 1, 2, 3]) for _ in range(7)]
+    stop_round[0] = NO_STOP  # played to its end
+    check_playouts(variant, policies, stop_round, 300 + variant)
+
+
+def test_a_playout_checks_its_policies_shape():
+    k = kernel(0, 3)
+    with pytest.raises(ValueError):
+        k.playout(np.zeros((3, 4), dtype=np.int64), np.zeros((3, 3, mt.STREAM_WORDS), dtype=np.uint32))
 
 
 def test_without_jit_the_kernel_runs_as_plain_python_and_agrees():

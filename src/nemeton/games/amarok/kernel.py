@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import TERMINAL, mt
-from ...engine.kernel import HEURISTIC, RANDOM, Kernel, Outcome, compile_notice
+from ...engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM, Kernel, Outcome, compile_notice
 from ...engine.state import State
 from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, load_deck
 from .options import AmarokOptions
@@ -623,31 +623,43 @@ def observe_batch(rows, cfg, values, symbols, obs_at, value_scale, seats, out):
 
 
 @njit(cache=True, parallel=True)
-def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts, parts):
+def playout_batch(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, stop_round, counts,
+                  parts):
     """:func:`play_slots` over the whole batch in ``parts`` parts, one per thread (the slots
     are independent: each game draws only from its own streams)."""
     batch = rows.shape[0]
     for part in numba.prange(parts):
-        play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts,
+        play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, stop_round, counts,
                    part * batch // parts, (part + 1) * batch // parts)
 
 
 @njit(cache=True)
-def play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, counts, first, end):
-    """Slots ``first`` to ``end`` played on by their seats' policies (RANDOM:
-    ``legal[randbelow(len(legal))]`` from the seat's own stream, as RandomAgent; HEURISTIC:
-    :func:`heuristic_choice`); each slot's steps and decisions (more than one legal action)."""
+def play_slots(rows, streams, cfg, values, symbols, policies, agent_streams, max_steps, stop_round, counts,
+               first, end):
+    """Slots ``first`` to ``end`` played on by their seats' policies ``policies[b, seat]``
+    (RANDOM: ``legal[randbelow(len(legal))]`` from the seat's own stream, as RandomAgent;
+    HEURISTIC: :func:`heuristic_choice`), each stopping before acting at its end, after
+    ``max_steps`` actions, at a seat whose policy is EXTERNAL or once its round reaches
+    ``stop_round[b]`` (NO_STOP: never); each slot's steps and decisions (more than one legal
+    action)."""
     legal = np.empty(LEGAL_MAX, dtype=np.int64)
     buffer = np.empty(cfg[CARDS], dtype=np.int64)
     scratch = new_scratch(cfg)
     for b in range(first, end):
         row = rows[b]
+        policy = policies[b]
+        stop = stop_round[b]
+        if stop < 0:  # NO_STOP
+            stop = 2**31  # beyond any round an int32 row holds
         steps = 0
         decisions = 0
-        while row[TURN] != TERMINAL and steps != max_steps:
+        while row[TURN] != TERMINAL and steps != max_steps and row[ROUND] < stop:
             seat = row[TURN]
+            kind = policy[seat]
+            if kind == EXTERNAL:
+                break
             count = legal_actions(row, cfg, legal)
-            if policies[seat] == HEURISTIC:
+            if kind == HEURISTIC:
                 action = heuristic_choice(row, cfg, values, symbols, legal, count, agent_streams[b, seat], scratch)
             else:
                 action = legal[mt.choice_index(agent_streams[b, seat], count)]
@@ -1098,7 +1110,8 @@ class AmarokKernel(Kernel):
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
         twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
         playout_batch(twin.rows, twin.streams, self.cfg, self.values, self.symbols,  # the threaded one
-                      np.full(self.players, RANDOM, dtype=np.int64), streams, 4, np.zeros((1, 2), dtype=np.int64), 1)
+                      np.full((1, self.players), RANDOM, dtype=np.int64), streams, 4,
+                      np.full(1, NO_STOP, dtype=np.int64), np.zeros((1, 2), dtype=np.int64), 1)
 
     # -- setting up games ------------------------------------------------------------------
     def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
@@ -1240,16 +1253,13 @@ class AmarokKernel(Kernel):
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
-        if (policies != policies[:1]).any() or (policies < 0).any() or (stop_round >= 0).any():
-            raise NotImplementedError("per-slot policies, EXTERNAL and stop_round: being written (issue 27)")
-        policies = policies[0]
         parts = max(1, min(numba.get_num_threads(), self.batch))
         if parts == 1:  # one thread: no parallel launch (it costs microseconds a call)
             play_slots(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
-                       max_steps, counts, 0, self.batch)
+                       max_steps, stop_round, counts, 0, self.batch)
         else:
             playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
-                          max_steps, counts, parts)
+                          max_steps, stop_round, counts, parts)
 
 
 KERNEL = AmarokKernel
