@@ -192,6 +192,53 @@ def test_playout_refuses_policies_of_the_wrong_shape():
 
 
 # ----- the heuristic evaluation -----------------------------------------------------------------------
+def evaluations_along_playouts(variant: int, policy: int, chunk: int, seed: int) -> int:
+    """Deal every slot, play on ``chunk`` actions at a time by ``policy`` (the kernel's random
+    and heuristic play are the reference's, proven in test_edora.py) and after each chunk
+    compare the kernel's heuristic evaluation of every slot with the reference's of the state
+    read back, ended slots included. Returns how many live states were compared."""
+    k = kernel(variant)
+    n = k.players
+    k.deal([seed + i for i in range(BATCH)])
+    streams = np.zeros((BATCH, n, mt.STREAM_WORDS), dtype=np.uint32)
+    for i in range(BATCH):
+        for s in range(n):
+            mt.seed(streams[i, s], seed * 31 + 7 * i + s)
+    live = 0
+    for turn in range(400):
+        got = k.evaluate("heuristic")
+        for i in range(BATCH):
+            state = k.read(i)
+            want = REFERENCE_HEURISTIC.evaluate(state)
+            assert np.allclose(got[i], want, rtol=0, atol=1e-9), f"variant {variant}, slot {i}, chunk {turn}"
+            assert abs(got[i].sum() - 1.0) < 1e-9
+            live += not state.is_terminal()
+        if k.terminal().all():
+            return live
+        k.playout(np.full(n, policy, dtype=np.int64), streams, chunk)
+    raise AssertionError("the games did not end")
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_heuristic_evaluation_equals_the_reference_in_random_play(variant):
+    assert evaluations_along_playouts(variant, RANDOM, 9, 40 + variant) > 50
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_heuristic_evaluation_equals_the_reference_in_heuristic_play(variant):
+    assert evaluations_along_playouts(variant, HEURISTIC, 13, 60 + variant) > 30
+
+
+def test_the_evaluation_of_an_ended_game_is_its_returns():
+    k = kernel(2)
+    k.deal(list(range(BATCH)))
+    streams = np.zeros((BATCH, 4, mt.STREAM_WORDS), dtype=np.uint32)
+    k.playout(np.full(4, RANDOM, dtype=np.int64), streams)
+    out = np.full((BATCH, 4), 7.0)
+    assert k.evaluate("heuristic", out) is out
+    assert np.array_equal(out, k.returns())
+
+
 def test_an_unknown_evaluation_is_refused():
     with pytest.raises(KernelUnsupported, match="fitted"):
         kernel(0).evaluate("fitted")

@@ -1681,6 +1681,7 @@ POTION_VALUE = np.array([_H.POTION_VALUE.get(name, 3) for name in POTIONS], dtyp
 RUNE_VALUE = np.array([{"PRESTIGE_POINT": 6, "PROVISION": 5, "KNOW": 5, "DIE": 4, "SICKLE_STEP": 3, "MIST": 3}[u]
                        for u in RUNE_UNITS], dtype=np.float64)     # _quick_key's RuneStone values
 OPPONENT_SHARE = _H.OPPONENT_SHARE
+TEMPERATURE = _H.TEMPERATURE
 QUICK_STEPS = 40                      # _quick_complete's bound
 # sum() of floats is Neumaier-compensated from Python 3.12 on: mirrored where the heuristic sums
 COMPENSATED_SUM = sys.version_info >= (3, 12)
@@ -1766,24 +1767,34 @@ def quick_complete(r, seat, ids, decode, buf):
 
 
 @njit(cache=True)
+def sum_add(total, comp, x):
+    """One term of Python's ``sum`` of floats: the new (total, compensation)."""
+    t = total + x
+    if COMPENSATED_SUM:
+        if abs(total) >= abs(x):
+            comp += (total - t) + x
+        else:
+            comp += (x - t) + total
+    return t, comp
+
+
+@njit(cache=True)
+def sum_end(total, comp):
+    """Python's ``sum`` of floats after its last term."""
+    if COMPENSATED_SUM and comp != 0.0 and np.isfinite(comp):
+        return total + comp
+    return total
+
+
+@njit(cache=True)
 def herb_sum(r, p):
     """``sum(HERB_VALUE[h] * 0.6 for h in range(12) if p's herb h is active)`` as Python adds it."""
     total = 0.0
     comp = 0.0
     for h in range(12):
-        if r[R_HERB_STATE + 12 * p + h] != ACTIVE:
-            continue
-        x = HERB_VALUE[h] * 0.6
-        t = total + x
-        if COMPENSATED_SUM:
-            if abs(total) >= abs(x):
-                comp += (total - t) + x
-            else:
-                comp += (x - t) + total
-        total = t
-    if COMPENSATED_SUM and comp != 0.0 and np.isfinite(comp):
-        total += comp
-    return total
+        if r[R_HERB_STATE + 12 * p + h] == ACTIVE:
+            total, comp = sum_add(total, comp, HERB_VALUE[h] * 0.6)
+    return sum_end(total, comp)
 
 
 @njit(cache=True)
@@ -2006,6 +2017,35 @@ def playout_batch(rows, ids, decode, policies, streams, max_steps, stop_round, c
 
 
 @njit(cache=True)
+def evaluate_batch(rows, out):
+    """EdoraHeuristic.evaluate of every slot: ``state.returns()`` once ended, else the
+    softmax of the estimates (temperature ``TEMPERATURE``), summed as Python's ``sum``."""
+    values = np.empty(MAXP, dtype=np.float64)
+    collected = np.empty(MAXP, dtype=np.int64)
+    scores = np.empty(MAXP, dtype=np.float64)
+    winners = np.empty(MAXP, dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        n = r[R_N]
+        if r[R_OVER]:
+            outcome(r, scores, winners, out[i])
+            continue
+        estimates(r, values, collected)
+        top = values[0]
+        for p in range(1, n):
+            if values[p] > top:
+                top = values[p]
+        total = 0.0
+        comp = 0.0
+        for p in range(n):
+            values[p] = np.exp((values[p] - top) / TEMPERATURE)
+            total, comp = sum_add(total, comp, values[p])
+        total = sum_end(total, comp)
+        for p in range(n):
+            out[i, p] = values[p] / total
+
+
+@njit(cache=True)
 def heuristic_batch(rows, ids, decode, streams, out):
     """The heuristic's action for each slot's player to act (-1 once ended), seat ``s`` of
     slot ``i`` drawing from ``streams[i, s]``."""
@@ -2101,6 +2141,7 @@ class EdoraKernel(Kernel):
         twin.heuristic_actions(streams)
         twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
+        twin.evaluate()
 
     # -- setting up games ------------------------------------------------------------------
     def deal(self, seeds: Sequence[int] | np.ndarray, slots: Sequence[int] | np.ndarray | None = None) -> None:
@@ -2245,6 +2286,11 @@ class EdoraKernel(Kernel):
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
         playout_batch(self.rows, self.ids, self.decode, policies, streams, max_steps, stop_round, counts)
+
+    def _evaluate(self, kind: str, out: np.ndarray) -> None:
+        if kind != "heuristic":
+            super()._evaluate(kind, out)
+        evaluate_batch(self.rows, out)
 
     def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
         """(B,) the heuristic's choice for each slot's player to act (-1 once ended). The
