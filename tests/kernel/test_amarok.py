@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, note, settings, strategies as st  # n
 
 from nemeton.arena.match import game_seeds, simulate  # noqa: E402
 from nemeton.engine import get_game, mt  # noqa: E402
-from nemeton.engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM  # noqa: E402
+from nemeton.engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM, KernelUnsupported  # noqa: E402
 from nemeton.games.amarok.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
 from nemeton.games.amarok import kernel as amarok_kernel  # noqa: E402
 from nemeton.games.amarok.kernel import AmarokKernel  # noqa: E402
@@ -328,6 +328,54 @@ def test_a_playout_checks_its_policies_shape():
     k = kernel(0, 3)
     with pytest.raises(ValueError):
         k.playout(np.zeros((3, 4), dtype=np.int64), np.zeros((3, 3, mt.STREAM_WORDS), dtype=np.uint32))
+
+
+# ----- the evaluation at a search's cut-off ----------------------------------------------------------
+def played_states(options, games: int, seed: int) -> list:
+    """Every state of ``games`` reference games, each seat random or the heuristic (drawn per
+    game), ended states included."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = SPEC.new_state(options, rng.getrandbits(64))
+        heuristic = [rng.random() < 0.5 for _ in range(state.n)]
+        states.append(state.clone())
+        while not state.is_terminal():
+            seat = state.current_player
+            legal = state.legal_actions()
+            if heuristic[seat]:
+                state.apply(REFERENCE_HEURISTIC.choose_in_state(state, seat, legal, rng))
+            else:
+                state.apply(rng.choice(legal))
+            states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_heuristic_evaluation_is_the_references(variant):
+    """``evaluate("heuristic")`` of every slot is ``heuristic.evaluate(state)`` within 1e-9 (the
+    returns once a game has ended), for every state of random and heuristic games."""
+    batch = 64
+    k = kernel(variant, batch)
+    states = played_states(k.options, 4, 400 + variant)
+    assert any(s.is_terminal() for s in states)
+    assert any(s.round > 1 for s in states) or k.options.rounds_to_win == 1
+    for first in range(0, len(states), batch):
+        chunk = states[first:first + batch]
+        for b, state in enumerate(chunk):
+            k.load(b, state)
+        got = k.evaluate("heuristic")
+        assert got.shape == (batch, k.players)
+        for b, state in enumerate(chunk):
+            expected = REFERENCE_HEURISTIC.evaluate(state)
+            assert np.allclose(got[b], expected, rtol=0, atol=1e-9), (first + b, list(got[b]), expected)
+    out = np.full((batch, k.players), np.nan)
+    assert k.evaluate(out=out) is out and not np.isnan(out).any()
+
+
+def test_an_evaluation_amarok_lacks_is_refused():
+    with pytest.raises(KernelUnsupported):
+        kernel(0).evaluate("fitted")
 
 
 def test_without_jit_the_kernel_runs_as_plain_python_and_agrees():

@@ -1056,6 +1056,39 @@ def heuristic_choice(row, cfg, values, symbols, legal, count, rng, scratch):
     return chosen[0] if found == 1 else chosen[mt.choice_index(rng, found)]
 
 
+@njit(cache=True)
+def evaluate_one(row, cfg, values, symbols, kn, shares, weights, scores, winners, out):
+    """``AmarokHeuristic.evaluate`` of a full state into ``out``: ``returns()`` once it has
+    ended, else each unit's soft share of the game from the round wins it still needs after
+    this round's omniscient round-win shares (every hand card seen, no unseen pool)."""
+    if row[TURN] == TERMINAL:
+        outcome(row, cfg, scores, winners, out)
+        return
+    n = cfg[PLAYERS]
+    knowledge_from_state(row, cfg, symbols, 0, kn)
+    for i in range(2 * n):
+        kn[K_HAND + i] = row[HAND + i]
+    kn[K_POOL_LEN] = 0
+    kn[K_POOL_HEARTS] = 0
+    units = round_shares(kn, cfg, values, symbols, shares)
+    for u in range(units):  # a unit's first seat is its index
+        weights[u] = math.exp(-1.6 * ((cfg[TARGET] - row[LEVELS + u]) - shares[u]))
+    z = py_sum(weights, units)
+    for p in range(n):
+        out[p] = weights[team_of(cfg, p)] / z
+
+
+@njit(cache=True)
+def evaluate_batch(rows, cfg, values, symbols, out):
+    kn = np.zeros(K_POOL + cfg[CARDS], dtype=np.int64)
+    shares = np.zeros(SEATS)
+    weights = np.zeros(SEATS)
+    scores = np.zeros(SEATS)
+    winners = np.zeros(SEATS, dtype=np.bool_)
+    for b in range(rows.shape[0]):
+        evaluate_one(rows[b], cfg, values, symbols, kn, shares, weights, scores, winners, out[b])
+
+
 # ----- the kernel class -------------------------------------------------------------------------
 class AmarokKernel(Kernel):
     """B games of Amarok with one set of options (every option is supported)."""
@@ -1109,6 +1142,7 @@ class AmarokKernel(Kernel):
             mt.seed(streams[0, p], p)
         twin.playout(np.full(self.players, RANDOM, dtype=np.int64), streams, 4)
         twin.playout(np.full(self.players, HEURISTIC, dtype=np.int64), streams, 4)
+        twin.evaluate()
         playout_batch(twin.rows, twin.streams, self.cfg, self.values, self.symbols,  # the threaded one
                       np.full((1, self.players), RANDOM, dtype=np.int64), streams, 4,
                       np.full(1, NO_STOP, dtype=np.int64), np.zeros((1, 2), dtype=np.int64), 1)
@@ -1260,6 +1294,11 @@ class AmarokKernel(Kernel):
         else:
             playout_batch(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
                           max_steps, stop_round, counts, parts)
+
+    def _evaluate(self, kind: str, out: np.ndarray) -> None:
+        if kind != "heuristic":
+            super()._evaluate(kind, out)
+        evaluate_batch(self.rows, self.cfg, self.values, self.symbols, out)
 
 
 KERNEL = AmarokKernel
