@@ -1,6 +1,7 @@
 """What search and learning ask of Alarún's kernel (issue 27), against the reference rules:
 playouts with a policy per slot and seat that stop where an EXTERNAL seat is to act or where
-the round reaches a cut-off, exactly where the reference loop stops, drawing what it draws."""
+the round reaches a cut-off, exactly where the reference loop stops, drawing what it draws;
+the cut-off evaluations (the heuristic's and the fitted one) equal to the reference's."""
 
 from __future__ import annotations
 
@@ -18,20 +19,33 @@ from nemeton.games.alarun.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # n
 from .test_alarun import SPEC, VARIANT_IDS, VARIANTS, comparable, kernel  # noqa: E402
 
 
-def reference_states(players: int, cap: int | None, count: int, seed: int) -> list:
-    """Reference states reached by random play from dealt games, at random points (every
-    round and phase, a few ended games)."""
+def played_states(players: int, cap: int | None, games: int, seed: int) -> list:
+    """States along games of random and heuristic seats (every few steps, the ends
+    included), and a determinized sample from a seat's view of each (what search evaluates)."""
+    from nemeton.games.alarun.infer import determinize
+
     options = SPEC.options(players=players, action_cap=cap)
     r = random.Random(seed)
     out = []
-    for _ in range(count):
+    for _ in range(games):
         state = SPEC.new_state(options, r.randrange(2**31))
         state.record_events(False)
-        for _ in range(r.randrange(0, 200)):
+        heuristic_seats = [r.random() < 0.5 for _ in range(players)]
+        every = r.randrange(1, 8)
+        step = 0
+        while True:
+            if step % every == 0 or state.is_terminal():
+                out.append(state.clone())
+                out.append(determinize(state.view(r.randrange(players)), r))
             if state.is_terminal():
                 break
-            state.apply(r.choice(state.legal_actions()))
-        out.append(state)
+            seat = state.current_player
+            legal = state.legal_actions(seat)
+            if heuristic_seats[seat]:
+                state.apply(REFERENCE_HEURISTIC.choose_in_state(state, seat, legal, r))
+            else:
+                state.apply(r.choice(legal))
+            step += 1
     return out
 
 
@@ -67,7 +81,7 @@ def check_playouts(players: int, cap: int | None, seed: int, policy_choices: lis
     seat's random stream. Returns the reasons the reference runs stopped."""
     r = random.Random(seed)
     k = kernel(players, cap, batch)
-    states = reference_states(players, cap, batch, seed)
+    states = r.sample(played_states(players, cap, 3, seed), batch)
     policies = np.array([[r.choice(policy_choices) for _ in range(players)] for _ in range(batch)], dtype=np.int64)
     stop_round = np.array([r.choice([NO_STOP, s.round, s.round + 1, s.round + 2]) if stops else NO_STOP
                            for s in states], dtype=np.int64)
@@ -129,3 +143,31 @@ def test_an_external_seat_to_act_takes_no_step():
     counts = k.playout(np.array([EXTERNAL, EXTERNAL]), streams)
     assert counts.tolist() == [[0, 0]] * 3
     assert np.array_equal(k.state, before) and not streams.any()
+
+
+@pytest.mark.parametrize("players,cap", VARIANTS, ids=VARIANT_IDS)
+def test_the_evaluations_are_the_references(players, cap):
+    """evaluate("heuristic") is the heuristic's evaluate, evaluate("fitted") the fitted
+    evaluation (returns once a game has ended), within 1e-9, on states of random and
+    heuristic play and on determinized samples of them; the kernel's states stay as loaded."""
+    from nemeton.agents.fitted import fitted_evaluation
+
+    fitted = fitted_evaluation(SPEC)
+    states = played_states(players, cap, 6, 400 + 10 * players + (cap or 0))
+    k = kernel(players, cap, len(states))
+    for i, state in enumerate(states):
+        k.load(i, state)
+    heuristic, learned = k.evaluate("heuristic"), k.evaluate("fitted")
+    for i, state in enumerate(states):
+        assert heuristic[i] == pytest.approx(REFERENCE_HEURISTIC.evaluate(state), abs=1e-9, rel=0), i
+        assert learned[i] == pytest.approx(fitted(state), abs=1e-9, rel=0), i
+        assert comparable(k.read(i)) == comparable(state)
+    ended = [i for i, s in enumerate(states) if s.is_terminal()]
+    assert ended and heuristic[ended].sum(axis=1) == pytest.approx(1.0)
+
+
+def test_an_evaluation_the_game_lacks_is_refused():
+    from nemeton.engine.kernel import KernelUnsupported
+
+    with pytest.raises(KernelUnsupported, match="'learned'"):
+        kernel(2, 30).evaluate("learned")

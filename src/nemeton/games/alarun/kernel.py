@@ -18,9 +18,14 @@ The functions below mirror :mod:`.rules` name for name (``swap``, ``pass_turn``,
 ``swap_all_and_pass``, ``flip``, ``end_turn``, ``first_pass_takes_alarun``,
 ``begin_placement``, ``place``, ``end_round``, ``refresh_centre``), :mod:`.scoring`
 (``line_strength``, ``druid_lines``, the totals and ranking keys), :mod:`.encoding` (the
-observation, written at the reference layout's offsets) and :mod:`.heuristic` (the policy
+observation, written at the reference layout's offsets), :mod:`.heuristic` (the policy
 ``choose`` with its ``SquareReader``: the same float operations in the same order, so the
-same choices).
+same choices; ``evaluate``, a search's cut-off) and :mod:`.fitted` (the fitted cut-off
+evaluation's features, its weights passed in as a (stage, feature) array).
+
+A playout (search's and learning's, ``Kernel.playout``) stops a slot before acting where an
+EXTERNAL seat is to act or once the round (``state.round``: 1 to 8, moved on only by
+``end_round``) reaches the slot's cut-off.
 
 Action ids are those of ``spec.action_space(options)``: pass 0, swap all and pass 1, flip 2,
 then the swaps (give, take) and the placements (card, cell). Legal actions are listed in the
@@ -38,7 +43,8 @@ import numpy as np
 from numba import njit
 
 from ...engine import State, mt
-from ...engine.kernel import EXTERNAL, HEURISTIC, RANDOM, Kernel, Outcome, check_options, compile_notice
+from ...engine.kernel import (EXTERNAL, HEURISTIC, RANDOM, Kernel, KernelUnsupported, Outcome, check_options,
+                              compile_notice)
 from .components import CENTUM_AURI, DRUID, EMPTY
 from .heuristic import Weights
 from .options import AlarunOptions, PLAYER_COUNTS
@@ -619,34 +625,38 @@ def total_score(row, s):
 
 
 @njit(cache=True)
-def outcome_batch(state, scores, returns, winners):
-    """Scores of every slot (provisional before the end); returns and winners of ended slots
+def outcome_one(row, scores, returns, winners):
+    """A slot's scores (provisional before the end); returns and winners once it has ended
     (ranking key: total, then potions; ties share)."""
+    n = row[H_N]
+    for s in range(n):
+        scores[s] = total_score(row, s)
+        returns[s] = 0.0
+        winners[s] = False
+    if row[H_PHASE] != OVER:
+        return
+    top_total = -1
+    top_potions = -1
+    for s in range(n):
+        t = scores[s]
+        p = potions(row, s, False)
+        if t > top_total or (t == top_total and p > top_potions):
+            top_total = t
+            top_potions = p
+    count = 0
+    for s in range(n):
+        if scores[s] == top_total and potions(row, s, False) == top_potions:
+            winners[s] = True
+            count += 1
+    for s in range(n):
+        if winners[s]:
+            returns[s] = 1.0 / count
+
+
+@njit(cache=True)
+def outcome_batch(state, scores, returns, winners):
     for i in range(state.shape[0]):
-        row = state[i]
-        n = row[H_N]
-        for s in range(n):
-            scores[i, s] = total_score(row, s)
-            returns[i, s] = 0.0
-            winners[i, s] = False
-        if row[H_PHASE] != OVER:
-            continue
-        top_total = -1
-        top_potions = -1
-        for s in range(n):
-            t = scores[i, s]
-            p = potions(row, s, False)
-            if t > top_total or (t == top_total and p > top_potions):
-                top_total = t
-                top_potions = p
-        count = 0
-        for s in range(n):
-            if scores[i, s] == top_total and potions(row, s, False) == top_potions:
-                winners[i, s] = True
-                count += 1
-        for s in range(n):
-            if winners[i, s]:
-                returns[i, s] = 1.0 / count
+        outcome_one(state[i], scores[i], returns[i], winners[i])
 
 
 # ----- the observation (encoding.py) --------------------------------------------------------
@@ -774,9 +784,9 @@ def _lines_gain(arms_f, arms_r, cell, card, druid):
 
 
 @njit(cache=True)
-def _read_square(row, b, cells, arms_f, arms_r, open_list):
-    """SquareReader(square): the druid at its best value, each line's strength and the arms
-    of every open cell. Returns (number of open cells, druid points)."""
+def _read_square(row, b, cells, arms_f, arms_r, open_list, exact_druid):
+    """SquareReader(square, exact_druid=exact_druid): the druid at its best value, each line's
+    strength and the arms of every open cell. Returns (number of open cells, druid points)."""
     board = row[b + S_CELLS:b + S_CELLS + 81].copy()
     row9 = board[36:45].copy()
     column9 = np.empty(9, dtype=np.int64)
@@ -865,7 +875,9 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list):
             arms_f[cell, a, 1] = runs
             arms_f[cell, a, 2] = neighbour
             arms_f[cell, a, 3] = worth
-            arms_f[cell, a, 4] = (rows[index + 4] if a == 0 else columns[index + 4]) if index != 0 else 99
+            # exact: the druid's lines are counted apart (99: skip)
+            arms_f[cell, a, 4] = (rows[index + 4] if a == 0 else columns[index + 4]) if index != 0 or not exact_druid \
+                else 99
     return m, druid_points
 
 
@@ -889,6 +901,16 @@ def _gain(row, b, arms_f, arms_r, druid_points, card, cell):
 
 
 @njit(cache=True)
+def _with_bonuses(card, best_gain, secret):
+    """heuristic._with_bonuses: a card's value from its best placement gain."""
+    if best_gain == -np.inf:  # no open cell
+        best_gain = 0.0
+    if card == CENTUM_AURI:
+        return CENTUM_AURI_VALUE + best_gain
+    return best_gain + (COLOUR_BONUS if card % 7 == secret else 0.0)
+
+
+@njit(cache=True)
 def heuristic_choose(row, legal, count):
     """heuristic.choose for the current player (the rng is not used)."""
     if count == 1:
@@ -899,7 +921,7 @@ def heuristic_choose(row, legal, count):
     arms_f = np.empty((81, 2, 5), dtype=np.int64)
     arms_r = np.empty((81, 2, 2, 6), dtype=np.int64)
     open_list = np.empty(81, dtype=np.int64)
-    m, druid_points = _read_square(row, b, cells, arms_f, arms_r, open_list)
+    m, druid_points = _read_square(row, b, cells, arms_f, arms_r, open_list, True)
     if legal[0] >= PLACE0:
         best = legal[0]
         best_gain = -np.inf
@@ -928,12 +950,7 @@ def heuristic_choose(row, legal, count):
             g = _gain(row, b, arms_f, arms_r, druid_points, card, open_list[j])
             if g > best_gain:
                 best_gain = g
-        if best_gain == -np.inf:
-            best_gain = 0.0
-        if card == CENTUM_AURI:
-            values[card] = CENTUM_AURI_VALUE + best_gain
-        else:
-            values[card] = best_gain + (COLOUR_BONUS if card % 7 == secret else 0.0)
+        values[card] = _with_bonuses(card, best_gain, secret)
         known[card] = True
     last_action = row[H_FIRST] != NO_SEAT
     margin = 1e-9 if last_action else SWAP_MARGIN
@@ -968,6 +985,84 @@ def heuristic_choose(row, legal, count):
         if weakest < WEAK_CARD:
             return 2
     return 0
+
+
+# ----- the cut-off evaluations (heuristic.evaluate, fitted.features) -------------------------
+@njit(cache=True)
+def _quick_reading(row, s, cells, arms_f, arms_r, open_list):
+    """SquareReader(square of seat s, exact_druid=False): the hand value of the seat's cards
+    still to place (hand_value) and its openings (fitted.features)."""
+    b = seat_at(s)
+    m = _read_square(row, b, cells, arms_f, arms_r, open_list, False)[0]
+    hand_len = row[b + S_HAND_LEN]
+    best = np.full(3, -np.inf)
+    openings = 0
+    for j in range(m):
+        cell = open_list[j]
+        for k in range(hand_len):
+            g = _lines_gain(arms_f, arms_r, cell, row[b + S_HAND + k], 0)
+            if g > best[k]:
+                best[k] = g
+        w0 = arms_f[cell, 0, 3]
+        w1 = arms_f[cell, 1, 3]
+        openings += w0 if w0 > w1 else w1
+    hand = 0.0
+    secret = row[b + S_SECRET]
+    for k in range(hand_len):
+        hand += _with_bonuses(row[b + S_HAND + k], best[k], secret)
+    return hand, openings
+
+
+@njit(cache=True)
+def _softmax(scores, n, temperature, out):
+    """Shares of the win: exp((score - top) / temperature), normalised (in the reference's order)."""
+    top = scores[0]
+    for s in range(1, n):
+        if scores[s] > top:
+            top = scores[s]
+    total = 0.0
+    for s in range(n):
+        out[s] = np.exp((scores[s] - top) / temperature)
+        total += out[s]
+    for s in range(n):
+        out[s] = out[s] / total
+
+
+@njit(cache=True)
+def evaluate_batch(state, fitted, weights, out):
+    """Each slot's estimated share of the win per seat: heuristic.evaluate, or (``fitted``)
+    the fitted evaluation with ``weights`` (stage x feature); returns of ended slots."""
+    cells = np.empty(81, dtype=np.int64)
+    arms_f = np.empty((81, 2, 5), dtype=np.int64)
+    arms_r = np.empty((81, 2, 2, 6), dtype=np.int64)
+    open_list = np.empty(81, dtype=np.int64)
+    scores = np.empty(MAXP)
+    winners = np.empty(MAXP, dtype=np.bool_)
+    for i in range(state.shape[0]):
+        row = state[i]
+        n = row[H_N]
+        phase = row[H_PHASE]
+        if phase == OVER:
+            outcome_one(row, scores, out[i], winners)
+            continue
+        if fitted:
+            w = weights[2 * (row[H_ROUND] - 1) + (phase == PLACEMENT)]
+            starter = row[H_START] if phase == ACTIONS else row[H_FIRST]
+            for s in range(n):
+                hand, openings = _quick_reading(row, s, cells, arms_f, arms_r, open_list)
+                points = potions(row, s, False)
+                features = (float(points), float(total_score(row, s) - points), hand, float(openings),
+                            1.0 if s == starter else 0.0)
+                z = 0.0
+                for f in range(5):
+                    z += w[f] * features[f]
+                scores[s] = z
+            _softmax(scores, n, 1.0, out[i])
+        else:
+            for s in range(n):
+                scores[s] = total_score(row, s) + _quick_reading(row, s, cells, arms_f, arms_r, open_list)[0]
+            rounds_left = ROUNDS - row[H_ROUND] + (phase == ACTIONS)
+            _softmax(scores, n, 3.0 + 2.5 * rounds_left, out[i])
 
 
 # ----- playing on ---------------------------------------------------------------------------
@@ -1038,6 +1133,8 @@ def _warm() -> None:
         playout_batch(state, np.array([[RANDOM] * (n - 1) + [HEURISTIC]], dtype=np.int64), streams, -1,
                       np.full(1, -1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64))
         outcome_batch(state, np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n), dtype=np.bool_))
+        for fitted in (False, True):
+            evaluate_batch(state, fitted, np.zeros((16, 5)), np.zeros((1, n)))
     # the observation needs a layout: the largest one
     off = np.zeros(len(OBS_SLICES), dtype=np.int64)
     observe_batch(state, np.zeros(1, dtype=np.int64), off, np.zeros((1, 30000), dtype=np.float32), 30.0)
@@ -1070,6 +1167,8 @@ class AlarunKernel(Kernel):
         self.rng = mt.new_streams(self.batch)
         self.seeds: list[int | None] = [None] * self.batch
         self._legal = np.empty(MAX_LEGAL, dtype=np.int64)
+        self._fitted: np.ndarray | None = None
+        self._no_weights = np.zeros((1, 5))
         compile_notice("Alarún", _warm)
         self.deal(np.zeros(self.batch, dtype=np.int64))
 
@@ -1185,6 +1284,26 @@ class AlarunKernel(Kernel):
         out = np.empty(self.batch, dtype=np.int64)
         heuristic_batch(self.state, out)
         return out
+
+    def _evaluate(self, kind: str, out: np.ndarray) -> None:
+        if kind == "heuristic":
+            evaluate_batch(self.state, False, self._no_weights, out)
+        elif kind == "fitted":
+            evaluate_batch(self.state, True, self._fitted_weights(), out)
+        else:
+            super()._evaluate(kind, out)
+
+    def _fitted_weights(self) -> np.ndarray:
+        """The fitted evaluation's (stage, feature) weights for this player count, read at the
+        first fitted evaluation (as nemeton.agents.fitted reads them for each search)."""
+        if self._fitted is None:
+            from .fitted import FEATURES, FITTED, STAGES
+            entry = FITTED.weights().get(self.players)
+            if entry is None or tuple(entry["features"]) != FEATURES:
+                raise KernelUnsupported(f"the compiled alarun kernel has no fitted weights for {self.players} "
+                                        f"players with the features {FEATURES}")
+            self._fitted = np.array(entry["weights"], dtype=np.float64).reshape(STAGES, len(FEATURES))
+        return self._fitted
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
