@@ -165,6 +165,7 @@ def _register() -> None:
     for game, env_id in IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="nemeton.interop.gymnasium:NemetonEnv",
+                               vector_entry_point="nemeton.interop.vector:NemetonVectorEnv",
                                kwargs={"game": game}, disable_env_checker=False)
 
 
