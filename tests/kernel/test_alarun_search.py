@@ -171,3 +171,21 @@ def test_an_evaluation_the_game_lacks_is_refused():
 
     with pytest.raises(KernelUnsupported, match="'learned'"):
         kernel(2, 30).evaluate("learned")
+
+
+def test_a_loaded_stream_is_the_states_until_a_deal_replaces_it():
+    """load copies the state's random stream (kept as getstate()'s words until needed): the
+    kernel's streams show it, a draw from the state afterwards does not change it, and a deal
+    into the slot replaces it while the other slots keep theirs."""
+    options = SPEC.options(players=3, action_cap=30)
+    k = kernel(3, 30, 2)
+    first, second = SPEC.new_state(options, 11), SPEC.new_state(options, 12)
+    k.load(0, first)
+    k.load(1, second)
+    words = list(first.rng.getstate()[1])
+    first.rng.random()
+    assert k.read(0).rng.getstate()[1] == tuple(words)
+    k.deal([13], slots=[1])
+    assert k.rng[0].tolist() == words
+    assert comparable(k.read(1)) == comparable(SPEC.new_state(options, 13))
+    assert comparable(k.read(0)) == comparable(SPEC.new_state(options, 11))

@@ -37,6 +37,7 @@ seat with cards to place during the simultaneous placement), as a table of agent
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Sequence
 
 import numpy as np
@@ -186,6 +187,45 @@ def deal_batch(state, rng, seeds, slots, n, cap, has_cap):
         i = slots[j]
         mt.seed(rng[i], seeds[j])
         deal_one(state[i], rng[i], n, cap, has_cap)
+
+
+@njit(cache=True)
+def load_row(row, data, n, cap, has_cap):
+    """A reference state into ``row`` from ``data``: phase, round, turn, start player, first
+    passer, extra actions left, actions taken, cards to place; the stack, the centre, the
+    face-down cards and the discard pile, each as its length then its cards; per seat its
+    hand, the cards seen taken and this round's placements (each as length, cards), its
+    secret colour, its square's extent (min x, max x, min y, max y) and its 81 cells."""
+    row[:] = 0
+    row[H_N] = n
+    row[H_CAP] = cap
+    row[H_HAS_CAP] = has_cap
+    for j in range(8):
+        row[H_PHASE + j] = data[j]
+    at = 8
+    for start, length_at in ((DECK, H_DECK_LEN), (CENTRE, -1), (FACE_DOWN, H_FACE_DOWN_LEN),
+                             (DISCARD, H_DISCARD_LEN)):
+        length = data[at]
+        if length_at >= 0:
+            row[length_at] = length
+        row[start:start + length] = data[at + 1:at + 1 + length]
+        at += 1 + length
+    for s in range(n):
+        b = seat_at(s)
+        for start, length_at in ((S_HAND, S_HAND_LEN), (S_KNOWN, S_KNOWN_LEN), (S_PENDING, S_PENDING_LEN)):
+            length = data[at]
+            row[b + length_at] = length
+            row[b + start:b + start + length] = data[at + 1:at + 1 + length]
+            at += 1 + length
+        row[b + S_SECRET] = data[at]
+        row[b + S_MIN_X] = data[at + 1]
+        row[b + S_MAX_X] = data[at + 2]
+        row[b + S_MIN_Y] = data[at + 3]
+        row[b + S_MAX_Y] = data[at + 4]
+        row[b + S_CELLS:b + S_CELLS + 81] = data[at + 5:at + 86]
+        row[b + S_POINTS] = -1
+        row[b + S_POINTS_SHOWN] = -1
+        at += 86
 
 
 @njit(cache=True)
@@ -1138,6 +1178,7 @@ def _warm() -> None:
     # the observation needs a layout: the largest one
     off = np.zeros(len(OBS_SLICES), dtype=np.int64)
     observe_batch(state, np.zeros(1, dtype=np.int64), off, np.zeros((1, 30000), dtype=np.float32), 30.0)
+    load_row(state[0], np.zeros(512, dtype=np.int64), 4, NO_CAP, False)
 
 
 class AlarunKernel(Kernel):
@@ -1164,7 +1205,8 @@ class AlarunKernel(Kernel):
         self.cap = int(cap) if cap is not None else 0
         self.cap_scale = float(cap) if cap is not None else 30.0
         self.state = np.zeros((self.batch, WORDS), dtype=np.int64)
-        self.rng = mt.new_streams(self.batch)
+        self._rng = mt.new_streams(self.batch)
+        self._rng_words: dict[int, tuple[int, ...]] = {}   # streams loaded, not yet in _rng (rng)
         self.seeds: list[int | None] = [None] * self.batch
         self._legal = np.empty(MAX_LEGAL, dtype=np.int64)
         self._fitted: np.ndarray | None = None
@@ -1180,47 +1222,50 @@ class AlarunKernel(Kernel):
             raise ValueError(f"deal: {len(values)} seeds for {len(chosen)} slots")
         if any(v >= 1 << 64 for v in values):
             raise ValueError("deal: seeds must be below 2**64")
-        deal_batch(self.state, self.rng, np.array(values, dtype=np.uint64), chosen, self.players, self.cap,
+        if self._rng_words:
+            for slot in chosen:
+                self._rng_words.pop(int(slot), None)
+        deal_batch(self.state, self._rng, np.array(values, dtype=np.uint64), chosen, self.players, self.cap,
                    self.has_cap)
         for slot, value in zip(chosen, seeds):
             self.seeds[int(slot)] = int(value)
 
     def load(self, slot: int, state: State) -> None:
+        """One flat list of the state's fields (``load_row``'s order), converted once and laid
+        out by compiled code: search loads a sampled state per iteration. The random stream
+        is copied as ``getstate()``'s tuple, turned into words when first needed (``rng``):
+        only a deal draws from it."""
         assert isinstance(state, AlarunState) and state.options == self.options
-        row = self.state[slot]
-        row[:] = 0
-        n = state.n
-        row[H_N] = n
-        row[H_CAP] = self.cap if self.has_cap else NO_CAP
-        row[H_HAS_CAP] = self.has_cap
-        row[H_PHASE], row[H_ROUND], row[H_TURN] = state.phase, state.round, state.turn
-        row[H_START], row[H_FIRST], row[H_EXTRA] = state.start_player, state.first_passer, state.extra_left
-        row[H_TAKEN], row[H_TO_PLACE] = state.actions_taken, state.to_place
-        for at, length_at, cards in ((DECK, H_DECK_LEN, state.deck), (CENTRE, -1, state.centre),
-                                     (FACE_DOWN, H_FACE_DOWN_LEN, state.face_down),
-                                     (DISCARD, H_DISCARD_LEN, state.discard)):
-            row[at:at + len(cards)] = cards
-            if length_at >= 0:
-                row[length_at] = len(cards)
-        for s in range(n):
-            b = SEATS + s * SEAT_WORDS
-            for at, length_at, cards in ((S_HAND, S_HAND_LEN, state.hands[s]), (S_KNOWN, S_KNOWN_LEN, state.known[s]),
-                                         (S_PENDING, S_PENDING_LEN, state.pending[s])):
-                row[b + at:b + at + len(cards)] = cards
-                row[b + length_at] = len(cards)
-            row[b + S_SECRET] = state.secret[s]
-            square = state.squares[s]
-            row[b + S_MIN_X], row[b + S_MAX_X] = square.min_x, square.max_x
-            row[b + S_MIN_Y], row[b + S_MAX_Y] = square.min_y, square.max_y
-            row[b + S_CELLS:b + S_CELLS + 81] = square.cells
-            row[b + S_POINTS] = row[b + S_POINTS_SHOWN] = -1
-        self.rng[slot, :] = state.rng.getstate()[1]
+        deck, face_down, discard = state.deck, state.face_down, state.discard
+        data = [state.phase, state.round, state.turn, state.start_player, state.first_passer, state.extra_left,
+                state.actions_taken, state.to_place, len(deck), *deck, len(state.centre), *state.centre,
+                len(face_down), *face_down, len(discard), *discard]
+        hands, known, pending, secret = state.hands, state.known, state.pending, state.secret
+        for s, square in enumerate(state.squares):
+            h, k, p = hands[s], known[s], pending[s]
+            data += [len(h), *h, len(k), *k, len(p), *p, secret[s], square.min_x, square.max_x, square.min_y,
+                     square.max_y]
+            data += square.cells
+        load_row(self.state[slot], np.frombuffer(array("q", data), dtype=np.int64), state.n,
+                 self.cap if self.has_cap else NO_CAP, self.has_cap)
+        self._rng_words[slot] = state.rng.getstate()[1]
         self.seeds[slot] = state.seed
+
+    @property
+    def rng(self) -> np.ndarray:
+        """(B, STREAM_WORDS) the slots' random streams (``mt``), loaded streams included."""
+        words = self._rng_words
+        if words:
+            for slot, tup in words.items():
+                self._rng[slot, :] = np.frombuffer(array("I", tup), dtype=np.uint32)
+            words.clear()
+        return self._rng
 
     def read(self, slot: int) -> AlarunState:
         row = [int(x) for x in self.state[slot]]
         rng = random.Random()
-        rng.setstate((3, tuple(int(w) for w in self.rng[slot]), None))
+        words = self._rng_words.get(slot)
+        rng.setstate((3, words if words is not None else tuple(int(w) for w in self._rng[slot]), None))
         state = AlarunState.__new__(AlarunState)
         State.__init__(state, self.options, self.seeds[slot], rng)
         state.events = None
