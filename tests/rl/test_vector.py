@@ -301,3 +301,18 @@ def test_the_learner_env_refuses_an_illegal_action_without_change_and_agents_the
         NemetonVectorEnv("amarok", 2, players=3, opponents="ismcts:iterations=10")
     with pytest.raises(ValueError, match="seat"):
         NemetonVectorEnv("amarok", 2, players=3, seat=3)
+
+
+def test_gymnasium_style_checks_reset_seeds_replay_and_returned_arrays_are_not_reused():
+    """Gymnasium's checker takes no vector environment; its seed and data-reuse checks, here."""
+    from gymnasium.utils.env_checker import data_equivalence
+    env = NemetonVectorEnv("amarok", 4, players=4, seat="random", opponents="heuristic")
+    first = env.reset(seed=123)
+    kept = [np.copy(first[0]), {k: np.copy(v) for k, v in first[1].items()}]
+    actions = sample_legal(env.action_masks(), np.random.default_rng(0))
+    stepped = env.step(actions)
+    assert data_equivalence(list(first), kept, exact=True)  # the next step wrote into none of them
+    assert data_equivalence(env.reset(seed=123), first, exact=True)
+    assert data_equivalence(env.step(actions), stepped, exact=True)
+    other = env.reset(seed=124)
+    assert not np.array_equal(other[0], first[0])
