@@ -1,5 +1,6 @@
-"""Gymnasium single-seat environments: the library's checker, vector environments,
-opponents, seats, rewards and illegal actions."""
+"""Gymnasium single-seat environments: the library's checker on both engines, vector
+environments, opponents, seats, rewards and illegal actions. (The default engine is the
+kernel where it runs; tests/rl/test_fast_envs.py compares it with the reference.)"""
 
 from __future__ import annotations
 
@@ -17,12 +18,20 @@ ENVS = [("nemeton/Alarun-v0", {"players": 2, "opponents": "heuristic"}),
         ("nemeton/Amarok-v0", {"players": 4, "teams": True, "opponents": ["random", "heuristic", "random"]}),
         ("nemeton/Edora-v0", {"players": 2}),
         ("nemeton/Edora-v0", {"players": 3, "arranged_herbs": True, "tablet_draft": True, "seat": "random"})]
+try:
+    import numba  # noqa: F401
+    ENGINES = ["fast", "reference"]
+except ImportError:  # the fast extra is not installed: the reference only
+    ENGINES = ["reference"]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("env_id,kwargs", ENVS, ids=[f"{e}-{k['players']}p" for e, k in ENVS])
-def test_gymnasium_check_env_passes(env_id, kwargs):
-    check_env(gymnasium.make(env_id, **kwargs).unwrapped)
+def test_gymnasium_check_env_passes(env_id, kwargs, engine):
+    env = gymnasium.make(env_id, engine=engine, **kwargs).unwrapped
+    assert env.engine == engine
+    check_env(env)
 
 
 def _play(env, seed):
@@ -38,13 +47,16 @@ def _play(env, seed):
             return total, steps
 
 
-def test_a_game_against_built_in_opponents_ends_with_the_learners_return():
-    env = gymnasium.make("nemeton/Amarok-v0", players=3, opponents="heuristic", seat=1)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_game_against_built_in_opponents_ends_with_the_learners_return(engine):
+    env = gymnasium.make("nemeton/Amarok-v0", players=3, opponents="heuristic", seat=1, engine=engine)
     for seed in range(3):
-        total, _ = _play(env, seed)
+        total, steps = _play(env, seed)
         state = env.unwrapped.state
         assert state.is_terminal() and total == state.returns()[1]
-        assert {seat for seat, _ in state.history} == {0, 1, 2}  # the opponents played too
+        if engine == "reference":  # (a state read back from the kernel has no history)
+            assert {seat for seat, _ in state.history} == {0, 1, 2}  # the opponents played too
+            assert sum(seat == 1 for seat, _ in state.history) == steps
 
 
 def test_the_observation_is_the_learners_view_encoded():

@@ -1,5 +1,7 @@
 """PettingZoo AEC environments: the library's own API and seed tests for every game and
-player count (and Amarok's team modes), rewards, illegal actions, rendering."""
+player count (and Amarok's team modes) on both engines, rewards, illegal actions, rendering.
+(The environments' default engine is the kernel where it runs; tests/rl/test_fast_envs.py
+compares it with the reference.)"""
 
 from __future__ import annotations
 
@@ -17,18 +19,27 @@ CONFIGS = [pytest.param(spec.name, cfg, id=spec.name + "-" + "-".join(f"{k}={v}"
            for spec in list_games() for cfg in spec.conformance_configs()]
 CONFIGS += [pytest.param("amarok", {"players": 4, "teams": True, "partner_hand": True}, id="amarok-partner_hand"),
             pytest.param("alarun", {"players": 2, "action_cap": None}, id="alarun-no-cap")]
+try:
+    import numba  # noqa: F401
+    ENGINES = ["fast", "reference"]
+except ImportError:  # the fast extra is not installed: the reference only
+    ENGINES = ["reference"]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("game,cfg", CONFIGS)
-def test_pettingzoo_api_test_passes(game, cfg):
-    api_test(env(game, **cfg), num_cycles=200)
+def test_pettingzoo_api_test_passes(game, cfg, engine):
+    e = env(game, engine=engine, **cfg)
+    assert e.unwrapped.engine == engine
+    api_test(e, num_cycles=200)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("game,cfg", CONFIGS)
-def test_pettingzoo_seed_test_passes(game, cfg):
-    seed_test(lambda: env(game, **cfg), num_cycles=40)
+def test_pettingzoo_seed_test_passes(game, cfg, engine):
+    seed_test(lambda: env(game, engine=engine, **cfg), num_cycles=40)
 
 
 def _play(e, seed):

@@ -18,6 +18,11 @@ seat first, and no seat sees another's placement before all have placed).
   defaults, which bound Alarún and Edora; Amarok's rules set no bound).
 - ``render_mode="ansi"``: ``render()`` returns the spectator's text view (no hidden card);
   ``"human"`` prints it.
+- ``engine``: ``"fast"`` steps the game's compiled kernel, ``"reference"`` the Python rules,
+  ``"auto"`` (the default) the kernel when Numba is installed and it implements the options;
+  the same games for the same seeds either way (``env.unwrapped.engine`` says which runs).
+  With the kernel, ``env.unwrapped.state`` is a copy read back from it at each access
+  (without history or event log), as are the views and the rendering made from it.
 
 There is no parallel-API version: the games are turn-based (one seat decides at a time,
 except Alarún's placement, where the seats decide without seeing each other, which the AEC
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 import random
 from operator import attrgetter
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -37,6 +42,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..engine import TERMINAL, IllegalActionError, State, get_game
+from ._fast import kernel_game
 
 NOT_RESET = "the environment has no game yet: call reset() first"
 
@@ -106,7 +112,7 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "nemeton_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
-                 max_steps: int | None = None, info_view: bool = False, **options: Any):
+                 max_steps: int | None = None, info_view: bool = False, engine: str = "auto", **options: Any):
         super().__init__()
         spec = get_game(game)
         if render_mode not in (None, "ansi", "human"):
@@ -135,7 +141,21 @@ class raw_env(AECEnv):
         self._rng = random.Random()
         self._actions = self.encoding.actions
         self._memos = [self.encoding.new_memo() for _ in range(n)]
-        self.state: State | None = None  # the game, from the first reset() on
+        # the engine: a kernel slot (engine "fast", or "auto" where the kernel serves), else None
+        self._fast = kernel_game(spec, self.game_options, engine)
+        self.engine = "reference" if self._fast is None else "fast"
+        self._state: State | None = None  # the reference engine's game, from the first reset() on
+        self._dealt = False  # the fast engine's slot holds a game (from the first reset() on)
+        self._mask: np.ndarray | None = None  # fast: the mask of the seat to act, made once per step
+        self._to_act = TERMINAL  # fast: the seat to act
+
+    @property
+    def state(self) -> State | None:
+        """The game (None before the first reset). With the fast engine, a reference state
+        read back from the kernel at each access: a copy, without history or event log."""
+        if self._fast is None:
+            return self._state
+        return self._fast.read() if self._dealt else None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -149,8 +169,17 @@ class raw_env(AECEnv):
         seed gives the same games); without it the stream goes on."""
         if seed is not None:
             self._rng = random.Random(seed)
-        state = self.state = self.spec_.new_state(self.game_options, self._rng.getrandbits(63))
-        state.record_events(False)
+        game_seed = self._rng.getrandbits(63)
+        fast = self._fast
+        if fast is None:
+            state = self._state = self.spec_.new_state(self.game_options, game_seed)
+            state.record_events(False)
+            seat = state.current_player
+        else:
+            fast.deal(game_seed)
+            self._dealt = True
+            self._mask = None
+            seat = self._to_act = fast.current_player()
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -159,10 +188,12 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal: list[int] | None = None  # the ids legal for the seat to act
-        self.agent_selection = self.possible_agents[state.current_player]
+        self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        if self._fast is not None:
+            return self._observe_fast(agent)
+        state = self._state
         if state is None:
             raise RuntimeError(NOT_RESET)
         seat = self._seat[agent]
@@ -176,11 +207,35 @@ class raw_env(AECEnv):
         observation = self.encoding.encode(state.shared_view(seat), memo=self._memos[seat])
         return {"observation": observation, "action_mask": mask}
 
+    def _observe_fast(self, agent: str) -> dict[str, np.ndarray]:
+        fast = self._fast
+        assert fast is not None
+        if not self._dealt:
+            raise RuntimeError(NOT_RESET)
+        seat = self._seat[agent]
+        if self.info_view and agent in self.infos:
+            self.infos[agent]["view"] = fast.read().view(seat)
+        if seat == self._to_act:
+            mask = self._fast_mask().astype(np.int8)   # a copy: the caller may keep or change it
+        else:  # a seat that is not acting (or a finished game) has no legal action
+            mask = np.zeros(self.action_count, dtype=np.int8)
+        return {"observation": fast.observe(seat), "action_mask": mask}
+
+    def _fast_mask(self) -> np.ndarray:
+        """The mask of the seat to act, made once per step (the observation and the legality
+        check share it)."""
+        mask = self._mask
+        if mask is None:
+            assert self._fast is not None
+            mask = self._mask = self._fast.mask()
+        return mask
+
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view (the dict form of its observation)."""
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError(NOT_RESET)
-        return self.state.view(self._seat[agent])
+        return state.view(self._seat[agent])
 
     def _legal_ids(self, state: State, seat: int) -> list[int]:
         """The ids of ``seat``'s legal actions if it is the seat to act (else none), computed
@@ -192,7 +247,9 @@ class raw_env(AECEnv):
         return self._legal
 
     def step(self, action: Any) -> None:
-        state = self.state
+        if self._fast is not None:
+            return self._step_fast(action)
+        state = self._state
         if state is None:
             raise RuntimeError(NOT_RESET)
         agent = self.agent_selection
@@ -205,13 +262,18 @@ class raw_env(AECEnv):
             raise IllegalActionError(f"{chosen} (id {int(action)}) is not legal for {agent} now")
         state.apply_unchecked(chosen, seat)
         self._legal = None
+        self._settle(agent, state.current_player, state.returns)
+
+    def _settle(self, agent: str, to_act: int, returns: Callable[[], Sequence[float]]) -> None:
+        """The rewards, ends and next agent after ``agent``'s action; ``to_act``: the seat to
+        act now (TERMINAL once the game is over), ``returns``: the game's returns."""
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        if state.is_terminal():
-            returns = state.returns()
+        if to_act == TERMINAL:
+            final = returns()
             for a in self.agents:
-                rewards[a] = returns[self._seat[a]]
+                rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
         elif self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
@@ -220,16 +282,34 @@ class raw_env(AECEnv):
         else:
             for a in rewards:
                 rewards[a] = 0.0
-            self.agent_selection = self.possible_agents[state.current_player]
+            self.agent_selection = self.possible_agents[to_act]
         self._accumulate_rewards()
+
+    def _step_fast(self, action: Any) -> None:
+        fast = self._fast
+        assert fast is not None
+        if not self._dealt:
+            raise RuntimeError(NOT_RESET)
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        chosen = self._actions.action(action)  # checks the id (an integer in range)
+        if not self._fast_mask()[action]:
+            raise IllegalActionError(f"{chosen} (id {int(action)}) is not legal for {agent} now")
+        fast.step(action)
+        self._mask = None
+        self._to_act = fast.current_player()
+        self._settle(agent, self._to_act, fast.returns)
 
     def render(self) -> str | None:
         """The spectator's text view: returned with ``render_mode="ansi"``, printed with "human"."""
         if self.render_mode is None:
             return None
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError(NOT_RESET)
-        text = self.spec_.render(self.state.view(None))
+        text = self.spec_.render(state.view(None))
         if self.render_mode == "human":
             print(text)
             return None
