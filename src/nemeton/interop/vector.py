@@ -211,6 +211,8 @@ class VectorGames:
         self.copy = copy
         self.seat = np.full(s.batch, -1, dtype=np.int64)
         self._ended = np.zeros(s.batch, dtype=np.bool_)  # NextStep: slots whose game ended in the last step
+        self._arrays = (s.observation, s.mask, s.returns, s.terminated, self.seat)
+        self._views = VectorStep(*(_read_only(a) for a in self._arrays))  # what every call returns
         self._started = False
 
     def reset(self, seed: int | None = None) -> VectorStep:
@@ -256,10 +258,9 @@ class VectorGames:
         seats = self.seat if movers is None else np.where(s.terminated, movers, self.seat)
         s.kernel.observe(seats, out=s.observation)
         s.kernel.legal_mask(out=s.mask)
-        arrays = (s.observation, s.mask, s.returns, s.terminated, self.seat)
         if self.copy:
-            return VectorStep(*(a.copy() for a in arrays))
-        return VectorStep(*(_read_only(a) for a in arrays))
+            return VectorStep(*(a.copy() for a in self._arrays))
+        return self._views
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
