@@ -63,37 +63,41 @@ def config_name(game: str, players: int, options: dict) -> str:
 
 # ----- calibration ------------------------------------------------------------------------
 
-def calibrate_one(game: str, players: int, options: dict, seconds: float, seed: int = 0, extra: str = "") -> dict:
+def calibrate_one(game: str, players: int, options: dict, seconds: float, seed: int = 0, extra: str = "",
+                  clock: str = "wall") -> dict:
     """Iterations per second of ``ismcts:seconds=S`` over every decision of one game against
-    the heuristic (ISMCTS in seat 0)."""
+    the heuristic (ISMCTS in seat 0). ``clock="cpu"``: per second of the process's CPU time
+    (what an idle core would give, on a machine other work shares), else per second of wall
+    time."""
     spec = get_game(game)
     state = spec.make(seed=seed, **{**spec.bot_defaults, **options, "players": players})
     focal = make_agent(f"ismcts:seconds={seconds}{extra}", spec, 0, 1)
     agents = [focal] + [make_agent("heuristic", spec, s, s + 1) for s in range(1, players)]
-    iterations, spent = [], []
+    iterations, spent, cpu = [], [], []
     search = focal.search
 
     def timed(view):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         root = search(view)
         spent.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         iterations.append(focal.last_iterations)
         return root
 
     focal.search = timed
     Table(state, agents, clock=None).run(False)
-    rate = sum(iterations) / sum(spent)
+    rate = sum(iterations) / sum(cpu if clock == "cpu" else spent)
     budget = int(float(f"{rate * seconds:.2g}"))
     return {"game": game, "players": players, "options": options, "decisions": len(spent),
-            "iterations_per_second": round(rate), "mean_seconds": round(sum(spent) / len(spent), 3),
-            "budget": budget}
+            "iterations_per_second": round(rate), "clock": clock, "mean_seconds": round(sum(spent) / len(spent), 3),
+            "mean_cpu_seconds": round(sum(cpu) / len(cpu), 3), "budget": budget}
 
 
 def calibrate(args) -> None:
     rows = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         chosen = set(args.configs.split(",")) if args.configs else None
-        futures = [pool.submit(calibrate_one, g, p, o, args.seconds, 0, args.extra) for g, p, o in CONFIGS
+        futures = [pool.submit(calibrate_one, g, p, o, args.seconds, 0, args.extra, args.clock) for g, p, o in CONFIGS
                    if not chosen or config_name(g, p, o) in chosen]
         for future in futures:
             row = future.result()
@@ -101,7 +105,8 @@ def calibrate(args) -> None:
             rows.append(row)
     data = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "seconds": args.seconds,
             "method": f"one game per configuration, ismcts:seconds={args.seconds}{args.extra} (per-game defaults) in seat 0 "
-                      f"against the heuristic, {args.jobs} games at a time; iterations per second over all its "
+                      f"against the heuristic, {args.jobs} games at a time; iterations per second "
+                      f"({'of CPU time' if args.clock == 'cpu' else 'of wall time'}) over all its "
                       "decisions; budget = that rate times the seconds, two significant digits",
             "configs": rows}
     Path(args.budgets).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -260,6 +265,9 @@ def main() -> None:
     parser.add_argument("--budgets", default=str(BUDGETS), help="the calibrated iteration budgets (JSON)")
     parser.add_argument("--out", default=str(OUT), help="one tournament directory per pairing under it")
     parser.add_argument("--seconds", type=float, default=1.0, help="calibrate: the time budget to match")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="calibrate: iterations per second of wall time, or of the process's CPU time "
+                             "(on a machine other work shares)")
     parser.add_argument("--passes", default="20,60,200", help="run: games per pairing after each pass")
     parser.add_argument("--jobs", type=int, default=2, help="pairings played at once (one process each)")
     parser.add_argument("--only", choices=OPPONENTS, help="run: only the pairings against this opponent")

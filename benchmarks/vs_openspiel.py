@@ -20,6 +20,7 @@ legal action), and ours' share of the wins (returns: 1 shared among the winners)
 Wilson 95% interval against the fair share 1/N.
 
     nice -n 19 python benchmarks/vs_openspiel.py --games 100 --seconds 0.05 --out /tmp/vs.jsonl
+    nice -n 19 python benchmarks/vs_openspiel.py --engine fast ...   # ours with kernel playouts
 
 Every finished game is appended to ``--out`` (JSON lines) and a rerun skips the games
 already there, so a run can be interrupted and resumed.
@@ -115,7 +116,7 @@ class Timed:
         return str(self.agent)
 
 
-def play(game: str, players: int, index: int, seconds: float, c: float, seed: int) -> dict:
+def play(game: str, players: int, index: int, seconds: float, c: float, seed: int, engine: str = "reference") -> dict:
     spec = get_game(game)
     os_game = load(game, players=players)
     rng = random.Random(f"{seed}:{game}:{index}")
@@ -123,8 +124,8 @@ def play(game: str, players: int, index: int, seconds: float, c: float, seed: in
     seats = []
     for s in range(players):
         if s == focal:
-            agent = make_agent(f"ismcts:seconds={seconds}:rollout=random:cutoff=none:prior=none:c={c}:widen=0",
-                               spec, s, rng.getrandbits(63))
+            agent = make_agent(f"ismcts:seconds={seconds}:rollout=random:cutoff=none:prior=none:c={c}:widen=0"
+                               f":engine={engine}", spec, s, rng.getrandbits(63))
             seats.append(Timed(agent, lambda a: a.last_iterations))
         else:
             agent = OpenSpielISMCTS(spec, s, random.Random(rng.getrandbits(63)), seconds, c, os_game)
@@ -135,7 +136,7 @@ def play(game: str, players: int, index: int, seconds: float, c: float, seed: in
     Table(state, seats, clock=None).run(record=False)
     ours = seats[focal].rates
     theirs = [r for s, a in enumerate(seats) if s != focal for r in a.rates]
-    return {"game": game, "players": players, "index": index, "seconds": seconds, "c": c, "seed": seed,
+    return {"game": game, "players": players, "index": index, "seconds": seconds, "c": c, "seed": seed, "engine": engine,
             "focal_seat": focal, "share": state.returns()[focal], "steps": len(state.history),
             "ours_rate": float(np.mean(ours)) if ours else None, "ours_decisions": len(ours),
             "openspiel_rate": float(np.mean(theirs)) if theirs else None, "openspiel_decisions": len(theirs),
@@ -164,6 +165,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.05, help="time per move for both searches")
     parser.add_argument("--c", type=float, default=0.7, help="UCT exploration constant of both")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", choices=["reference", "fast"], default="reference",
+                        help="our search's playouts: the Python rules or the compiled kernel (ismcts:engine=fast)")
     parser.add_argument("--only", choices=sorted(GAMES), action="append", help="play only these games")
     parser.add_argument("--out", default=None, help="JSON-lines file: results appended, finished games skipped")
     args = parser.parse_args()
@@ -171,13 +174,14 @@ def main() -> None:
     if args.out and os.path.exists(args.out):
         with open(args.out) as fh:
             rows = [json.loads(line) for line in fh if line.strip()]
-        rows = [r for r in rows if r["seconds"] == args.seconds and r["c"] == args.c and r["seed"] == args.seed]
+        rows = [r for r in rows if r["seconds"] == args.seconds and r["c"] == args.c and r["seed"] == args.seed
+                and r.get("engine", "reference") == args.engine]
     todo = [(g, n, i) for g, n in GAMES.items() if not args.only or g in args.only for i in range(args.games)
             if not any(r["game"] == g and r["index"] == i for r in rows)]
     with Progress() as progress:
         task = progress.add_task("games", total=len(todo))
         for game, players, index in todo:
-            row = play(game, players, index, args.seconds, args.c, args.seed)
+            row = play(game, players, index, args.seconds, args.c, args.seed, args.engine)
             rows.append(row)
             if args.out:
                 with open(args.out, "a") as fh:
