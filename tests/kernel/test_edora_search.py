@@ -15,6 +15,8 @@ pytest.importorskip("numba")
 from nemeton.engine import get_game, mt  # noqa: E402
 from nemeton.engine.kernel import EXTERNAL, HEURISTIC, NO_STOP, RANDOM, KernelUnsupported  # noqa: E402
 from nemeton.games.edora.heuristic import HEURISTIC as REFERENCE_HEURISTIC  # noqa: E402
+from nemeton.games.edora import kernel as K  # noqa: E402
+from nemeton.games.edora.components import DOLMEN_COLOURS  # noqa: E402
 from nemeton.games.edora.kernel import EdoraKernel  # noqa: E402
 
 SPEC = get_game("edora")
@@ -242,3 +244,111 @@ def test_the_evaluation_of_an_ended_game_is_its_returns():
 def test_an_unknown_evaluation_is_refused():
     with pytest.raises(KernelUnsupported, match="fitted"):
         kernel(0).evaluate("fitted")
+
+
+# ----- load ---------------------------------------------------------------------------------------------
+def plain_row(k: EdoraKernel, state) -> np.ndarray:
+    """The row of ``state`` built from zero, field by field (what load wrote before it kept a
+    template of the last state loaded)."""
+    r = np.zeros(K.ROW, dtype=np.int64)
+    r[:len(k.opts)] = k.opts
+    n = k.players
+    for name, at in K._SCALAR_ROWS:
+        r[at] = int(getattr(state, name))
+    r[K.R_SP] = len(state.stack)
+    for j, entry in enumerate(state.stack):
+        r[K.R_STACK + 3 * j:K.R_STACK + 3 * j + 3] = entry
+    for name, at in K._LIST_ROWS:
+        r[at:at + n] = getattr(state, name)
+    for p in range(n):
+        r[K.R_NTABLETS + p] = len(state.tablets[p])
+        r[K.R_TABLETS + K.DECK_SIZE * p:K.R_TABLETS + K.DECK_SIZE * p + len(state.tablets[p])] = state.tablets[p]
+    for name, at in (("reserve", K.R_RESERVE), ("overview", K.R_OVERVIEW), ("herb_at", K.R_HERB_AT),
+                     ("herb_state", K.R_HERB_STATE), ("amulet", K.R_AMULET), ("owner", K.R_OWNER),
+                     ("value", K.R_VALUE), ("used", K.R_USED), ("standing_at", K.R_STANDING_AT),
+                     ("rune_at", K.R_RUNE_AT), ("pit_closed", K.R_PIT), ("dolmen_owner", K.R_DOLMEN_OWNER),
+                     ("oracle_stones", K.R_ORACLE_STONES), ("oracle_slots", K.R_ORACLE_SLOTS),
+                     ("gems_left", K.R_GEMS_LEFT), ("potion_owner", K.R_POTION_OWNER), ("deck", K.R_DECK),
+                     ("deck_marks", K.R_MARKS), ("draft_hand", K.R_HAND)):
+        value = getattr(state, name)
+        r[at:at + len(value)] = value
+    r[K.R_DECK_LEN] = len(state.deck)
+    r[K.R_HAND_LEN] = len(state.draft_hand)
+    r[K.R_RING:K.R_RING + K.NRING] = [DOLMEN_COLOURS.index(c) for c in state.ring_colours]
+    for c, (a, z) in enumerate(state.colour_ends):
+        r[K.R_COLOUR_ENDS + 2 * c:K.R_COLOUR_ENDS + 2 * c + 2] = a, z
+    if state.final is not None:
+        r[K.R_TOTAL:K.R_TOTAL + n] = [f["total"] for f in state.final]
+    return r
+
+
+def search_states(options, seed: int, count: int) -> list:
+    """States in the order a search might load them: states along one random game, and
+    between them determinizations of the seat's view a few actions on (decks, hands, stacks
+    and tablets grow and shrink from one to the next), the game's end included."""
+    rng = random.Random(seed)
+    state = SPEC.new_state(options, seed)
+    out = []
+    while len(out) < count:
+        out.append(state.clone())
+        if state.is_terminal():
+            state = SPEC.new_state(options, rng.randrange(10 ** 6))
+            continue
+        for _ in range(rng.randrange(3)):
+            d = SPEC.determinize(state.view(state.current_player), rng)
+            for _ in range(rng.randrange(6)):
+                if d.is_terminal():
+                    break
+                d.apply(rng.choice(d.legal_actions()))
+            out.append(d)
+        for _ in range(rng.randrange(1, 12)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_each_load_writes_the_row_built_from_zero(variant):
+    """Consecutive loads (into alternating slots) each leave exactly the row built from zero for
+    their state, whatever was loaded before, and the slot reads back as the state."""
+    options = SPEC.options(**VARIANTS[variant])
+    k = kernel(variant)
+    for j, state in enumerate(search_states(options, 70 + variant, 150)):
+        slot = j % 3
+        k.load(slot, state)
+        assert np.array_equal(k.rows[slot], plain_row(k, state)), f"variant {variant}, state {j}"
+        if j % 10 == 0:
+            assert comparable(k.read(slot)) == comparable(state), f"variant {variant}, state {j}"
+    ended = [s for s in search_states(options, 70 + variant, 150) if s.is_terminal()]
+    assert ended, "no ended game among the states"
+
+
+def test_a_state_changed_in_place_after_its_load_loads_anew():
+    """load keeps copies of what it compared: a state's lists changed in place between two
+    loads of it are written the second time."""
+    options = SPEC.options(**VARIANTS[4])
+    k = kernel(4)
+    state = SPEC.new_state(options, 9)
+    rng = random.Random(9)
+    for _ in range(80):
+        k.load(0, state)
+        assert np.array_equal(k.rows[0], plain_row(k, state))
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_loaded_stream_is_the_states_and_a_deal_replaces_it():
+    options = SPEC.options(**VARIANTS[1])
+    k = kernel(1)
+    a, b = SPEC.new_state(options, 3), SPEC.new_state(options, 4)
+    a.rng.random()
+    k.load(2, a)
+    k.load(4, b)
+    assert np.array_equal(k.streams[2], stream_of(a.rng)) and np.array_equal(k.streams[4], stream_of(b.rng))
+    k.load(2, b)
+    k.deal([3], slots=[4])
+    assert np.array_equal(k.streams[2], stream_of(b.rng))
+    assert np.array_equal(k.streams[4], stream_of(SPEC.new_state(options, 3).rng))
+    assert k.read(2).rng.getstate() == b.rng.getstate()

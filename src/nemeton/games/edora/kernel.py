@@ -22,7 +22,10 @@ looked at from the seat's stream; it chooses what the reference heuristic agent 
 
 from __future__ import annotations
 
+import array
+import operator
 import sys
+from itertools import chain
 from typing import Any, Sequence
 
 import numpy as np
@@ -123,6 +126,7 @@ def _allocator():
 
 
 _alloc, _row_size = _allocator()
+_NOTHING = object()   # equal to no value
 
 
 # options
@@ -2084,6 +2088,80 @@ _SCALAR_ROWS = (("player", R_PLAYER), ("start_player", R_START_PLAYER), ("round"
                 ("die_this_round", R_DIE_ROUND), ("knowledge_counter", R_KCOUNTER), ("links", R_LINKS),
                 ("closures", R_CLOSURES))
 _BOOL_FIELDS = {"ending", "over", "die_this_round"}
+_COLOUR_INDEX = {c: k for k, c in enumerate(DOLMEN_COLOURS)}
+
+
+def _load_writers(n: int) -> list[tuple[str, Any]]:
+    """What :meth:`EdoraKernel.load` writes: for each state attribute, a function
+    ``write(row, value, old)`` writing ``value`` into the part of the row it owns, where
+    ``old`` was written before (``_NOTHING``: the part is still zero), and returning a copy of
+    ``value`` to compare the next state's with. A part of variable length is written with its
+    count, and the tail ``old`` left beyond it zeroed."""
+    def scalar(at):
+        def write(t, v, old):
+            t[at] = v
+            return v
+        return write
+
+    def fixed(at):
+        def write(t, v, old):
+            t[at:at + len(v)] = v
+            return v[:]
+        return write
+
+    def padded(at, length_at):
+        def write(t, v, old):
+            k = len(v)
+            t[at:at + k] = v
+            if old is not _NOTHING and len(old) > k:
+                t[at + k:at + len(old)] = 0
+            if length_at >= 0:
+                t[length_at] = k
+            return v[:]
+        return write
+
+    def stack(t, v, old):
+        k = len(v)
+        t[R_STACK:R_STACK + 3 * k] = list(chain.from_iterable(v))
+        if old is not _NOTHING and len(old) > k:
+            t[R_STACK + 3 * k:R_STACK + 3 * len(old)] = 0
+        t[R_SP] = k
+        return v[:]
+
+    def tablets(t, v, old):
+        for p, held in enumerate(v):
+            before = [] if old is _NOTHING else old[p]
+            if held != before:
+                at, k = R_TABLETS + DECK_SIZE * p, len(held)
+                t[at:at + k] = held
+                if len(before) > k:
+                    t[at + k:at + len(before)] = 0
+                t[R_NTABLETS + p] = k
+        return [held[:] for held in v]
+
+    def ring(t, v, old):
+        t[R_RING:R_RING + NRING] = [_COLOUR_INDEX[c] for c in v]
+        return v[:]
+
+    def ends(t, v, old):
+        t[R_COLOUR_ENDS:R_COLOUR_ENDS + 2 * NCOL] = list(chain.from_iterable(v))
+        return v[:]
+
+    def final(t, v, old):
+        t[R_TOTAL:R_TOTAL + n] = 0 if v is None else [f["total"] for f in v]
+        return None if v is None else [dict(f) for f in v]
+
+    return [*((name, scalar(at)) for name, at in _SCALAR_ROWS), ("stack", stack),
+            *((name, fixed(at)) for name, at in _LIST_ROWS), ("tablets", tablets),
+            ("reserve", fixed(R_RESERVE)), ("overview", fixed(R_OVERVIEW)), ("herb_at", fixed(R_HERB_AT)),
+            ("herb_state", fixed(R_HERB_STATE)), ("amulet", fixed(R_AMULET)), ("owner", fixed(R_OWNER)),
+            ("value", fixed(R_VALUE)), ("used", fixed(R_USED)), ("standing_at", fixed(R_STANDING_AT)),
+            ("rune_at", fixed(R_RUNE_AT)), ("pit_closed", fixed(R_PIT)), ("ring_colours", ring),
+            ("colour_ends", ends), ("dolmen_owner", fixed(R_DOLMEN_OWNER)),
+            ("oracle_stones", fixed(R_ORACLE_STONES)), ("oracle_slots", fixed(R_ORACLE_SLOTS)),
+            ("deck", padded(R_DECK, R_DECK_LEN)), ("deck_marks", padded(R_MARKS, -1)),
+            ("draft_hand", padded(R_HAND, R_HAND_LEN)), ("gems_left", fixed(R_GEMS_LEFT)),
+            ("potion_owner", fixed(R_POTION_OWNER)), ("final", final)]
 
 
 class EdoraKernel(Kernel):
@@ -2117,10 +2195,32 @@ class EdoraKernel(Kernel):
         self.rows = np.zeros((batch, ROW), dtype=np.int64)
         self.rows[:, :len(self.opts)] = self.opts   # a slot never dealt: an ended game of these options
         self.rows[:, R_OVER] = 1
-        self.streams = mt.new_streams(batch)
+        self._streams = mt.new_streams(batch)
+        self._pending: dict[int, tuple[int, ...]] = {}   # slot: the words of a loaded stream, not yet copied
         self.seeds: list[int | None] = [None] * batch
         self._legal = np.empty(LEGAL_MAX, dtype=np.int64)
+        # load: the row of the last state loaded, and what it was built from (see load)
+        writers = _load_writers(n)
+        self._get_fields = operator.attrgetter(*(name for name, _ in writers))
+        self._writers = [write for _, write in writers]
+        self._template = np.zeros(ROW, dtype=np.int64)
+        self._template[:len(self.opts)] = self.opts
+        self._loaded: list[Any] = [_NOTHING] * len(writers)
         compile_notice(self.game, self._warm)
+
+    @property
+    def streams(self) -> np.ndarray:
+        """(B, mt.STREAM_WORDS) uint32: each slot's random stream (only the deal draws from it)."""
+        if self._pending:
+            for slot, words in self._pending.items():
+                self._streams[slot] = np.frombuffer(array.array("I", words), dtype=np.uint32)
+            self._pending.clear()
+        return self._streams
+
+    @streams.setter
+    def streams(self, value: np.ndarray) -> None:
+        self._streams = value
+        self._pending = {}
 
     def _warm(self) -> None:
         """Every compiled function once, on a one-game batch."""
@@ -2151,56 +2251,26 @@ class EdoraKernel(Kernel):
             raise ValueError(f"deal needs one seed per slot: {len(values)} seeds for {len(slots_)} slots")
         if any(not 0 <= s < 2 ** 64 for s in values):
             raise ValueError("the kernel deals from seeds 0 <= seed < 2**64")
-        deal_batch(self.rows, self.streams, np.array(values, dtype=np.uint64), slots_, self.opts)
+        for b in slots_:
+            self._pending.pop(int(b), None)
+        deal_batch(self.rows, self._streams, np.array(values, dtype=np.uint64), slots_, self.opts)
         for b, s in zip(slots_, values):
             self.seeds[int(b)] = s
 
     def load(self, slot: int, state: Any) -> None:
-        if state.options != self.options:
+        """Copy ``state`` into ``slot``. The row is built in a template kept from the last load,
+        rewriting only the parts whose value differs from the state loaded then (consecutive
+        states of a search differ in a few), and copied into the slot; the random stream's
+        words are kept and copied into :attr:`streams` when that is read."""
+        if state.options is not self.options and state.options != self.options:
             raise ValueError("load needs a state with the kernel's options")
-        r = self.rows[slot]
-        r[:] = 0
-        r[:len(self.opts)] = self.opts
-        n = self.players
-        for name, at in _SCALAR_ROWS:
-            r[at] = int(getattr(state, name))
-        r[R_SP] = len(state.stack)
-        for j, entry in enumerate(state.stack):
-            r[R_STACK + 3 * j:R_STACK + 3 * j + 3] = entry
-        for name, at in _LIST_ROWS:
-            r[at:at + n] = getattr(state, name)
-        for p in range(n):
-            tablets = state.tablets[p]
-            r[R_NTABLETS + p] = len(tablets)
-            r[R_TABLETS + DECK_SIZE * p:R_TABLETS + DECK_SIZE * p + len(tablets)] = tablets
-        r[R_RESERVE:R_RESERVE + 7 * n] = state.reserve
-        r[R_OVERVIEW:R_OVERVIEW + 7 * n] = state.overview
-        r[R_HERB_AT:R_HERB_AT + 12 * n] = state.herb_at
-        r[R_HERB_STATE:R_HERB_STATE + 12 * n] = state.herb_state
-        r[R_AMULET:R_AMULET + 6 * n] = state.amulet
-        r[R_OWNER:R_OWNER + 4 * NS] = state.owner
-        r[R_VALUE:R_VALUE + 4 * NS] = state.value
-        r[R_USED:R_USED + NS] = state.used
-        r[R_STANDING_AT:R_STANDING_AT + NS] = state.standing_at
-        r[R_RUNE_AT:R_RUNE_AT + NS] = state.rune_at
-        r[R_PIT:R_PIT + NPITS] = state.pit_closed
-        r[R_RING:R_RING + NRING] = [DOLMEN_COLOURS.index(c) for c in state.ring_colours]
-        for c, (a, z) in enumerate(state.colour_ends):
-            r[R_COLOUR_ENDS + 2 * c], r[R_COLOUR_ENDS + 2 * c + 1] = a, z
-        r[R_DOLMEN_OWNER:R_DOLMEN_OWNER + NCOL] = state.dolmen_owner
-        r[R_ORACLE_STONES:R_ORACLE_STONES + 6] = state.oracle_stones
-        r[R_ORACLE_SLOTS:R_ORACLE_SLOTS + 12] = state.oracle_slots
-        r[R_DECK_LEN] = len(state.deck)
-        r[R_DECK:R_DECK + len(state.deck)] = state.deck
-        r[R_MARKS:R_MARKS + len(state.deck_marks)] = state.deck_marks
-        r[R_HAND_LEN] = len(state.draft_hand)
-        r[R_HAND:R_HAND + len(state.draft_hand)] = state.draft_hand
-        r[R_GEMS_LEFT:R_GEMS_LEFT + 6] = state.gems_left
-        r[R_POTION_OWNER:R_POTION_OWNER + len(POTIONS)] = state.potion_owner
-        if state.final is not None:
-            r[R_TOTAL:R_TOTAL + n] = [f["total"] for f in state.final]
-        _, words, _ = state.rng.getstate()
-        self.streams[slot] = np.array(words, dtype=np.uint32)
+        template, loaded, writers = self._template, self._loaded, self._writers
+        for j, value in enumerate(self._get_fields(state)):
+            old = loaded[j]
+            if value != old:
+                loaded[j] = writers[j](template, value, old)
+        self.rows[slot] = template
+        self._pending[slot] = state.rng.getstate()[1]
         self.seeds[slot] = state.seed
 
     def read(self, slot: int) -> Any:
