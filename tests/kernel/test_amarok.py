@@ -378,6 +378,40 @@ def test_an_evaluation_amarok_lacks_is_refused():
         kernel(0).evaluate("fitted")
 
 
+# ----- load: what a search does per iteration -------------------------------------------------
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="the generator's memory is CPython's layout")
+def test_the_stream_copied_from_a_generators_memory_is_its_getstate():
+    assert amarok_kernel.MT_COPY is not None
+    stream = mt.new_streams(1)[0]
+    rng = random.Random(2026)
+    for draws in [0, 1, 2, 311, 312, 313, 622, 1, 1, 1000, 5000]:
+        for _ in range(draws):
+            rng.getrandbits(32)
+        rng.shuffle(list(range(20)))
+        amarok_kernel.MT_COPY(rng, stream.ctypes.data)
+        assert stream.tolist() == list(rng.getstate()[1])
+
+
+def test_load_through_numpy_loads_what_the_fast_path_loads(monkeypatch):
+    """NumPy's writes (another Python, rows not in C order) load what the packed row and the
+    memory copy load; slots count back from the end as NumPy's do."""
+    k = kernel(5, 3)
+    states = played_states(k.options, 1, 7)[::9]
+    fast = []
+    for state in states:
+        k.load(-1, state)
+        fast.append((k.rows[2].copy(), k.streams[2].copy()))
+    with pytest.raises(IndexError):
+        k.load(3, states[0])
+    monkeypatch.setattr(amarok_kernel, "MT_COPY", None)
+    other = AmarokKernel(k.options, 3)
+    other.rows = np.asfortranarray(other.rows)
+    for state, (row, stream) in zip(states, fast):
+        other.load(2, state)
+        assert np.array_equal(other.rows[2], row) and np.array_equal(other.streams[2], stream)
+        assert comparable(other.read(2)) == comparable(state)
+
+
 def test_without_jit_the_kernel_runs_as_plain_python_and_agrees():
     """NUMBA_DISABLE_JIT=1 runs the same source as Python: the random playouts of a few games
     give simulate's results there too."""

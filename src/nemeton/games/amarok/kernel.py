@@ -26,9 +26,12 @@ agent picks ``legal[randbelow(len(legal))]`` from that list.
 
 from __future__ import annotations
 
+import array
 import math
+import random
+import struct
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numba
 import numpy as np
@@ -70,6 +73,7 @@ OBS_SLICES = ("acting", "phase", "objective", "objective_holder", "round_wins", 
  AT_FRONTS, AT_SUMMARY, AT_RIVER, AT_DECK_SIZE, AT_DECK_BOTTOM) = range(13)
 ROUND_SCALE = 10.0
 LEGAL_MAX = 4 * SEATS + 3    # the longest legal list (a claw's targets with six seats)
+U32 = "I" if array.array("I").itemsize == 4 else "L"  # the array typecode of a uint32
 
 
 def make_cfg(options: Any, cards: int) -> np.ndarray:
@@ -1089,6 +1093,46 @@ def evaluate_batch(rows, cfg, values, symbols, out):
         evaluate_one(rows[b], cfg, values, symbols, kn, shares, weights, scores, winners, out[b])
 
 
+# ----- loading a random stream ----------------------------------------------------------------
+def mt_copier() -> Callable[[random.Random, int], None] | None:
+    """``copy(rng, address)``: a ``random.Random``'s 624 words then its position written as a
+    stream (:mod:`nemeton.engine.mt`) at ``address``, straight from the generator's memory
+    (CPython's ``RandomObject``: the object header, ``int index``, ``uint32_t state[624]``),
+    what ``getstate()[1]`` lists without building 625 Python ints (most of a load's cost).
+    None where that layout is not the one this Python has (checked here on generators at
+    several positions): then :meth:`AmarokKernel.load` calls ``getstate``."""
+    if sys.implementation.name != "cpython":
+        return None
+    try:
+        import _random
+        import ctypes
+    except ImportError:
+        return None
+    head = object.__basicsize__
+    if _random.Random.__basicsize__ < head + 4 * mt.STREAM_WORDS or ctypes.sizeof(ctypes.c_int) != 4:
+        return None
+    memmove, words = ctypes.memmove, 4 * mt.N
+
+    def copy(rng: random.Random, address: int) -> None:
+        at = id(rng) + head
+        memmove(address, at + 4, words)
+        memmove(address + words, at, 4)
+
+    probe = mt.new_streams(1)[0]
+    for seed in (0, 5, 2**40 + 3):
+        rng = random.Random(seed)
+        for draws in (0, 1, 623, 1, 100):  # positions 624 (just seeded), 1, 624, 1 and 101
+            for _ in range(draws):
+                rng.getrandbits(32)
+            copy(rng, probe.ctypes.data)
+            if probe.tolist() != list(rng.getstate()[1]):
+                return None
+    return copy
+
+
+MT_COPY = mt_copier()
+
+
 # ----- the kernel class -------------------------------------------------------------------------
 class AmarokKernel(Kernel):
     """B games of Amarok with one set of options (every option is supported)."""
@@ -1122,6 +1166,14 @@ class AmarokKernel(Kernel):
         self.streams = mt.new_streams(batch)
         self.seeds: list[int | None] = [None] * batch
         self._legal = np.empty(LEGAL_MAX, dtype=np.int64)
+        self._zeros = [[0] * k for k in range(DECK + size + 1)]  # padding lists for load
+        self._loaded_last_round: dict[str, Any] | None = None  # the last one load converted
+        self._loaded_head, self._loaded_cards = [0, 0, -1, 0, 0], [0] * (RIVER - LAST_FRONT)
+        self._rows_seen: np.ndarray | None = None  # load's buffers (_find_buffers)
+        self._streams_seen: np.ndarray | None = None
+        self._row_bytes: memoryview | None = None
+        self._row_struct = struct.Struct("i")
+        self._streams_at: int | None = None
         compile_notice(self.game, self._warm)
 
     def _warm(self) -> None:
@@ -1158,53 +1210,82 @@ class AmarokKernel(Kernel):
             self.seeds[int(b)] = s
 
     def load(self, slot: int, state: State) -> None:
+        """The row built as one list and packed into the rows' bytes at once, the stream copied
+        from the generator's memory (a search loads a state per iteration: every Python-level
+        write counts)."""
         assert isinstance(state, AmarokState)
-        if state.options != self.options:
+        if state.options is not self.options and state.options != self.options:
             raise ValueError("load needs a state with the kernel's options")
-        row = self.rows[slot]
-        row[:] = 0
-        n = self.players
-        row[TURN] = state.turn
-        row[CLAW_PENDING] = int(state.claw_pending)
-        row[OBJECTIVE] = state.objective
-        row[HOLDER] = state.holder
-        row[ROUND] = state.round
-        row[KNOWN_BOTTOM] = state.known_bottom
-        row[RIVER_LEN] = len(state.river)
-        row[RIVER:RIVER + len(state.river)] = state.river
-        row[DECK_LEN] = len(state.deck)
-        row[DECK:DECK + len(state.deck)] = state.deck
-        row[LEVELS:LEVELS + n] = state.levels
-        row[HAND:HAND + 2 * n] = state.hand
-        row[OWNER_SEES:OWNER_SEES + 2 * n] = [int(v) for v in state.owner_sees]
-        row[FRONT:FRONT + 2 * n] = state.front
-        row[FRONT_COUNT:FRONT_COUNT + n] = state.front_count
-        if state.last is None:
-            row[LAST_SEAT] = row[LAST_ACTION] = row[LAST_CARD] = -1
+        zeros = self._zeros
+        last = state.last
+        if last is None:
+            head = [state.turn, int(state.claw_pending), state.objective, state.holder, state.round,
+                    state.known_bottom, len(state.river), len(state.deck), -1, -1, -1]
         else:
-            seat, action, card = state.last
-            row[LAST_SEAT], row[LAST_ACTION], row[LAST_CARD] = seat, self.actions.id(action), card
-        last = state.last_round
-        row[LAST_MATER] = -1
-        if last is not None:
-            index = self.deck.index
-            row[LAST_ROUND] = last["round"]
-            row[LAST_MATING] = int(last["reason"] == "mating")
-            row[LAST_MATER] = -1 if last["mating_seat"] is None else last["mating_seat"]
-            row[LAST_OBJECTIVE] = OBJECTIVE_NAMES.index(last["objective"])
-            row[LAST_FRONT:LAST_FRONT + 2 * n] = EMPTY
-            for p, cards in enumerate(last["fronts"]):
-                row[LAST_COUNT + p] = len(cards)
-                for i, cid in enumerate(cards):
-                    row[LAST_FRONT + 2 * p + i] = index[cid]
-            for p in last["winners"]:
-                row[LAST_WINNERS + p] = 1
-        version, words, _ = state.rng.getstate()
-        self.streams[slot] = np.array(words, dtype=np.uint32)
+            head = [state.turn, int(state.claw_pending), state.objective, state.holder, state.round,
+                    state.known_bottom, len(state.river), len(state.deck), last[0], self.actions.id(last[1]),
+                    last[2]]
+        seats, pairs = zeros[SEATS - self.players], zeros[2 * (SEATS - self.players)]
+        last_head, last_cards = self._last_round_fields(state.last_round)
+        width = self.rows.shape[1]
+        values = (head + last_head + state.levels + seats + state.hand + pairs + state.owner_sees + pairs
+                  + state.front + pairs + state.front_count + seats + last_cards
+                  + state.river + zeros[2 - len(state.river)] + state.deck + zeros[width - DECK - len(state.deck)])
+        slot = range(self.rows.shape[0])[slot]  # an IndexError out of range, a negative slot counted back
+        rows, streams, rng = self.rows, self.streams, state.rng
+        if rows is not self._rows_seen or streams is not self._streams_seen:
+            self._find_buffers()
+        if self._row_bytes is not None:
+            self._row_struct.pack_into(self._row_bytes, slot * 4 * width, *values)
+        else:
+            rows[slot] = values
+        copy = MT_COPY
+        if copy is not None and self._streams_at is not None and type(rng) is random.Random:
+            copy(rng, self._streams_at + slot * 4 * mt.STREAM_WORDS)
+        else:
+            streams[slot] = np.frombuffer(array.array(U32, rng.getstate()[1]), dtype=np.uint32)
         self.seeds[slot] = state.seed
 
+    def _find_buffers(self) -> None:
+        """Where load writes: the rows as bytes (packed by a ``struct``, several times faster
+        than NumPy converting a list), the streams' address (for :data:`MT_COPY`); None
+        where an array is not the C-ordered one the kernel made (then NumPy writes)."""
+        rows, streams = self.rows, self.streams
+        self._rows_seen, self._streams_seen = rows, streams
+        whole = rows.dtype == np.int32 and rows.ndim == 2 and rows.flags.c_contiguous
+        self._row_bytes = memoryview(rows.data).cast("B") if whole else None
+        self._row_struct = struct.Struct(f"={rows.shape[1]}i")
+        self._streams_at = (streams.ctypes.data if MT_COPY is not None and streams.dtype == np.uint32
+                            and streams.shape == (rows.shape[0], mt.STREAM_WORDS)
+                            and streams.flags.c_contiguous else None)
+
+    def _last_round_fields(self, last: dict[str, Any] | None) -> tuple[list[int], list[int]]:
+        """The row's fields of ``state.last_round``: from LAST_ROUND to LEVELS, and from
+        LAST_FRONT to RIVER. The last dict converted is kept: a state's ``last_round`` is
+        replaced, never changed in place, so the states of one round (a search's samples)
+        share it and it is converted once."""
+        if last is self._loaded_last_round:
+            return self._loaded_head, self._loaded_cards
+        n = self.players
+        cards = [0] * (RIVER - LAST_FRONT)
+        if last is None:
+            head = [0, 0, -1, 0, 0]
+        else:
+            index = self.deck.index
+            head = [last["round"], int(last["reason"] == "mating"),
+                    -1 if last["mating_seat"] is None else last["mating_seat"],
+                    OBJECTIVE_NAMES.index(last["objective"]), 0]
+            cards[:2 * n] = [EMPTY] * (2 * n)
+            for p, front in enumerate(last["fronts"]):
+                cards[LAST_COUNT - LAST_FRONT + p] = len(front)
+                for i, cid in enumerate(front):
+                    cards[2 * p + i] = index[cid]
+            for p in last["winners"]:
+                cards[LAST_WINNERS - LAST_FRONT + p] = 1
+        self._loaded_last_round, self._loaded_head, self._loaded_cards = last, head, cards
+        return head, cards
+
     def read(self, slot: int) -> AmarokState:
-        import random
         row = [int(v) for v in self.rows[slot]]
         n = self.players
         rng = random.Random.__new__(random.Random)
