@@ -286,6 +286,7 @@ def check_playouts(variant, policies, stop_round, seed: int) -> None:
 def threads(request, monkeypatch):
     """The kernel's playout on one thread (play_slots) and split over two (playout_batch)."""
     monkeypatch.setattr(amarok_kernel.numba, "get_num_threads", lambda: request.param)
+    monkeypatch.setattr(amarok_kernel, "PARALLEL_MIN_SLOTS", 1)  # the tests' batches are small
     return request.param
 
 

@@ -44,6 +44,8 @@ from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, l
 from .options import AmarokOptions
 from .rules import EMPTY, AmarokState
 
+PARALLEL_MIN_SLOTS = 128  # slots per thread below which a playout runs on one thread
+
 # ----- the row of one game -------------------------------------------------------------------
 TURN, CLAW_PENDING, OBJECTIVE, HOLDER, ROUND, KNOWN_BOTTOM, RIVER_LEN, DECK_LEN = range(8)
 LAST_SEAT, LAST_ACTION, LAST_CARD = 8, 9, 10                 # LAST_SEAT -1: no last action
@@ -1368,7 +1370,10 @@ class AmarokKernel(Kernel):
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
-        parts = max(1, min(numba.get_num_threads(), self.batch))
+        # Threads only for batches worth a parallel launch: a search's batch of a few short
+        # playouts took 14 ms a call on a busy machine with two threads (waiting for a
+        # second core), 0.1 ms on one.
+        parts = max(1, min(numba.get_num_threads(), self.batch // PARALLEL_MIN_SLOTS))
         if parts == 1:  # one thread: no parallel launch (it costs microseconds a call)
             play_slots(self.rows, self.streams, self.cfg, self.values, self.symbols, policies, streams,
                        max_steps, stop_round, counts, 0, self.batch)
