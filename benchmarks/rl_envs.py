@@ -1,6 +1,9 @@
 """Random-action steps per second of our PettingZoo environments, next to PettingZoo's own
 classic games, in one run.
 
+Ours run on the compiled kernel (``engine="fast"``, the default where Numba is installed);
+with ``--reference`` also on the Python rules (``engine="reference"``), in the same run.
+
 Every environment runs the same loop: ``for agent in env.agent_iter(): obs, ... =
 env.last()``, then a uniformly random legal action drawn from ``obs["action_mask"]`` (or
 None for a finished agent) and ``env.step(action)``; so the observation tensor and the mask
@@ -10,10 +13,11 @@ turns in slices of a quarter of a second, timed in CPU time of the process
 (``time.process_time``), so other work on a shared machine slows none more than another.
 
 With ``--breakdown`` it also times, per decision of each of our games, where the time goes:
-the engine's step (legal actions and apply), the seat's view, the tensor made from it and
-the mask.
+on the kernel, its observation, its mask, its step (and the seat to act next) and the rest
+of the environment's step; with ``--reference`` also the reference engine's step (legal
+actions and apply), the seat's view, the tensor made from it and the mask.
 
-    python benchmarks/rl_envs.py --seconds 3 [--breakdown]
+    python benchmarks/rl_envs.py --seconds 3 [--reference] [--breakdown]
 
 PettingZoo's classic games need ``pygame`` (and ``texas_holdem_v4`` ``rlcard``); one that
 cannot be imported is left out and said so (``pip install pygame rlcard`` beside the extras).
@@ -31,6 +35,7 @@ import numpy as np
 
 from nemeton.engine import get_game
 from nemeton.interop import pettingzoo as ours
+from nemeton.interop._fast import KernelGame
 
 OURS = [("alarun", {"players": 2}), ("alarun", {"players": 3}), ("alarun", {"players": 4}),
         ("amarok", {"players": 3}), ("amarok", {"players": 4}), ("amarok", {"players": 6}),
@@ -100,9 +105,46 @@ class Runner:
         self.decisions += decisions
 
 
+def fast_breakdown(game: str, options: dict, env_rate: float, games: int = 20) -> dict[str, float]:
+    """Microseconds per decision on the kernel (one slot, as the environment steps it): the
+    observation, the mask, the step with the seat to act next; ``rest``: what else a step of
+    the environment at ``env_rate`` decisions per second took (PettingZoo's loop, the
+    checks, the rewards, the random choice)."""
+    spec = get_game(game)
+    opts = spec.options(**{**spec.bot_defaults, **options})
+    fast = KernelGame(spec, opts)
+    rng = random.Random(1)
+    t_obs = t_mask = t_step = 0.0
+    n = 0
+    clock = time.process_time
+    for seed in range(games):
+        fast.deal(seed)
+        seat = fast.current_player()
+        while seat >= 0:
+            t0 = clock()
+            fast.observe(seat)
+            t1 = clock()
+            mask = fast.mask()
+            t2 = clock()
+            action = rng.choice(legal_ids(mask))
+            t3 = clock()
+            fast.step(action)
+            seat = fast.current_player()
+            t4 = clock()
+            t_obs += t1 - t0
+            t_mask += t2 - t1
+            t_step += t4 - t3
+            n += 1
+    scale = 1e6 / n
+    out = {"observation": t_obs * scale, "mask": t_mask * scale, "step": t_step * scale}
+    out["rest"] = max(0.0, 1e6 / env_rate - sum(out.values()))
+    return out
+
+
 def breakdown(game: str, options: dict, games: int = 20) -> dict[str, float]:
-    """Microseconds per decision in: the engine's step, the view (``shared_view``, as the
-    environment takes it), the tensor (with the seat's memo), the mask."""
+    """Microseconds per decision of the reference engine in: the engine's step, the view
+    (``shared_view``, as the environment takes it), the tensor (with the seat's memo), the
+    mask."""
     spec = get_game(game)
     opts = spec.options(**{**spec.bot_defaults, **options})
     encoding = spec.encoding(opts)
@@ -141,12 +183,16 @@ def breakdown(game: str, options: dict, games: int = 20) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per environment")
+    parser.add_argument("--reference", action="store_true",
+                        help="also run our environments on the reference engine (the Python rules)")
     parser.add_argument("--breakdown", action="store_true", help="also time the parts of a step of our games")
     args = parser.parse_args()
     runners = [Runner(label, make) for label, make in theirs()]
-    for game, options in OURS:
-        label = f"{game} " + " ".join(f"{k}={v}" for k, v in options.items())
-        runners.append(Runner(label, lambda g=game, o=options: ours.env(g, **o)))
+    engines = ["fast", "reference"] if args.reference else ["fast"]
+    for engine in engines:
+        for game, options in OURS:
+            label = f"{game} " + " ".join(f"{k}={v}" for k, v in options.items()) + f" ({engine})"
+            runners.append(Runner(label, lambda g=game, o=options, e=engine: ours.env(g, engine=e, **o)))
     rounds = max(1, round(args.seconds / 0.25))
     for _ in range(rounds):
         for r in runners:
@@ -164,7 +210,17 @@ def main() -> None:
         print(f"| {r.label} | {int(np.prod(space.shape))} | {actions} | {rate:,.0f} | "
               f"{r.decisions / r.seconds:,.0f} | {ratio} |")
     if args.breakdown:
-        print("\nMicroseconds per decision (CPU time):")
+        print("\nMicroseconds per decision on the kernel (CPU time; rest: the environment's step less these):")
+        print("| game | observation | mask | step | rest | total |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for game, options in OURS:
+            label = f"{game} " + " ".join(f"{k}={v}" for k, v in options.items())
+            r = next(r for r in runners if r.label == f"{label} (fast)")
+            b = fast_breakdown(game, options, r.decisions / r.seconds)
+            print(f"| {label} | {b['observation']:.1f} | {b['mask']:.1f} | {b['step']:.1f} | {b['rest']:.1f} | "
+                  f"{sum(b.values()):.1f} |")
+    if args.breakdown and args.reference:
+        print("\nMicroseconds per decision of the reference engine (CPU time):")
         print("| game | engine step | view | tensor | mask | total |")
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for game, options in OURS:
