@@ -105,6 +105,12 @@ def _agent_classes() -> dict[str, type[Agent]]:
     except ModuleNotFoundError as exc:
         if exc.name != "nemeton.agents.ismcts":
             raise
+    try:
+        from .policy import PolicyAgent  # a learned network (needs NumPy: the rl extra)
+        classes["policy"] = PolicyAgent
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("nemeton.agents.policy", "numpy"):
+            raise
     return classes
 
 
@@ -143,6 +149,8 @@ def parse_agent_spec(agent_spec: str) -> tuple[type[Agent], dict[str, Any]]:
             raise AgentSpecError(f"agent {name!r} has {what}; its parameters: {allowed}")
         try:
             params[key] = cls.params[key](value)
+        except AgentSpecError:  # a parameter that explains itself (policy: a file that cannot be used)
+            raise
         except ValueError:
             expected = getattr(cls.params[key], "__name__", "a value")
             raise AgentSpecError(f"agent {name!r}: bad value for {key}: {value!r} (expected {expected})") from None
