@@ -276,6 +276,19 @@ def open_cells(row, b, out):
 
 
 @njit(cache=True)
+def _sorted_centre(row):
+    """The three face-up centre cards in ascending order."""
+    t0, t1, t2 = row[CENTRE], row[CENTRE + 1], row[CENTRE + 2]
+    if t0 > t1:
+        t0, t1 = t1, t0
+    if t1 > t2:
+        t1, t2 = t2, t1
+    if t0 > t1:
+        t0, t1 = t1, t0
+    return t0, t1, t2
+
+
+@njit(cache=True)
 def legal_actions(row, out):
     """The current player's legal action ids in the reference's order; returns how many."""
     phase = row[H_PHASE]
@@ -284,13 +297,7 @@ def legal_actions(row, out):
             out[0] = 0
             return 1
         b = seat_at(row[H_TURN])
-        t0, t1, t2 = row[CENTRE], row[CENTRE + 1], row[CENTRE + 2]
-        if t0 > t1:
-            t0, t1 = t1, t0
-        if t1 > t2:
-            t1, t2 = t2, t1
-        if t0 > t1:
-            t0, t1 = t1, t0
+        t0, t1, t2 = _sorted_centre(row)
         k = 0
         previous = -1
         for h in range(3):
@@ -780,6 +787,45 @@ def observe_batch(state, seats, off, out, cap_scale):
 
 
 # ----- the heuristic (heuristic.py: SquareReader and choose) --------------------------------
+# A seat's reading of its square (SquareReader) lives in scratch arrays with a seat axis
+# (_new_reading), made once per batch call, and stays valid while the square does: a square
+# changes only when its seat places, so a playout reads it again only after that seat's
+# placements, and the decisions of a round's action phase (and its first placement) reuse it
+# with the card values found so far (SquareReader.shared does the same in the reference).
+R_VALID, R_OPEN, R_DRUID_POINTS = range(3)   # per seat: the reading holds the square, open cells, druid points
+# per seat and druid line (0 its row, 1 its column): the line's strength without the druid,
+# the stretches through the druid (_stretches_through: by colour, by ingredient), the line's
+# points with the druid as each card d, and (-1: not yet) the best points of both lines when
+# a placement leaves the stretches through the druid as they are, by the line's new strength
+D_BASE, D_COLOUR, D_INGREDIENT, D_POINTS, D_BEST = 0, 1, 8, 15, 64
+D_WORDS = D_BEST + 6
+
+
+@njit(cache=True)
+def _new_reading():
+    """Scratch for the heuristic: (info, cells, arms_f, arms_r, open_list, traits, plain,
+    druid, best, strengths, line, sets), every seat's reading invalid. Per seat: ``info`` (R_*),
+    the board with the druid at its best value, the arms and list of the open cells (as
+    _read_square fills them), per open cell the colours and ingredients its neighbouring
+    stretches start with (``traits``, bits 0-6 and 7-13) and the gain of a card sharing none
+    of them (``plain``), the druid's lines (D_*) and each card's best placement gain (NaN: not
+    yet). Then the line strengths of the square being read, one line of 9 cells and the
+    stretches through the druid of a line with a new card."""
+    info = np.zeros((MAXP, 3), dtype=np.int64)
+    cells = np.empty((MAXP, 81), dtype=np.int64)
+    arms_f = np.empty((MAXP, 81, 2, 5), dtype=np.int64)
+    arms_r = np.empty((MAXP, 81, 2, 2, 6), dtype=np.int64)
+    open_list = np.empty((MAXP, 81), dtype=np.int64)
+    traits = np.empty((MAXP, 81), dtype=np.int64)
+    plain = np.empty((MAXP, 81))
+    druid = np.empty((MAXP, 2, D_WORDS), dtype=np.int64)
+    best = np.empty((MAXP, 50))
+    strengths = np.empty((2, 9), dtype=np.int64)
+    line = np.empty(9, dtype=np.int64)
+    sets = np.empty(14, dtype=np.int64)
+    return info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets
+
+
 @njit(cache=True)
 def _lines_gain(arms_f, arms_r, cell, card, druid):
     """heuristic._lines_gain: the placement gain of ``card`` on ``cell`` along its row and
@@ -828,32 +874,136 @@ def _lines_gain(arms_f, arms_r, cell, card, druid):
 
 
 @njit(cache=True)
-def _read_square(row, b, cells, arms_f, arms_r, open_list, exact_druid):
-    """SquareReader(square, exact_druid=exact_druid): the druid at its best value, each line's
-    strength and the arms of every open cell. Returns (number of open cells, druid points)."""
-    board = row[b + S_CELLS:b + S_CELLS + 81].copy()
-    row9 = board[36:45].copy()
-    column9 = np.empty(9, dtype=np.int64)
+def _plain_gain(arms_f, cell):
+    """heuristic._plain_gain: _lines_gain of a card sharing neither colour nor ingredient with
+    the stretches beside ``cell`` (a stretch of 1 on both lines: the same operations in the
+    same order, so the same value)."""
+    immediate = 0.0
+    potential = 0.0
+    for a in range(2):
+        base = arms_f[cell, a, 4]
+        if 1 > base:
+            immediate += POINTS[1] - POINTS[base]
+        if arms_f[cell, a, 0] != 0:
+            potential += GROWTH * (POINTS[2] - POINTS[1])
+        if 1 <= arms_f[cell, a, 2]:
+            potential -= BLOCKING * arms_f[cell, a, 3]
+    return immediate + potential
+
+
+@njit(cache=True)
+def _traits(card):
+    """heuristic._TRAITS: the bit of the card's colour (0-6) and of its ingredient (7-13)."""
+    return (np.int64(1) << (card % 7)) | (np.int64(1) << (7 + card // 7))
+
+
+@njit(cache=True)
+def _joined(by_colour, by_ingredient, d):
+    """The stretch through a druid of value ``d`` with the neighbouring stretches ``by_colour``
+    and ``by_ingredient`` (_stretches_through): druid_lines' in_row / in_column."""
+    bit = np.int64(1) << d
+    return max(popcount(by_colour[d % 7] | bit), popcount(by_ingredient[d // 7] | bit))
+
+
+@njit(cache=True)
+def _druid_line(line, druid_a):
+    """One line of the druid (``line``, 9 cells, the druid at 4) for druid_lines: its strength
+    without the druid, the stretches through the druid and its points with the druid as each
+    card (the other line's are added apart)."""
+    base = line_strength(line, 0, 1)
+    druid_a[D_BASE] = base
+    by_colour = druid_a[D_COLOUR:D_COLOUR + 7]
+    by_ingredient = druid_a[D_INGREDIENT:D_INGREDIENT + 7]
+    _stretches_through(line, by_colour, by_ingredient)
+    for d in range(49):
+        druid_a[D_POINTS + d] = POINTS[max(base, _joined(by_colour, by_ingredient, d))]
+    for k in range(6):
+        druid_a[D_BEST + k] = -1
+
+
+@njit(cache=True)
+def _best_druid(by_colour, by_ingredient, base, other):
+    """druid_lines' best points: a line of strength ``base`` without the druid and stretches
+    ``by_colour`` / ``by_ingredient`` through it, with the other line (``_druid_line``)."""
+    best_points = -1
+    for d in range(49):
+        points = POINTS[max(base, _joined(by_colour, by_ingredient, d))] + other[D_POINTS + d]
+        if points > best_points:
+            best_points = points
+    return best_points
+
+
+@njit(cache=True)
+def _druid_gain(row, b, druid, druid_points, card, cell, line, sets):
+    """SquareReader._druid_lines_gain: the points ``card`` on ``cell`` (on the druid's row or
+    column) adds to the druid's lines, the druid taking its best value again: druid_lines of
+    the line with the card and the other line as it is. A card apart from the stretches
+    through the druid (an empty cell or the Centum auri between) changes only the line's
+    strength without the druid, whose best points are kept per strength."""
+    x = cell % 9 - 4
+    y = cell // 9 - 4
+    a = 0 if y == 0 else 1
+    at = x + 4 if a == 0 else y + 4
+    start = b + S_CELLS + (36 if a == 0 else 4)
+    stride = 1 if a == 0 else 9
     for k in range(9):
-        column9[k] = board[k * 9 + 4]
-    druid, druid_points = druid_lines(row9, column9)
+        line[k] = row[start + k * stride]
+    line[at] = card
+    base = line_strength(line, 0, 1)
+    this = druid[a]
+    other = druid[1 - a]
+    step = 1 if at > 4 else -1
+    k = 4 + step
+    while k != at and 0 <= line[k] < CENTUM_AURI:
+        k += step
+    if k != at:
+        best_points = this[D_BEST + base]
+        if best_points < 0:
+            best_points = _best_druid(this[D_COLOUR:D_COLOUR + 7], this[D_INGREDIENT:D_INGREDIENT + 7], base, other)
+            this[D_BEST + base] = best_points
+        return best_points - druid_points
+    by_colour = sets[0:7]
+    by_ingredient = sets[7:14]
+    _stretches_through(line, by_colour, by_ingredient)
+    return _best_druid(by_colour, by_ingredient, base, other) - druid_points
+
+
+@njit(cache=True)
+def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid, strengths, line, exact_druid):
+    """SquareReader(square, exact_druid=exact_druid) into one seat's part of a reading
+    (_new_reading): the druid at its best value, each line's strength and the arms, traits and
+    plain gain of every open cell. Returns (number of open cells, druid points)."""
+    board = b + S_CELLS
+    for k in range(9):
+        line[k] = row[board + 36 + k]
+    _druid_line(line, druid[0])
+    for k in range(9):
+        line[k] = row[board + k * 9 + 4]
+    _druid_line(line, druid[1])
+    druid_value = 99
+    druid_points = -1
+    for d in range(49):   # druid_lines: the first value in card order among equals
+        points = druid[0, D_POINTS + d] + druid[1, D_POINTS + d]
+        if points > druid_points:
+            druid_value = d
+            druid_points = points
     for i in range(81):
-        cells[i] = board[i]
-    cells[ORIGIN] = druid
+        cells[i] = row[board + i]
+    cells[ORIGIN] = druid_value
     min_x, max_x = row[b + S_MIN_X], row[b + S_MAX_X]
     min_y, max_y = row[b + S_MIN_Y], row[b + S_MAX_Y]
     lo_x, hi_x, lo_y, hi_y = max_x - 4, min_x + 4, max_y - 4, min_y + 4
-    rows = np.zeros(9, dtype=np.int64)
-    columns = np.zeros(9, dtype=np.int64)
+    strengths[:] = 0   # rows (axis 0) and columns (axis 1), by index + 4
     for y in range(min_y, max_y + 1):
-        rows[y + 4] = line_strength(cells, (y + 4) * 9, 1)
+        strengths[0, y + 4] = line_strength(cells, (y + 4) * 9, 1)
     for x in range(min_x, max_x + 1):
-        columns[x + 4] = line_strength(cells, x + 4, 9)
+        strengths[1, x + 4] = line_strength(cells, x + 4, 9)
     m = open_cells(row, b, open_list)
     for j in range(m):
         cell = open_list[j]
         x0 = cell % 9 - 4
         y0 = cell // 9 - 4
+        shared = np.int64(0)
         for a in range(2):
             empty_open = False
             runs = 0
@@ -910,6 +1060,7 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, exact_druid):
                 arms_r[cell, a, runs, 4] = by_ingredient
                 arms_r[cell, a, runs, 5] = whole_ingredient and open_end
                 runs += 1
+                shared |= _traits(first)
                 strength = max(popcount(by_colour), popcount(by_ingredient))
                 if strength > neighbour:
                     neighbour = strength
@@ -920,28 +1071,23 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, exact_druid):
             arms_f[cell, a, 2] = neighbour
             arms_f[cell, a, 3] = worth
             # exact: the druid's lines are counted apart (99: skip)
-            arms_f[cell, a, 4] = (rows[index + 4] if a == 0 else columns[index + 4]) if index != 0 or not exact_druid \
-                else 99
+            arms_f[cell, a, 4] = strengths[a, index + 4] if index != 0 or not exact_druid else 99
+        traits[cell] = shared
+        plain[cell] = _plain_gain(arms_f, cell)
     return m, druid_points
 
 
 @njit(cache=True)
-def _gain(row, b, arms_f, arms_r, druid_points, card, cell):
-    """SquareReader.gain: on the druid's row or column the druid takes its best value again."""
-    x = cell % 9 - 4
-    y = cell // 9 - 4
-    druid = 0
-    if x == 0 or y == 0:
-        row9 = row[b + S_CELLS + 36:b + S_CELLS + 45].copy()
-        column9 = np.empty(9, dtype=np.int64)
-        for k in range(9):
-            column9[k] = row[b + S_CELLS + k * 9 + 4]
-        if y == 0:
-            row9[x + 4] = card
-        else:
-            column9[y + 4] = card
-        druid = druid_lines(row9, column9)[1] - druid_points
-    return _lines_gain(arms_f, arms_r, cell, card, druid)
+def _gain(row, b, arms_f, arms_r, traits, plain, druid, druid_points, line, sets, card, cell):
+    """SquareReader.gain (the exact kind): on the druid's row or column the druid takes its
+    best value again (the Centum auri's gain leaves that out); elsewhere a card sharing no
+    colour or ingredient with the stretches beside the cell has the cell's plain gain."""
+    if cell % 9 == 4 or cell // 9 == 4:
+        druid_gain = 0 if card == CENTUM_AURI else _druid_gain(row, b, druid, druid_points, card, cell, line, sets)
+        return _lines_gain(arms_f, arms_r, cell, card, druid_gain)
+    if card != CENTUM_AURI and traits[cell] & _traits(card) == 0:
+        return plain[cell]
+    return _lines_gain(arms_f, arms_r, cell, card, 0)
 
 
 @njit(cache=True)
@@ -955,77 +1101,87 @@ def _with_bonuses(card, best_gain, secret):
 
 
 @njit(cache=True)
-def heuristic_choose(row, legal, count):
-    """heuristic.choose for the current player (the rng is not used)."""
+def heuristic_choose(row, legal, count, reading):
+    """heuristic.choose for the current player (the rng is not used), with the seat's reading
+    in ``reading`` (_new_reading): made here unless still valid (the caller invalidates a
+    seat's reading when it places)."""
     if count == 1:
         return legal[0]
+    info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets = reading
     seat = current_player(row)
     b = seat_at(seat)
-    cells = np.empty(81, dtype=np.int64)
-    arms_f = np.empty((81, 2, 5), dtype=np.int64)
-    arms_r = np.empty((81, 2, 2, 6), dtype=np.int64)
-    open_list = np.empty(81, dtype=np.int64)
-    m, druid_points = _read_square(row, b, cells, arms_f, arms_r, open_list, True)
+    if not info[seat, R_VALID]:
+        m, druid_points = _read_square(row, b, cells[seat], arms_f[seat], arms_r[seat], open_list[seat],
+                                       traits[seat], plain[seat], druid[seat], strengths, line, True)
+        info[seat, R_VALID] = 1
+        info[seat, R_OPEN] = m
+        info[seat, R_DRUID_POINTS] = druid_points
+        best[seat, :] = np.nan
+    m = info[seat, R_OPEN]
+    druid_points = info[seat, R_DRUID_POINTS]
+    arms_f_s, arms_r_s, traits_s, plain_s, druid_s = arms_f[seat], arms_r[seat], traits[seat], plain[seat], druid[seat]
     if legal[0] >= PLACE0:
-        best = legal[0]
+        choice = legal[0]
         best_gain = -np.inf
         for j in range(count):
             p = legal[j] - PLACE0
             k = p % 80
-            g = _gain(row, b, arms_f, arms_r, druid_points, p // 80, k if k < ORIGIN else k + 1)
+            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, p // 80,
+                      k if k < ORIGIN else k + 1)
             if g > best_gain:
-                best = legal[j]
+                choice = legal[j]
                 best_gain = g
-        return best
+        return choice
     # the action phase: each card's value (its best placement plus the bonuses)
     secret = row[b + S_SECRET]
-    values = np.empty(50, dtype=np.float64)
-    known = np.zeros(50, dtype=np.bool_)
-    cards = np.empty(6, dtype=np.int64)
-    for k in range(3):
-        cards[k] = row[b + S_HAND + k]
-        cards[3 + k] = row[CENTRE + k]
+    best_s = best[seat]
+    open_s = open_list[seat]
     for k in range(6):
-        card = cards[k]
-        if known[card]:
+        card = row[b + S_HAND + k] if k < 3 else row[CENTRE + k - 3]
+        if best_s[card] == best_s[card]:   # known (not NaN)
             continue
         best_gain = -np.inf
         for j in range(m):
-            g = _gain(row, b, arms_f, arms_r, druid_points, card, open_list[j])
+            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, card,
+                      open_s[j])
             if g > best_gain:
                 best_gain = g
-        values[card] = _with_bonuses(card, best_gain, secret)
-        known[card] = True
+        best_s[card] = best_gain
+    h0, h1, h2 = row[b + S_HAND], row[b + S_HAND + 1], row[b + S_HAND + 2]
+    c0, c1, c2 = row[CENTRE], row[CENTRE + 1], row[CENTRE + 2]
     last_action = row[H_FIRST] != NO_SEAT
     margin = 1e-9 if last_action else SWAP_MARGIN
     best_swap = -1
     best_gain = margin
-    centre = np.sort(cards[3:6])
+    t0, t1, t2 = _sorted_centre(row)
     previous = -1
     for h in range(3):
-        give = cards[h]
+        give = row[b + S_HAND + h]
         if give == previous:
             continue
         previous = give
         before = -1
         for t in range(3):
-            take = centre[t]
+            take = t0 if t == 0 else t1 if t == 1 else t2
             if take == before:
                 continue
             before = take
             if give != take:
-                g = values[take] - values[give]
+                g = (_with_bonuses(take, best_s[take], secret) - _with_bonuses(give, best_s[give], secret))
                 if g > best_gain:
                     best_swap = swap_id(give, take)
                     best_gain = g
-    all_gain = (((0.0 + values[cards[3]]) + values[cards[4]]) + values[cards[5]]) - (
-        ((0.0 + values[cards[0]]) + values[cards[1]]) + values[cards[2]])
+    all_gain = (((0.0 + _with_bonuses(c0, best_s[c0], secret)) + _with_bonuses(c1, best_s[c1], secret))
+                + _with_bonuses(c2, best_s[c2], secret)) - (
+        ((0.0 + _with_bonuses(h0, best_s[h0], secret)) + _with_bonuses(h1, best_s[h1], secret))
+        + _with_bonuses(h2, best_s[h2], secret))
     if all_gain > max(best_gain, margin):
         return 1
     if best_swap >= 0:
         return best_swap
     if row[H_FACE_DOWN_LEN] > 0 and not last_action:
-        weakest = min(values[cards[0]], min(values[cards[1]], values[cards[2]]))
+        weakest = min(_with_bonuses(h0, best_s[h0], secret),
+                      min(_with_bonuses(h1, best_s[h1], secret), _with_bonuses(h2, best_s[h2], secret)))
         if weakest < WEAK_CARD:
             return 2
     return 0
@@ -1033,27 +1189,38 @@ def heuristic_choose(row, legal, count):
 
 # ----- the cut-off evaluations (heuristic.evaluate, fitted.features) -------------------------
 @njit(cache=True)
-def _quick_reading(row, s, cells, arms_f, arms_r, open_list):
-    """SquareReader(square of seat s, exact_druid=False): the hand value of the seat's cards
-    still to place (hand_value) and its openings (fitted.features)."""
+def _quick_reading(row, s, reading):
+    """SquareReader(square of seat s, exact_druid=False), read into seat s's part of
+    ``reading``: the hand value of the seat's cards still to place (hand_value) and its
+    openings (fitted.features)."""
+    info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets = reading
     b = seat_at(s)
-    m = _read_square(row, b, cells, arms_f, arms_r, open_list, False)[0]
+    arms_f_s, arms_r_s, open_s, traits_s, plain_s = arms_f[s], arms_r[s], open_list[s], traits[s], plain[s]
+    m = _read_square(row, b, cells[s], arms_f_s, arms_r_s, open_s, traits_s, plain_s, druid[s], strengths, line,
+                     False)[0]
+    info[s, R_VALID] = 0   # not the exact reading the heuristic's choices take
     hand_len = row[b + S_HAND_LEN]
-    best = np.full(3, -np.inf)
+    best_s = best[s]
+    for k in range(hand_len):
+        best_s[k] = -np.inf
     openings = 0
     for j in range(m):
-        cell = open_list[j]
+        cell = open_s[j]
         for k in range(hand_len):
-            g = _lines_gain(arms_f, arms_r, cell, row[b + S_HAND + k], 0)
-            if g > best[k]:
-                best[k] = g
-        w0 = arms_f[cell, 0, 3]
-        w1 = arms_f[cell, 1, 3]
+            card = row[b + S_HAND + k]
+            if card != CENTUM_AURI and traits_s[cell] & _traits(card) == 0:
+                g = plain_s[cell]
+            else:
+                g = _lines_gain(arms_f_s, arms_r_s, cell, card, 0)
+            if g > best_s[k]:
+                best_s[k] = g
+        w0 = arms_f_s[cell, 0, 3]
+        w1 = arms_f_s[cell, 1, 3]
         openings += w0 if w0 > w1 else w1
     hand = 0.0
     secret = row[b + S_SECRET]
     for k in range(hand_len):
-        hand += _with_bonuses(row[b + S_HAND + k], best[k], secret)
+        hand += _with_bonuses(row[b + S_HAND + k], best_s[k], secret)
     return hand, openings
 
 
@@ -1076,10 +1243,7 @@ def _softmax(scores, n, temperature, out):
 def evaluate_batch(state, fitted, weights, out):
     """Each slot's estimated share of the win per seat: heuristic.evaluate, or (``fitted``)
     the fitted evaluation with ``weights`` (stage x feature); returns of ended slots."""
-    cells = np.empty(81, dtype=np.int64)
-    arms_f = np.empty((81, 2, 5), dtype=np.int64)
-    arms_r = np.empty((81, 2, 2, 6), dtype=np.int64)
-    open_list = np.empty(81, dtype=np.int64)
+    reading = _new_reading()
     scores = np.empty(MAXP)
     winners = np.empty(MAXP, dtype=np.bool_)
     for i in range(state.shape[0]):
@@ -1093,7 +1257,7 @@ def evaluate_batch(state, fitted, weights, out):
             w = weights[2 * (row[H_ROUND] - 1) + (phase == PLACEMENT)]
             starter = row[H_START] if phase == ACTIONS else row[H_FIRST]
             for s in range(n):
-                hand, openings = _quick_reading(row, s, cells, arms_f, arms_r, open_list)
+                hand, openings = _quick_reading(row, s, reading)
                 points = potions(row, s, False)
                 features = (float(points), float(total_score(row, s) - points), hand, float(openings),
                             1.0 if s == starter else 0.0)
@@ -1104,7 +1268,7 @@ def evaluate_batch(state, fitted, weights, out):
             _softmax(scores, n, 1.0, out[i])
         else:
             for s in range(n):
-                scores[s] = total_score(row, s) + _quick_reading(row, s, cells, arms_f, arms_r, open_list)[0]
+                scores[s] = total_score(row, s) + _quick_reading(row, s, reading)[0]
             rounds_left = ROUNDS - row[H_ROUND] + (phase == ACTIONS)
             _softmax(scores, n, 3.0 + 2.5 * rounds_left, out[i])
 
@@ -1118,8 +1282,11 @@ def playout_batch(state, policies, streams, max_steps, stop_round, counts):
     when the seat to act is EXTERNAL, or once its round reaches ``stop_round[i]`` (negative:
     never; the round is ``state.round``, which only ``end_round`` moves on)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    reading = _new_reading()
+    valid = reading[0][:, R_VALID]
     for i in range(state.shape[0]):
         row = state[i]
+        valid[:] = 0
         stop = stop_round[i] if stop_round[i] >= 0 else ROUNDS + 1
         steps = 0
         decisions = 0
@@ -1132,9 +1299,11 @@ def playout_batch(state, policies, streams, max_steps, stop_round, counts):
             if policy == RANDOM:
                 a = legal[mt.randbelow(streams[i, seat], k)]
             else:
-                a = heuristic_choose(row, legal, k)
+                a = heuristic_choose(row, legal, k, reading)
             if k > 1:
                 decisions += 1
+            if a >= PLACE0:
+                valid[seat] = 0   # the seat's square changes: its reading with it
             apply_action(row, a)
             steps += 1
         counts[i, 0] = steps
@@ -1151,11 +1320,13 @@ def current_player_batch(state, out):
 def heuristic_batch(state, out):
     """The heuristic's action for each slot's current player (-1 for ended slots)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    reading = _new_reading()
     for i in range(state.shape[0]):
+        reading[0][:, R_VALID] = 0
         if state[i, H_PHASE] == OVER:
             out[i] = -1
         else:
-            out[i] = heuristic_choose(state[i], legal, legal_actions(state[i], legal))
+            out[i] = heuristic_choose(state[i], legal, legal_actions(state[i], legal), reading)
 
 
 # ----- the class ----------------------------------------------------------------------------
@@ -1337,8 +1508,9 @@ class AlarunKernel(Kernel):
         observe_batch(self.state, np.asarray(seats, dtype=np.int64), self.offsets, out, self.cap_scale)
         return out
 
-    def heuristic_actions(self) -> np.ndarray:
-        """(B,) the heuristic's choice for each slot's current player (-1 once ended)."""
+    def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
+        """(B,) the heuristic's choice for each slot's current player (-1 once ended); it
+        draws nothing (``streams`` is not read)."""
         out = np.empty(self.batch, dtype=np.int64)
         heuristic_batch(self.state, out)
         return out
