@@ -20,7 +20,7 @@ from .events import EVENT_KINDS
 from .options import PLAYER_COUNTS, AmarokOptions
 from .render import render
 from .rules import AmarokState, new_state
-from .infer import determinize, legal_actions_from_view
+from .infer import determinize, legal_actions_from_view, prepare_sampler
 
 SPEC = register(GameSpec(
     name="amarok",
@@ -34,6 +34,7 @@ SPEC = register(GameSpec(
     action_codec=ACTION_CODEC,
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,
+    prepare_sampler=prepare_sampler,
     render=render,
     conformance_variants=({"players": 4, "teams": True}, {"players": 6, "teams": True}),
     event_kinds=EVENT_KINDS,

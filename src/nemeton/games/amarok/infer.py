@@ -1,17 +1,18 @@
 """From a seat's view back to the game: the legal actions of a view alone, the options a view
-carries (parsed once per value) and the determinizer (a full state consistent with a view).
+carries (parsed once per value), the determinizer (a full state consistent with a view) and
+search's sampler (the determinizer with the view read once: :func:`prepare_sampler`).
 What a view holds is in :mod:`.view`."""
 
 from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from ...engine import TERMINAL, Action, RecordError
+from ...engine import TERMINAL, Action, RecordError, State
 from .actions import tables_for
 from .components import load_deck
-from .rules import AmarokOptions, AmarokState, assemble, options_from_json
+from .rules import AmarokOptions, AmarokState, assemble, last_round_copy, options_from_json
 
 
 # ----- legal actions from the view alone ---------------------------------------------------
@@ -70,6 +71,21 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
     cards, the cards of others that face away from it, the deck above the known bottom) are
     dealt uniformly at random from the cards it has not seen anywhere."""
     options = cached_options(view["options"])
+    hands, pool, holes = _unseen(view, options)
+    rng.shuffle(pool)
+    _check_unseen(view, pool, holes)
+    it = iter(pool)
+    for p, k in holes:
+        hands[p][k] = next(it)
+    state = assemble(options, _state_data(view, hands, list(it)), random.Random(rng.getrandbits(64)), None)
+    state.events = None
+    return state
+
+
+def _unseen(view: Mapping[str, Any], options: AmarokOptions) -> tuple[list, list[str], list[tuple[int, int]]]:
+    """The hands as card ids (None where a card is hidden from the seat, and for an empty
+    slot), the cards the seat has seen nowhere (in deck order) and the hidden hand slots
+    (seat, slot), in the order the determinizer fills them."""
     deck = load_deck(options.deck)
     hands = [[None if slot is None else slot["card"] for slot in row] for row in view["hands"]]
     known = {c for row in hands for c in row if c is not None}
@@ -77,18 +93,22 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
     known.update(view["river"])
     known.update(view["deck_bottom"])
     pool = [c for c in deck.ids if c not in known]
-    rng.shuffle(pool)
+    holes = [(p, k) for p, row in enumerate(view["hands"])
+             for k, slot in enumerate(row) if slot is not None and slot["card"] is None]
+    return hands, pool, holes
+
+
+def _check_unseen(view: Mapping[str, Any], pool: list, holes: list) -> None:
     unknown_deck = view["deck_size"] - len(view["deck_bottom"])
-    holes = sum(1 for row in view["hands"] for slot in row if slot is not None and slot["card"] is None)
-    if holes + unknown_deck != len(pool):
+    if len(holes) + unknown_deck != len(pool):
         raise RecordError(f"inconsistent Amarok view: {len(pool)} unseen cards for "
-                         f"{holes} hidden hand cards and {unknown_deck} unknown deck cards")
-    it = iter(pool)
-    for p, row in enumerate(view["hands"]):
-        for k, slot in enumerate(row):
-            if slot is not None and slot["card"] is None:
-                hands[p][k] = next(it)
-    data = {
+                          f"{len(holes)} hidden hand cards and {unknown_deck} unknown deck cards")
+
+
+def _state_data(view: Mapping[str, Any], hands: list, deck_above_bottom: list) -> dict[str, Any]:
+    """The state's JSON fields (as :func:`.rules.assemble` reads them) from the view, its
+    hands filled in and the deck above the known bottom (top first)."""
+    return {
         "round": view["round"],
         "levels": [int(v) if isinstance(v, float) and v.is_integer() else v for v in view["scores"]],
         "objective": view["objective"],
@@ -100,11 +120,73 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> AmarokState:
                        for row in view["hands"]],
         "fronts": view["fronts"],
         "river": view["river"],
-        "deck": list(it) + list(view["deck_bottom"]),  # top first
+        "deck": deck_above_bottom + list(view["deck_bottom"]),  # top first
         "known_bottom": len(view["deck_bottom"]),
         "last": view["last"],
         "last_round": view["last_round"],
     }
-    state = assemble(options, data, random.Random(rng.getrandbits(64)), None)
-    state.events = None
-    return state
+
+
+# ----- the sampler -------------------------------------------------------------------------
+def prepare_sampler(view: Mapping[str, Any]) -> Callable[[random.Random], AmarokState]:
+    """Search's fast path: ``prepare_sampler(view)(rng)`` is the state ``determinize(view,
+    rng)`` returns, drawn with the same random numbers in the same order (one shuffle of the
+    unseen cards, then the state's own generator's seed). The view is read and checked once,
+    here, by the determinizer's own code (the same RecordError for a bad view), on the unseen
+    cards in deck order; each sample copies that state's lists and deals the shuffled unseen
+    cards into the hidden hand slots, then onto the deck, as the determinizer does."""
+    options = cached_options(view["options"])
+    hands, pool, holes = _unseen(view, options)
+    _check_unseen(view, pool, holes)
+    it = iter(pool)
+    for p, k in holes:
+        hands[p][k] = next(it)
+    # Every check of assemble holds for any order of the unseen cards (which cards lie where
+    # is the same set), so this one state checks every sample.
+    t = assemble(options, _state_data(view, hands, list(it)), random.Random(0), None)
+    index = t.cards.index
+    unseen = [index[c] for c in pool]
+    slots = [2 * p + k for p, k in holes]
+    n_holes = len(slots)
+    bottom = t.deck[:t.known_bottom]  # the deck is bottom first: the known bottom, then the rest
+    cards, acts, n, teams, target = t.cards, t.acts, t.n, t.teams, t.target
+    round_, levels, objective, holder = t.round, t.levels, t.objective, t.holder
+    hand, owner_sees, front, front_count, river = t.hand, t.owner_sees, t.front, t.front_count, t.river
+    known_bottom, turn, claw_pending, last, last_round = (t.known_bottom, t.turn, t.claw_pending,
+                                                          t.last, t.last_round)
+    new, init, Random = AmarokState.__new__, State.__init__, random.Random
+
+    def sample(rng: random.Random) -> AmarokState:
+        drawn = unseen[:]
+        rng.shuffle(drawn)
+        st = new(AmarokState)
+        init(st, options, None, Random(rng.getrandbits(64)))
+        st.events = None
+        st.round = round_
+        st.cards = cards
+        st.acts = acts
+        st.n = n
+        st.teams = teams
+        st.target = target
+        st.levels = levels[:]
+        st.objective = objective
+        st.holder = holder
+        h = hand[:]
+        for i, c in zip(slots, drawn):
+            h[i] = c
+        st.hand = h
+        st.owner_sees = owner_sees[:]
+        st.front = front[:]
+        st.front_count = front_count[:]
+        st.river = river[:]
+        rest = drawn[n_holes:]
+        rest.reverse()  # dealt top first
+        st.deck = bottom + rest
+        st.known_bottom = known_bottom
+        st.turn = turn
+        st.claw_pending = claw_pending
+        st.last = last  # an immutable tuple
+        st.last_round = last_round_copy(last_round)
+        return st
+
+    return sample
