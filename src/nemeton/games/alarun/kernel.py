@@ -790,9 +790,14 @@ def observe_batch(state, seats, off, out, cap_scale):
 # A seat's reading of its square (SquareReader) lives in scratch arrays with a seat axis
 # (_new_reading), made once per batch call, and stays valid while the square does: a square
 # changes only when its seat places, so a playout reads it again only after that seat's
-# placements, and the decisions of a round's action phase (and its first placement) reuse it
-# with the card values found so far (SquareReader.shared does the same in the reference).
-R_VALID, R_OPEN, R_DRUID_POINTS = range(3)   # per seat: the reading holds the square, open cells, druid points
+# placements (_placed), and the decisions of a round's action phase (and its first placement)
+# reuse it with the card values found so far (SquareReader.shared does the same in the
+# reference). The druid's lines change only with a placement on them: their reading and the
+# druid gain of each card on each of their cells are kept across readings, by generation.
+# Per seat: the reading holds the square (R_VALID), its open cells (R_OPEN); the druid's best
+# value and points, the generation of the druid's lines (R_DRUID_STAMP, moved on when they may
+# have changed) and the one those two and the seat's ``druid`` part were read at (R_DRUID_READ)
+R_VALID, R_OPEN, R_DRUID_VALUE, R_DRUID_POINTS, R_DRUID_STAMP, R_DRUID_READ = range(6)
 # per seat and druid line (0 its row, 1 its column): the line's strength without the druid,
 # the stretches through the druid (_stretches_through: by colour, by ingredient), the line's
 # points with the druid as each card d, and (-1: not yet) the best points of both lines when
@@ -804,14 +809,18 @@ D_WORDS = D_BEST + 6
 @njit(cache=True)
 def _new_reading():
     """Scratch for the heuristic: (info, cells, arms_f, arms_r, open_list, traits, plain,
-    druid, best, strengths, line, sets), every seat's reading invalid. Per seat: ``info`` (R_*),
+    druid, best, strengths, line, sets, druid_gains, druid_stamps), every seat's reading invalid.
+    Per seat: ``info`` (R_*),
     the board with the druid at its best value, the arms and list of the open cells (as
     _read_square fills them), per open cell the colours and ingredients its neighbouring
     stretches start with (``traits``, bits 0-6 and 7-13) and the gain of a card sharing none
     of them (``plain``), the druid's lines (D_*) and each card's best placement gain (NaN: not
     yet). Then the line strengths of the square being read, one line of 9 cells and the
-    stretches through the druid of a line with a new card."""
-    info = np.zeros((MAXP, 3), dtype=np.int64)
+    stretches through the druid of a line with a new card. Last, per seat, card and cell of the
+    druid's lines (its row's 9, then its column's) the card's druid gain there and the
+    generation of the druid's lines it was found at (R_DRUID_STAMP; 0: none)."""
+    info = np.zeros((MAXP, 6), dtype=np.int64)
+    info[:, R_DRUID_STAMP] = 1
     cells = np.empty((MAXP, 81), dtype=np.int64)
     arms_f = np.empty((MAXP, 81, 2, 5), dtype=np.int64)
     arms_r = np.empty((MAXP, 81, 2, 2, 6), dtype=np.int64)
@@ -823,7 +832,31 @@ def _new_reading():
     strengths = np.empty((2, 9), dtype=np.int64)
     line = np.empty(9, dtype=np.int64)
     sets = np.empty(14, dtype=np.int64)
-    return info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets
+    druid_gains = np.empty((MAXP, 50, 18), dtype=np.int64)
+    druid_stamps = np.zeros((MAXP, 50, 18), dtype=np.int64)
+    return (info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets, druid_gains,
+            druid_stamps)
+
+
+@njit(cache=True)
+def _forget(reading):
+    """Every seat's reading out of date (another game in the slot, or a state set from outside)."""
+    info = reading[0]
+    for s in range(MAXP):
+        info[s, R_VALID] = 0
+        info[s, R_DRUID_STAMP] += 1
+
+
+@njit(cache=True)
+def _placed(reading, seat, a):
+    """Placement ``a`` (an action id) by ``seat`` changes its square: its reading is out of
+    date, and the druid's lines with it when the cell is on one of them."""
+    info = reading[0]
+    info[seat, R_VALID] = 0
+    k = (a - PLACE0) % 80
+    cell = k if k < ORIGIN else k + 1
+    if cell % 9 == 4 or cell // 9 == 4:
+        info[seat, R_DRUID_STAMP] += 1
 
 
 @njit(cache=True)
@@ -969,10 +1002,9 @@ def _druid_gain(row, b, druid, druid_points, card, cell, line, sets):
 
 
 @njit(cache=True)
-def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid, strengths, line, exact_druid):
-    """SquareReader(square, exact_druid=exact_druid) into one seat's part of a reading
-    (_new_reading): the druid at its best value, each line's strength and the arms, traits and
-    plain gain of every open cell. Returns (number of open cells, druid points)."""
+def _read_druid(row, b, druid, line):
+    """The druid's lines of the square at ``b`` into a seat's ``druid`` part of a reading;
+    returns druid_lines: (best druid value, points of its row and column)."""
     board = b + S_CELLS
     for k in range(9):
         line[k] = row[board + 36 + k]
@@ -982,11 +1014,21 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid,
     _druid_line(line, druid[1])
     druid_value = 99
     druid_points = -1
-    for d in range(49):   # druid_lines: the first value in card order among equals
+    for d in range(49):   # the first value in card order among equals
         points = druid[0, D_POINTS + d] + druid[1, D_POINTS + d]
         if points > druid_points:
             druid_value = d
             druid_points = points
+    return druid_value, druid_points
+
+
+@njit(cache=True)
+def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid_value, strengths, exact_druid):
+    """SquareReader(square, exact_druid=exact_druid) into one seat's part of a reading
+    (_new_reading): the druid at its best value (``druid_value``, _read_druid), each line's
+    strength and the arms, traits and plain gain of every open cell. Returns the number of
+    open cells."""
+    board = b + S_CELLS
     for i in range(81):
         cells[i] = row[board + i]
     cells[ORIGIN] = druid_value
@@ -1074,16 +1116,29 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid,
             arms_f[cell, a, 4] = strengths[a, index + 4] if index != 0 or not exact_druid else 99
         traits[cell] = shared
         plain[cell] = _plain_gain(arms_f, cell)
-    return m, druid_points
+    return m
 
 
 @njit(cache=True)
-def _gain(row, b, arms_f, arms_r, traits, plain, druid, druid_points, line, sets, card, cell):
+def _gain(row, b, arms_f, arms_r, traits, plain, druid, druid_points, line, sets, druid_gains, druid_stamps, stamp,
+          card, cell):
     """SquareReader.gain (the exact kind): on the druid's row or column the druid takes its
-    best value again (the Centum auri's gain leaves that out); elsewhere a card sharing no
-    colour or ingredient with the stretches beside the cell has the cell's plain gain."""
-    if cell % 9 == 4 or cell // 9 == 4:
-        druid_gain = 0 if card == CENTUM_AURI else _druid_gain(row, b, druid, druid_points, card, cell, line, sets)
+    best value again (the Centum auri's gain leaves that out; the others' are kept in
+    ``druid_gains`` for the generation ``stamp`` of the druid's lines); elsewhere a card
+    sharing no colour or ingredient with the stretches beside the cell has the cell's plain
+    gain."""
+    x = cell % 9
+    y = cell // 9
+    if x == 4 or y == 4:
+        druid_gain = 0
+        if card != CENTUM_AURI:
+            k = x if y == 4 else 9 + y
+            if druid_stamps[card, k] == stamp:
+                druid_gain = druid_gains[card, k]
+            else:
+                druid_gain = _druid_gain(row, b, druid, druid_points, card, cell, line, sets)
+                druid_gains[card, k] = druid_gain
+                druid_stamps[card, k] = stamp
         return _lines_gain(arms_f, arms_r, cell, card, druid_gain)
     if card != CENTUM_AURI and traits[cell] & _traits(card) == 0:
         return plain[cell]
@@ -1107,26 +1162,31 @@ def heuristic_choose(row, legal, count, reading):
     seat's reading when it places)."""
     if count == 1:
         return legal[0]
-    info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets = reading
+    (info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets, druid_gains,
+     druid_stamps) = reading
     seat = current_player(row)
     b = seat_at(seat)
+    stamp = info[seat, R_DRUID_STAMP]
     if not info[seat, R_VALID]:
-        m, druid_points = _read_square(row, b, cells[seat], arms_f[seat], arms_r[seat], open_list[seat],
-                                       traits[seat], plain[seat], druid[seat], strengths, line, True)
+        if info[seat, R_DRUID_READ] != stamp:
+            info[seat, R_DRUID_VALUE], info[seat, R_DRUID_POINTS] = _read_druid(row, b, druid[seat], line)
+            info[seat, R_DRUID_READ] = stamp
+        info[seat, R_OPEN] = _read_square(row, b, cells[seat], arms_f[seat], arms_r[seat], open_list[seat],
+                                          traits[seat], plain[seat], info[seat, R_DRUID_VALUE], strengths, True)
         info[seat, R_VALID] = 1
-        info[seat, R_OPEN] = m
-        info[seat, R_DRUID_POINTS] = druid_points
         best[seat, :] = np.nan
     m = info[seat, R_OPEN]
     druid_points = info[seat, R_DRUID_POINTS]
     arms_f_s, arms_r_s, traits_s, plain_s, druid_s = arms_f[seat], arms_r[seat], traits[seat], plain[seat], druid[seat]
+    gains_s, stamps_s = druid_gains[seat], druid_stamps[seat]
     if legal[0] >= PLACE0:
         choice = legal[0]
         best_gain = -np.inf
         for j in range(count):
             p = legal[j] - PLACE0
             k = p % 80
-            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, p // 80,
+            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, gains_s,
+                      stamps_s, stamp, p // 80,
                       k if k < ORIGIN else k + 1)
             if g > best_gain:
                 choice = legal[j]
@@ -1142,8 +1202,8 @@ def heuristic_choose(row, legal, count, reading):
             continue
         best_gain = -np.inf
         for j in range(m):
-            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, card,
-                      open_s[j])
+            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, gains_s,
+                      stamps_s, stamp, card, open_s[j])
             if g > best_gain:
                 best_gain = g
         best_s[card] = best_gain
@@ -1193,12 +1253,13 @@ def _quick_reading(row, s, reading):
     """SquareReader(square of seat s, exact_druid=False), read into seat s's part of
     ``reading``: the hand value of the seat's cards still to place (hand_value) and its
     openings (fitted.features)."""
-    info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets = reading
+    info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line = reading[:11]
     b = seat_at(s)
     arms_f_s, arms_r_s, open_s, traits_s, plain_s = arms_f[s], arms_r[s], open_list[s], traits[s], plain[s]
-    m = _read_square(row, b, cells[s], arms_f_s, arms_r_s, open_s, traits_s, plain_s, druid[s], strengths, line,
-                     False)[0]
+    druid_value = _read_druid(row, b, druid[s], line)[0]
+    m = _read_square(row, b, cells[s], arms_f_s, arms_r_s, open_s, traits_s, plain_s, druid_value, strengths, False)
     info[s, R_VALID] = 0   # not the exact reading the heuristic's choices take
+    info[s, R_DRUID_STAMP] += 1
     hand_len = row[b + S_HAND_LEN]
     best_s = best[s]
     for k in range(hand_len):
@@ -1283,10 +1344,9 @@ def playout_batch(state, policies, streams, max_steps, stop_round, counts):
     never; the round is ``state.round``, which only ``end_round`` moves on)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
     reading = _new_reading()
-    valid = reading[0][:, R_VALID]
     for i in range(state.shape[0]):
         row = state[i]
-        valid[:] = 0
+        _forget(reading)
         stop = stop_round[i] if stop_round[i] >= 0 else ROUNDS + 1
         steps = 0
         decisions = 0
@@ -1303,7 +1363,7 @@ def playout_batch(state, policies, streams, max_steps, stop_round, counts):
             if k > 1:
                 decisions += 1
             if a >= PLACE0:
-                valid[seat] = 0   # the seat's square changes: its reading with it
+                _placed(reading, seat, a)
             apply_action(row, a)
             steps += 1
         counts[i, 0] = steps
@@ -1322,7 +1382,7 @@ def heuristic_batch(state, out):
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
     reading = _new_reading()
     for i in range(state.shape[0]):
-        reading[0][:, R_VALID] = 0
+        _forget(reading)
         if state[i, H_PHASE] == OVER:
             out[i] = -1
         else:
