@@ -581,11 +581,12 @@ def line_strength(board, start, stride):
 
 
 @njit(cache=True)
-def _stretches_through(line, by_colour, by_ingredient):
+def _stretches_through(line, sets, at):
     """scoring._stretches_through for a druid at ``line[4]``: per colour (ingredient) the bit
-    set of the neighbouring cards a druid of that colour (ingredient) would join."""
-    by_colour[:] = 0
-    by_ingredient[:] = 0
+    set of the neighbouring cards a druid of that colour (ingredient) would join, into
+    ``sets[at:at + 7]`` (``sets[at + 7:at + 14]``)."""
+    for k in range(14):
+        sets[at + k] = 0
     for step in (-1, 1):
         first = line[4 + step]
         if first < 0 or first >= CENTUM_AURI:
@@ -594,12 +595,20 @@ def _stretches_through(line, by_colour, by_ingredient):
         ingredient = first // 7
         k = 4 + step
         while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] % 7 == colour:
-            by_colour[colour] |= np.int64(1) << line[k]
+            sets[at + colour] |= np.int64(1) << line[k]
             k += step
         k = 4 + step
         while 0 <= k < 9 and 0 <= line[k] < CENTUM_AURI and line[k] // 7 == ingredient:
-            by_ingredient[ingredient] |= np.int64(1) << line[k]
+            sets[at + 7 + ingredient] |= np.int64(1) << line[k]
             k += step
+
+
+@njit(cache=True, inline='always')
+def _joined(sets, at, d):
+    """The stretch through a druid of value ``d`` joining the neighbouring stretches
+    ``sets[at:at + 14]`` (_stretches_through): druid_lines' in_row / in_column."""
+    bit = np.int64(1) << d
+    return max(popcount(sets[at + d % 7] | bit), popcount(sets[at + 7 + d // 7] | bit))
 
 
 @njit(cache=True)
@@ -610,21 +619,14 @@ def druid_lines(row9, column9):
     sharing its colour or its ingredient."""
     base_row = line_strength(row9, 0, 1)
     base_column = line_strength(column9, 0, 1)
-    row_colour = np.empty(7, dtype=np.int64)
-    row_ingredient = np.empty(7, dtype=np.int64)
-    column_colour = np.empty(7, dtype=np.int64)
-    column_ingredient = np.empty(7, dtype=np.int64)
-    _stretches_through(row9, row_colour, row_ingredient)
-    _stretches_through(column9, column_colour, column_ingredient)
+    row_sets = np.empty(14, dtype=np.int64)
+    column_sets = np.empty(14, dtype=np.int64)
+    _stretches_through(row9, row_sets, 0)
+    _stretches_through(column9, column_sets, 0)
     best = 99
     best_points = -1
     for d in range(49):
-        bit = np.int64(1) << d
-        colour = d % 7
-        ingredient = d // 7
-        in_row = max(popcount(row_colour[colour] | bit), popcount(row_ingredient[ingredient] | bit))
-        in_column = max(popcount(column_colour[colour] | bit), popcount(column_ingredient[ingredient] | bit))
-        points = POINTS[max(base_row, in_row)] + POINTS[max(base_column, in_column)]
+        points = POINTS[max(base_row, _joined(row_sets, 0, d))] + POINTS[max(base_column, _joined(column_sets, 0, d))]
         if points > best_points:
             best = d
             best_points = points
@@ -799,10 +801,10 @@ def observe_batch(state, seats, off, out, cap_scale):
 # have changed) and the one those two and the seat's ``druid`` part were read at (R_DRUID_READ)
 R_VALID, R_OPEN, R_DRUID_VALUE, R_DRUID_POINTS, R_DRUID_STAMP, R_DRUID_READ = range(6)
 # per seat and druid line (0 its row, 1 its column): the line's strength without the druid,
-# the stretches through the druid (_stretches_through: by colour, by ingredient), the line's
+# the stretches through the druid (_stretches_through: 7 by colour, 7 by ingredient), the line's
 # points with the druid as each card d, and (-1: not yet) the best points of both lines when
 # a placement leaves the stretches through the druid as they are, by the line's new strength
-D_BASE, D_COLOUR, D_INGREDIENT, D_POINTS, D_BEST = 0, 1, 8, 15, 64
+D_BASE, D_SETS, D_POINTS, D_BEST = 0, 1, 15, 64
 D_WORDS = D_BEST + 6
 
 
@@ -859,7 +861,7 @@ def _placed(reading, seat, a):
         info[seat, R_DRUID_STAMP] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # a call per gain costs more than the gain
 def _lines_gain(arms_f, arms_r, cell, card, druid):
     """heuristic._lines_gain: the placement gain of ``card`` on ``cell`` along its row and
     column. Per axis a: arms_f[cell, a] = (empty_open, number of runs, neighbour, worth, base),
@@ -931,38 +933,40 @@ def _traits(card):
 
 
 @njit(cache=True)
-def _joined(by_colour, by_ingredient, d):
-    """The stretch through a druid of value ``d`` with the neighbouring stretches ``by_colour``
-    and ``by_ingredient`` (_stretches_through): druid_lines' in_row / in_column."""
-    bit = np.int64(1) << d
-    return max(popcount(by_colour[d % 7] | bit), popcount(by_ingredient[d // 7] | bit))
-
-
-@njit(cache=True)
 def _druid_line(line, druid_a):
     """One line of the druid (``line``, 9 cells, the druid at 4) for druid_lines: its strength
     without the druid, the stretches through the druid and its points with the druid as each
     card (the other line's are added apart)."""
     base = line_strength(line, 0, 1)
     druid_a[D_BASE] = base
-    by_colour = druid_a[D_COLOUR:D_COLOUR + 7]
-    by_ingredient = druid_a[D_INGREDIENT:D_INGREDIENT + 7]
-    _stretches_through(line, by_colour, by_ingredient)
+    _stretches_through(line, druid_a, D_SETS)
     for d in range(49):
-        druid_a[D_POINTS + d] = POINTS[max(base, _joined(by_colour, by_ingredient, d))]
+        druid_a[D_POINTS + d] = POINTS[max(base, _joined(druid_a, D_SETS, d))]
     for k in range(6):
         druid_a[D_BEST + k] = -1
 
 
 @njit(cache=True)
-def _best_druid(by_colour, by_ingredient, base, other):
-    """druid_lines' best points: a line of strength ``base`` without the druid and stretches
-    ``by_colour`` / ``by_ingredient`` through it, with the other line (``_druid_line``)."""
-    best_points = -1
-    for d in range(49):
-        points = POINTS[max(base, _joined(by_colour, by_ingredient, d))] + other[D_POINTS + d]
-        if points > best_points:
-            best_points = points
+def _best_druid(sets, at, base, other):
+    """druid_lines' best points: a line of strength ``base`` without the druid and the
+    stretches ``sets[at:at + 14]`` through it, with the other line (``_druid_line``). A druid
+    value sharing neither colour nor ingredient with the stretches beside it on either line
+    makes a stretch of 1 on both (such a value exists: at most 4 colours and 4 ingredients
+    start those stretches); only the values of the colours or ingredients that start one can
+    do better."""
+    best_points = POINTS[max(base, 1)] + POINTS[max(other[D_BASE], 1)]
+    colours = 0   # the colours starting a stretch beside the druid, as bits
+    for c in range(7):
+        if sets[at + c] != 0 or other[D_SETS + c] != 0:
+            colours |= 1 << c
+    for g in range(7):
+        any_colour = sets[at + 7 + g] != 0 or other[D_SETS + 7 + g] != 0
+        for c in range(7):
+            if any_colour or colours >> c & 1:
+                d = 7 * g + c
+                points = POINTS[max(base, _joined(sets, at, d))] + other[D_POINTS + d]
+                if points > best_points:
+                    best_points = points
     return best_points
 
 
@@ -992,13 +996,11 @@ def _druid_gain(row, b, druid, druid_points, card, cell, line, sets):
     if k != at:
         best_points = this[D_BEST + base]
         if best_points < 0:
-            best_points = _best_druid(this[D_COLOUR:D_COLOUR + 7], this[D_INGREDIENT:D_INGREDIENT + 7], base, other)
+            best_points = _best_druid(this, D_SETS, base, other)
             this[D_BEST + base] = best_points
         return best_points - druid_points
-    by_colour = sets[0:7]
-    by_ingredient = sets[7:14]
-    _stretches_through(line, by_colour, by_ingredient)
-    return _best_druid(by_colour, by_ingredient, base, other) - druid_points
+    _stretches_through(line, sets, 0)
+    return _best_druid(sets, 0, base, other) - druid_points
 
 
 @njit(cache=True)
@@ -1119,7 +1121,7 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid_
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # a call per gain costs more than the gain
 def _gain(row, b, arms_f, arms_r, traits, plain, druid, druid_points, line, sets, druid_gains, druid_stamps, stamp,
           card, cell):
     """SquareReader.gain (the exact kind): on the druid's row or column the druid takes its
