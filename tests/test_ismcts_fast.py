@@ -132,3 +132,40 @@ def test_root_parallel_helpers_search_with_the_kernel_too():
         assert agent.act(state.view(seat), state.legal_actions(seat)) in state.legal_actions(seat)
     finally:
         agent.close()
+
+
+@pytest.mark.parametrize("game,players", [("alarun", 2), ("alarun", 4), ("edora", 2), ("edora", 3)])
+def test_the_heuristic_prior_chosen_in_the_kernel_is_the_python_heuristics_choice(game, players):
+    """engine=fast makes the prior's choice at a fresh node in a one-slot kernel: the same
+    action the Python heuristic chooses (Edora's tie-breaks drawn from the same stream)."""
+    import numpy as np
+
+    from nemeton.agents.base import get_heuristic
+    spec = get_game(game)
+    heuristic = get_heuristic(game)
+    agent = make_agent("ismcts:iterations=10:engine=fast:prior=heuristic", spec, 0, seed=1)
+    checked = 0
+    for seed in range(4):
+        state = spec.make(seed=seed, **{**spec.bot_defaults, "players": players})
+        rng = random.Random(seed)
+        fast = agent._fast_playouts(state)
+        assert fast.prior is not None
+        while not state.is_terminal() and checked < 40 * (seed + 1):
+            seat = state.current_player
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                words = random.Random(1000 + checked).getstate()[1]
+                fast.prior_streams[0, seat, :] = np.array(words, dtype=np.uint32)
+                expected = heuristic.choose_in_state(state.clone(), seat, list(legal), random.Random(1000 + checked))
+                assert fast.heuristic_choice(state) == expected
+                checked += 1
+            state.apply(rng.choice(legal), seat)
+    assert checked >= 100
+
+
+def test_amarok_has_no_kernel_prior_and_keeps_the_python_heuristics():
+    spec, state = _position("amarok", 4, {})
+    agent = make_agent("ismcts:iterations=30:engine=fast:prior=heuristic", spec, state.current_player, seed=1)
+    agent.search(state.view(state.current_player))
+    assert agent._fast is not None and agent._fast.prior is None
+    assert agent.last_iterations == 30 or agent.last_settled

@@ -499,7 +499,11 @@ class ISMCTSAgent(Agent):
             heuristic = self.heuristic
             if heuristic is None:
                 raise AgentSpecError("ismcts: prior=heuristic needs the game's heuristic")
-            action = heuristic.choose_in_state(state, player, untried, self.rng)
+            fast = self._fast if self.engine == "fast" else None
+            chosen = fast.heuristic_choice(state) if fast is not None else None
+            # a fresh node has tried nothing: untried is every legal action, the kernel's
+            # heuristic chooses among the same ones
+            action = chosen if chosen is not None else heuristic.choose_in_state(state, player, untried, self.rng)
         else:
             return self.rng.choice(untried)
         if fresh:
@@ -627,7 +631,7 @@ class _FastPlayouts:
         import numpy as np
 
         from ..engine import mt
-        from ..engine.kernel import POLICIES
+        from ..engine.kernel import POLICIES, KernelUnsupported
         self.kernel = game.kernel()(options, batch)
         players = self.kernel.players
         self.streams = mt.new_streams(batch * players).reshape(batch, players, mt.STREAM_WORDS)
@@ -635,9 +639,30 @@ class _FastPlayouts:
             for s in range(players):
                 mt.seed(self.streams[i, s], rng.getrandbits(63))
         self.policies = np.full(players, POLICIES[rollout], dtype=np.int64)
+        # the heuristic prior's choices, made in a kernel of one slot where the game's kernel
+        # has the heuristic's choice apart from its playouts (Alarún, Edora)
+        self.actions = game.action_space(options)
+        self.prior: Any = None
+        probe = self.kernel
+        try:
+            probe.heuristic_actions(self.streams)
+        except KernelUnsupported:
+            pass
+        else:
+            self.prior = game.kernel()(options, 1)
+            self.prior_streams = self.streams[:1].copy()
         self.stop = np.zeros(batch, dtype=np.int64)
         self.evaluation = evaluation
         self._out = np.zeros((batch, players), dtype=np.float64)
+
+    def heuristic_choice(self, state: State) -> Action | None:
+        """The game heuristic's action for ``state``'s seat to act, chosen in the kernel, or
+        None where the kernel has no heuristic choice apart from its playouts."""
+        kernel = self.prior
+        if kernel is None:
+            return None
+        kernel.load(0, state)
+        return self.actions[int(kernel.heuristic_actions(self.prior_streams)[0])]
 
     def play(self, used: int, cut: bool):
         """Play the first ``used`` slots on (the others stay as they are: stop at round 0);

@@ -221,6 +221,12 @@ class Kernel(ABC):
     def _evaluate(self, kind: str, out: np.ndarray) -> None:
         raise KernelUnsupported(f"the compiled {self.game} kernel has no {kind!r} evaluation")
 
+    def heuristic_actions(self, streams: np.ndarray | None = None) -> np.ndarray:
+        """(B,) the game heuristic's choice (an action id) for each slot's seat to act, -1 for
+        an ended slot; a heuristic that breaks ties at random draws from ``streams[i, seat]``
+        (as in :meth:`playout`). :class:`KernelUnsupported` where the kernel has none."""
+        raise KernelUnsupported(f"the compiled {self.game} kernel has no heuristic choice apart from its playouts")
+
 
 def kernel_policies(agent_specs: Sequence[str]) -> list[int]:
     """The kernel playout policy of each seat's agent spec; a clear error for an agent the
