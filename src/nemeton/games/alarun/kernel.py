@@ -1122,29 +1122,37 @@ def _read_square(row, b, cells, arms_f, arms_r, open_list, traits, plain, druid_
 
 
 @njit(cache=True, inline='always')   # a call per gain costs more than the gain
-def _gain(row, b, arms_f, arms_r, traits, plain, druid, druid_points, line, sets, druid_gains, druid_stamps, stamp,
-          card, cell):
+def _gain(arms_f, arms_r, traits, plain, druid_gains, card, cell):
     """SquareReader.gain (the exact kind): on the druid's row or column the druid takes its
-    best value again (the Centum auri's gain leaves that out; the others' are kept in
-    ``druid_gains`` for the generation ``stamp`` of the druid's lines); elsewhere a card
-    sharing no colour or ingredient with the stretches beside the cell has the cell's plain
-    gain."""
+    best value again (``druid_gains``, from _druid_gains; the Centum auri's gain leaves that
+    out); elsewhere a card sharing no colour or ingredient with the stretches beside the cell
+    has the cell's plain gain."""
     x = cell % 9
     y = cell // 9
     if x == 4 or y == 4:
-        druid_gain = 0
-        if card != CENTUM_AURI:
-            k = x if y == 4 else 9 + y
-            if druid_stamps[card, k] == stamp:
-                druid_gain = druid_gains[card, k]
-            else:
-                druid_gain = _druid_gain(row, b, druid, druid_points, card, cell, line, sets)
-                druid_gains[card, k] = druid_gain
-                druid_stamps[card, k] = stamp
+        druid_gain = 0 if card == CENTUM_AURI else druid_gains[card, x if y == 4 else 9 + y]
         return _lines_gain(arms_f, arms_r, cell, card, druid_gain)
     if card != CENTUM_AURI and traits[cell] & _traits(card) == 0:
         return plain[cell]
     return _lines_gain(arms_f, arms_r, cell, card, 0)
+
+
+@njit(cache=True)
+def _druid_gains(row, b, druid, druid_points, line, sets, druid_gains, druid_stamps, stamp, card, open_list, m):
+    """``card``'s druid gain (_druid_gain) on each open cell of the druid's lines into
+    ``druid_gains``, unless kept there for the generation ``stamp`` of those lines; apart from
+    _gain, whose loops run faster without this call inside."""
+    if card == CENTUM_AURI:
+        return
+    for j in range(m):
+        cell = open_list[j]
+        x = cell % 9
+        y = cell // 9
+        if x == 4 or y == 4:
+            k = x if y == 4 else 9 + y
+            if druid_stamps[card, k] != stamp:
+                druid_gains[card, k] = _druid_gain(row, b, druid, druid_points, card, cell, line, sets)
+                druid_stamps[card, k] = stamp
 
 
 @njit(cache=True)
@@ -1181,15 +1189,19 @@ def heuristic_choose(row, legal, count, reading):
     druid_points = info[seat, R_DRUID_POINTS]
     arms_f_s, arms_r_s, traits_s, plain_s, druid_s = arms_f[seat], arms_r[seat], traits[seat], plain[seat], druid[seat]
     gains_s, stamps_s = druid_gains[seat], druid_stamps[seat]
+    open_s = open_list[seat]
     if legal[0] >= PLACE0:
         choice = legal[0]
         best_gain = -np.inf
+        previous = -1
         for j in range(count):
             p = legal[j] - PLACE0
+            card = p // 80
+            if card != previous:
+                _druid_gains(row, b, druid_s, druid_points, line, sets, gains_s, stamps_s, stamp, card, open_s, m)
+                previous = card
             k = p % 80
-            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, gains_s,
-                      stamps_s, stamp, p // 80,
-                      k if k < ORIGIN else k + 1)
+            g = _gain(arms_f_s, arms_r_s, traits_s, plain_s, gains_s, card, k if k < ORIGIN else k + 1)
             if g > best_gain:
                 choice = legal[j]
                 best_gain = g
@@ -1197,15 +1209,14 @@ def heuristic_choose(row, legal, count, reading):
     # the action phase: each card's value (its best placement plus the bonuses)
     secret = row[b + S_SECRET]
     best_s = best[seat]
-    open_s = open_list[seat]
     for k in range(6):
         card = row[b + S_HAND + k] if k < 3 else row[CENTRE + k - 3]
         if best_s[card] == best_s[card]:   # known (not NaN)
             continue
+        _druid_gains(row, b, druid_s, druid_points, line, sets, gains_s, stamps_s, stamp, card, open_s, m)
         best_gain = -np.inf
         for j in range(m):
-            g = _gain(row, b, arms_f_s, arms_r_s, traits_s, plain_s, druid_s, druid_points, line, sets, gains_s,
-                      stamps_s, stamp, card, open_s[j])
+            g = _gain(arms_f_s, arms_r_s, traits_s, plain_s, gains_s, card, open_s[j])
             if g > best_gain:
                 best_gain = g
         best_s[card] = best_gain
