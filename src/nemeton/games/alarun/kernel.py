@@ -808,52 +808,79 @@ D_BASE, D_SETS, D_POINTS, D_BEST = 0, 1, 15, 64
 D_WORDS = D_BEST + 6
 
 
+# the sizes of a reading's arrays (_reading), per seat and apart
+READING_SHAPES = ((MAXP, 6), (MAXP, 81), (MAXP, 81, 2, 5), (MAXP, 81, 2, 2, 6), (MAXP, 81), (MAXP, 81),
+                  (MAXP, 2, D_WORDS), (2, 9), (9,), (14,), (MAXP, 50, 18), (MAXP, 50, 18))
+READING_INTS = sum(int(np.prod(shape)) for shape in READING_SHAPES)
+READING_FLOATS = 2 * MAXP * 81   # plain, then best (its first 50 of 81 per seat)
+
+
 @njit(cache=True)
 def _new_reading():
-    """Scratch for the heuristic: (info, cells, arms_f, arms_r, open_list, traits, plain,
-    druid, best, strengths, line, sets, druid_gains, druid_stamps), every seat's reading invalid.
-    Per seat: ``info`` (R_*),
-    the board with the druid at its best value, the arms and list of the open cells (as
+    """Scratch for the heuristic as two flat arrays (int64, float64), every seat's reading out
+    of date: a compiled call from Python converts each array argument (a few hundred ns each),
+    so the kernel passes these two and _reading makes the views."""
+    ints = np.zeros(READING_INTS, dtype=np.int64)
+    floats = np.zeros(READING_FLOATS)
+    _reading(ints, floats)[0][:, R_DRUID_STAMP] = 1
+    return ints, floats
+
+
+@njit(cache=True)
+def _reading(ints, floats):
+    """The views of a reading (_new_reading): (info, cells, arms_f, arms_r, open_list, traits,
+    plain, druid, best, strengths, line, sets, druid_gains, druid_stamps). Per seat: ``info``
+    (R_*), the board with the druid at its best value, the arms and list of the open cells (as
     _read_square fills them), per open cell the colours and ingredients its neighbouring
     stretches start with (``traits``, bits 0-6 and 7-13) and the gain of a card sharing none
     of them (``plain``), the druid's lines (D_*) and each card's best placement gain (NaN: not
     yet). Then the line strengths of the square being read, one line of 9 cells and the
     stretches through the druid of a line with a new card. Last, per seat, card and cell of the
     druid's lines (its row's 9, then its column's) the card's druid gain there and the
-    generation of the druid's lines it was found at (R_DRUID_STAMP; 0: none)."""
-    info = np.zeros((MAXP, 6), dtype=np.int64)
-    info[:, R_DRUID_STAMP] = 1
-    cells = np.empty((MAXP, 81), dtype=np.int64)
-    arms_f = np.empty((MAXP, 81, 2, 5), dtype=np.int64)
-    arms_r = np.empty((MAXP, 81, 2, 2, 6), dtype=np.int64)
-    open_list = np.empty((MAXP, 81), dtype=np.int64)
-    traits = np.empty((MAXP, 81), dtype=np.int64)
-    plain = np.empty((MAXP, 81))
-    druid = np.empty((MAXP, 2, D_WORDS), dtype=np.int64)
-    best = np.empty((MAXP, 50))
-    strengths = np.empty((2, 9), dtype=np.int64)
-    line = np.empty(9, dtype=np.int64)
-    sets = np.empty(14, dtype=np.int64)
-    druid_gains = np.empty((MAXP, 50, 18), dtype=np.int64)
-    druid_stamps = np.zeros((MAXP, 50, 18), dtype=np.int64)
+    generation of the druid's lines it was found at (R_DRUID_STAMP)."""
+    at = 0
+    info = ints[at:at + MAXP * 6].reshape((MAXP, 6))
+    at += MAXP * 6
+    cells = ints[at:at + MAXP * 81].reshape((MAXP, 81))
+    at += MAXP * 81
+    arms_f = ints[at:at + MAXP * 810].reshape((MAXP, 81, 2, 5))
+    at += MAXP * 810
+    arms_r = ints[at:at + MAXP * 1944].reshape((MAXP, 81, 2, 2, 6))
+    at += MAXP * 1944
+    open_list = ints[at:at + MAXP * 81].reshape((MAXP, 81))
+    at += MAXP * 81
+    traits = ints[at:at + MAXP * 81].reshape((MAXP, 81))
+    at += MAXP * 81
+    druid = ints[at:at + MAXP * 2 * D_WORDS].reshape((MAXP, 2, D_WORDS))
+    at += MAXP * 2 * D_WORDS
+    strengths = ints[at:at + 18].reshape((2, 9))
+    at += 18
+    line = ints[at:at + 9]
+    at += 9
+    sets = ints[at:at + 14]
+    at += 14
+    druid_gains = ints[at:at + MAXP * 900].reshape((MAXP, 50, 18))
+    at += MAXP * 900
+    druid_stamps = ints[at:at + MAXP * 900].reshape((MAXP, 50, 18))
+    plain = floats[:MAXP * 81].reshape((MAXP, 81))
+    best = floats[MAXP * 81:].reshape((MAXP, 81))
     return (info, cells, arms_f, arms_r, open_list, traits, plain, druid, best, strengths, line, sets, druid_gains,
             druid_stamps)
 
 
 @njit(cache=True)
-def _forget(reading):
-    """Every seat's reading out of date (another game in the slot, or a state set from outside)."""
-    info = reading[0]
+def _forget(info):
+    """Every seat's reading out of date (another game in the slot, or a state set from
+    outside); ``info``: a reading's first array (the tuple costs more to pass than this)."""
     for s in range(MAXP):
         info[s, R_VALID] = 0
         info[s, R_DRUID_STAMP] += 1
 
 
 @njit(cache=True)
-def _placed(reading, seat, a):
+def _placed(info, seat, a):
     """Placement ``a`` (an action id) by ``seat`` changes its square: its reading is out of
-    date, and the druid's lines with it when the cell is on one of them."""
-    info = reading[0]
+    date, and the druid's lines with it when the cell is on one of them (``info`` as _forget's)."""
     info[seat, R_VALID] = 0
     k = (a - PLACE0) % 80
     cell = k if k < ORIGIN else k + 1
@@ -1314,10 +1341,11 @@ def _softmax(scores, n, temperature, out):
 
 
 @njit(cache=True)
-def evaluate_batch(state, fitted, weights, out):
+def evaluate_batch(state, fitted, weights, out, ints, floats):
     """Each slot's estimated share of the win per seat: heuristic.evaluate, or (``fitted``)
-    the fitted evaluation with ``weights`` (stage x feature); returns of ended slots."""
-    reading = _new_reading()
+    the fitted evaluation with ``weights`` (stage x feature); returns of ended slots.
+    ``ints``, ``floats``: the heuristic's scratch (_new_reading), its readings left out of date."""
+    reading = _reading(ints, floats)
     scores = np.empty(MAXP)
     winners = np.empty(MAXP, dtype=np.bool_)
     for i in range(state.shape[0]):
@@ -1349,17 +1377,32 @@ def evaluate_batch(state, fitted, weights, out):
 
 # ----- playing on ---------------------------------------------------------------------------
 @njit(cache=True)
-def playout_batch(state, policies, streams, max_steps, stop_round, counts):
+def playout_batch(state, policies, streams, max_steps, stop_round, counts, ints, floats):
     """Every slot on, seat s of slot i choosing by ``policies[i, s]``: RANDOM as RandomAgent
     (``legal[randbelow(len(legal))]`` from its stream ``streams[i, s]``), HEURISTIC as
     heuristic.choose. A slot stops, before acting, at its end, after ``max_steps`` actions,
     when the seat to act is EXTERNAL, or once its round reaches ``stop_round[i]`` (negative:
-    never; the round is ``state.round``, which only ``end_round`` moves on)."""
+    never; the round is ``state.round``, which only ``end_round`` moves on). ``ints``,
+    ``floats``: the heuristic's scratch (_new_reading, made once per kernel: a playout of a few
+    steps costs about as much as making it), whose views (_reading, about 0.7 us) are made only
+    where a seat plays the heuristic."""
+    for i in range(policies.shape[0]):
+        for s in range(policies.shape[1]):
+            if policies[i, s] == HEURISTIC:
+                _playout(state, policies, streams, max_steps, stop_round, counts, _reading(ints, floats))
+                return
+    _playout(state, policies, streams, max_steps, stop_round, counts, None)
+
+
+@njit(cache=True)
+def _playout(state, policies, streams, max_steps, stop_round, counts, reading):
+    """playout_batch with the heuristic's ``reading`` (_reading), None where no seat plays
+    the heuristic (the compiled code for None leaves the heuristic out)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
-    reading = _new_reading()
     for i in range(state.shape[0]):
         row = state[i]
-        _forget(reading)
+        if reading is not None:
+            _forget(reading[0])
         stop = stop_round[i] if stop_round[i] >= 0 else ROUNDS + 1
         steps = 0
         decisions = 0
@@ -1371,12 +1414,15 @@ def playout_batch(state, policies, streams, max_steps, stop_round, counts):
             k = legal_actions(row, legal)
             if policy == RANDOM:
                 a = legal[mt.randbelow(streams[i, seat], k)]
+            elif reading is None:   # not reached: playout_batch passes a reading for HEURISTIC seats
+                a = legal[0]
             else:
                 a = heuristic_choose(row, legal, k, reading)
             if k > 1:
                 decisions += 1
-            if a >= PLACE0:
-                _placed(reading, seat, a)
+            if reading is not None:
+                if a >= PLACE0:
+                    _placed(reading[0], seat, a)
             apply_action(row, a)
             steps += 1
         counts[i, 0] = steps
@@ -1390,12 +1436,13 @@ def current_player_batch(state, out):
 
 
 @njit(cache=True)
-def heuristic_batch(state, out):
-    """The heuristic's action for each slot's current player (-1 for ended slots)."""
+def heuristic_batch(state, out, ints, floats):
+    """The heuristic's action for each slot's current player (-1 for ended slots), with the
+    scratch ``ints``, ``floats`` (_new_reading)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
-    reading = _new_reading()
+    reading = _reading(ints, floats)
     for i in range(state.shape[0]):
-        _forget(reading)
+        _forget(reading[0])
         if state[i, H_PHASE] == OVER:
             out[i] = -1
         else:
@@ -1414,15 +1461,16 @@ def _warm() -> None:
         step_batch(state, np.zeros(1, dtype=np.int64))
         players = np.zeros(1, dtype=np.int64)
         current_player_batch(state, players)
-        heuristic_batch(state, players)
+        ints, floats = _new_reading()
+        heuristic_batch(state, players, ints, floats)
         streams = np.zeros((1, n, mt.STREAM_WORDS), dtype=np.uint32)
         for s in range(n):
             mt.seed(streams[0, s], s)
         playout_batch(state, np.array([[RANDOM] * (n - 1) + [HEURISTIC]], dtype=np.int64), streams, -1,
-                      np.full(1, -1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64))
+                      np.full(1, -1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64), ints, floats)
         outcome_batch(state, np.zeros((1, n)), np.zeros((1, n)), np.zeros((1, n), dtype=np.bool_))
         for fitted in (False, True):
-            evaluate_batch(state, fitted, np.zeros((16, 5)), np.zeros((1, n)))
+            evaluate_batch(state, fitted, np.zeros((16, 5)), np.zeros((1, n)), ints, floats)
     # the observation needs a layout: the largest one
     off = np.zeros(len(OBS_SLICES), dtype=np.int64)
     observe_batch(state, np.zeros(1, dtype=np.int64), off, np.zeros((1, 30000), dtype=np.float32), 30.0)
@@ -1465,6 +1513,7 @@ class AlarunKernel(Kernel):
         self._fitted: np.ndarray | None = None
         self._no_weights = np.zeros((1, 5))
         compile_notice("Alarún", _warm)
+        self._reading = _new_reading()   # the heuristic's scratch, for every compiled call
         self.deal(np.zeros(self.batch, dtype=np.int64))
 
     # -- setting up games ----------------------------------------------------------------
@@ -1585,14 +1634,14 @@ class AlarunKernel(Kernel):
         """(B,) the heuristic's choice for each slot's current player (-1 once ended); it
         draws nothing (``streams`` is not read)."""
         out = np.empty(self.batch, dtype=np.int64)
-        heuristic_batch(self.state, out)
+        heuristic_batch(self.state, out, *self._reading)
         return out
 
     def _evaluate(self, kind: str, out: np.ndarray) -> None:
         if kind == "heuristic":
-            evaluate_batch(self.state, False, self._no_weights, out)
+            evaluate_batch(self.state, False, self._no_weights, out, *self._reading)
         elif kind == "fitted":
-            evaluate_batch(self.state, True, self._fitted_weights(), out)
+            evaluate_batch(self.state, True, self._fitted_weights(), out, *self._reading)
         else:
             super()._evaluate(kind, out)
 
@@ -1610,7 +1659,7 @@ class AlarunKernel(Kernel):
 
     def _playout(self, policies: np.ndarray, streams: np.ndarray, max_steps: int, stop_round: np.ndarray,
                  counts: np.ndarray) -> None:
-        playout_batch(self.state, policies, streams, max_steps, stop_round, counts)
+        playout_batch(self.state, policies, streams, max_steps, stop_round, counts, *self._reading)
 
 
 KERNEL = AlarunKernel
