@@ -73,6 +73,14 @@ def test_simulate_from_the_command_line_plays_the_policy_in_every_seat_it_is_giv
     assert data["agents"][0] == f"policy:path={policy_file}"
 
 
+def test_the_committed_policy_loads_and_plays_amarok_for_four(tmp_path):
+    committed = ROOT / "benchmarks" / "results" / "policy" / "policy.npz"
+    policy = load_policy(committed)
+    assert (policy.game, policy.options["players"], policy.meta["trained"]["algorithm"]) == ("amarok", 4, "PPO-clip")
+    summary = simulate("amarok", 4, 3, 0, [f"policy:path={committed}", "heuristic", "random", "random"])
+    assert sum(summary.wins) >= 3
+
+
 class Recording(PolicyAgent):
     """A policy agent that keeps what it was shown and what it chose."""
 
