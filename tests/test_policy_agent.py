@@ -307,6 +307,20 @@ def test_a_server_offers_the_operators_policy_and_a_room_with_it_plays_to_the_en
         # a room of another game cannot seat it: refused when the room is made
         r = client.post("/api/rooms", json={"game": "alarun", "seats": [{"kind": "human"}, {"kind": "ai", "agent": "learned"}]})
         assert r.status_code == 400 and "trained for 'amarok', not 'alarun'" in r.json()["detail"]
+        # nor an Amarok room of other options (it would stop at its first decision): refused
+        # when the room is made, and when the creator hands a seat to it
+        three = [{"kind": "human", "name": "Ann"}, {"kind": "ai", "agent": "learned"}, {"kind": "ai", "agent": "random"}]
+        r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 3}, "seats": three})
+        assert r.status_code == 400 and "players=4 (this game: 3)" in r.json()["detail"], r.text
+        three[1]["agent"] = "random"
+        r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 3}, "seats": three})
+        assert r.status_code == 201, r.text
+        room3, creator3 = r.json()["room"], r.json()["creator"]
+        r = client.post(f"/api/rooms/{room3}/seats/0", json={"token": creator3, "agent": "learned"})
+        assert r.status_code == 400 and "players=4 (this game: 3)" in r.json()["detail"], r.text
+        # the lobby offers it only with the game it plays
+        for game in client.get("/api/games").json():
+            assert ("learned" in [a["spec"] for a in game["agents"]]) == (game["name"] == "amarok")
 
 
 def test_a_server_will_not_start_with_a_bad_policy_file(tmp_path):

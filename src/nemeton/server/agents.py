@@ -116,10 +116,26 @@ class AgentPolicy:
     def entries(self) -> list[dict[str, Any]]:
         return [a.entry() for a in self.offered]
 
-    def check(self, agent: str, game: GameSpec, seat: int) -> None:
+    def entries_for(self, game: GameSpec) -> list[dict[str, Any]]:
+        """The offered agents that can play ``game`` (a learned policy plays only the game it
+        was trained for), worked out once per game."""
+        cache: dict[str, list[dict[str, Any]]] = self.__dict__.setdefault("_entries_for", {})
+        if game.name not in cache:
+            playable = []
+            for a in self.offered:
+                try:
+                    make_agent(a.spec, game, 0, 0)
+                except NemetonError:
+                    continue
+                playable.append(a.entry())
+            cache[game.name] = playable
+        return cache[game.name]
+
+    def check(self, agent: str, game: GameSpec, seat: int, options: Any = None) -> None:
         """A client's choice of agent for a seat: one of the names offered (or, with
-        ``any_spec``, a spec within the budget) that can play ``game``; AgentSpecError says
-        why not."""
+        ``any_spec``, a spec within the budget) that can play ``game`` (with ``options``, a
+        GameOptions, when given: its ``settings_for`` refuses options it cannot play, as a
+        learned policy does those it was not trained for); AgentSpecError says why not."""
         if agent not in self.names:
             if not self.any_spec:
                 raise AgentSpecError(f"unknown agent {agent[:60]!r}; this server offers: "
@@ -127,7 +143,9 @@ class AgentPolicy:
             refusal = budget_refusal(agent)
             if refusal is not None:
                 raise AgentSpecError(refusal)
-        make_agent(agent, game, seat, 0)
+        made = make_agent(agent, game, seat, 0)
+        if options is not None:
+            made.settings_for(options.to_json())
 
 
 _active = AgentPolicy()

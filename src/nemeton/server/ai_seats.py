@@ -35,11 +35,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("nemeton.server")
 
 
-def check_agent(agent: str, spec: GameSpec, seat: int) -> None:
+def check_agent(agent: str, spec: GameSpec, seat: int, options: Any = None) -> None:
     """A client's agent for a seat: one the server's operator offers, by name (the policy of
-    nemeton.server.agents, think time and search budget included), that can play this game."""
+    nemeton.server.agents, think time and search budget included), that can play this game
+    with these options (a learned policy plays the options it was trained for)."""
     try:
-        active().check(agent, spec, seat)
+        active().check(agent, spec, seat, options)
     except NemetonError as exc:
         raise BadRequest(f"{seat_ref(seat)}: {marked(exc)}") from None
 
@@ -204,7 +205,7 @@ class AiSeats:
             if room.terminal:
                 raise Conflict("the game is over")
             if agent is not None:
-                check_agent(agent, room.spec, seat)
+                check_agent(agent, room.spec, seat, room.spec.options(**room.options))
             row = room.seats[seat]
             if (row.stand_in, row.stand_in_auto) != (agent, False):
                 await self.stand_in(room, seat, agent, auto=False)

@@ -28,9 +28,9 @@ def _option(o: OptionInfo) -> dict[str, Any]:
 
 def game_catalogue() -> list[dict[str, Any]]:
     """Every game with its player counts, options (kind, default, allowed values, help) and
-    the agents this server offers (its operator's configuration)."""
-    agents = active().entries()
-    return [{**game, "agents": agents} for game in _games()]
+    the agents this server offers for it (its operator's configuration)."""
+    policy = active()
+    return [{**game, "agents": policy.entries_for(get_game(game["name"]))} for game in _games()]
 
 
 @functools.lru_cache(maxsize=1)

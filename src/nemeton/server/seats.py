@@ -105,7 +105,7 @@ def taken_message(room: Room, seat: int) -> str:
     return f"{row.name or 'somebody'} has taken this seat{rest}"
 
 
-def seat_rows(spec: Any, seats: list[dict[str, Any]]) -> tuple[list[SeatRow], list[dict[str, Any]]]:
+def seat_rows(spec: Any, seats: list[dict[str, Any]], options: Any = None) -> tuple[list[SeatRow], list[dict[str, Any]]]:
     """A new room's seats as stored, and the tokens of its people's seats (checked: an AI
     seat names an offered agent, a person's seat none, an open seat no name)."""
     rows, tokens = [], []
@@ -113,7 +113,7 @@ def seat_rows(spec: Any, seats: list[dict[str, Any]]) -> tuple[list[SeatRow], li
         if seat["kind"] == "ai":
             if not seat.get("agent"):
                 raise BadRequest(f"{seat_ref(i)} is an AI seat and needs an agent spec (e.g. 'heuristic')")
-            check_agent(seat["agent"], spec, i)
+            check_agent(seat["agent"], spec, i, options)
             rows.append(SeatRow(i, "ai", seat.get("name"), seat["agent"], None))
             continue
         if seat.get("agent"):
@@ -157,7 +157,7 @@ class Seats:
             raise BadRequest(str(exc)) from None
         if len(seats) != checked.players:
             raise BadRequest(f"a game of {checked.players} players needs {checked.players} seats; got {len(seats)}")
-        rows, tokens = seat_rows(spec, seats)
+        rows, tokens = seat_rows(spec, seats, checked)
         room_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(64)
         creator = secrets.token_urlsafe(24)
