@@ -96,7 +96,7 @@ def save_policy(path: str | os.PathLike, layers: Sequence[tuple[np.ndarray, np.n
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, **arrays)
+        np.savez_compressed(f, allow_pickle=False, **arrays)
     os.replace(tmp, path)
 
 

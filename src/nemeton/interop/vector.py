@@ -146,10 +146,14 @@ class _Slots:
         """A new game in each of ``slots``; per slot, the words of its hash after the game seed
         (the agent seed of each seat, then one more)."""
         seeds, words = [], []
+        if self.master is None:
+            self.reseed(None)
+        master = self.master
+        assert master is not None  # set by reseed
         for i in slots:
             index = int(self.games[i]) * self.batch + int(i)
             self.games[i] += 1
-            game_seed, rest = game_seeds(self.master, index, self.players + 1)
+            game_seed, rest = game_seeds(master, index, self.players + 1)
             seeds.append(game_seed)
             words.append(rest)
         self.kernel.deal(seeds, slots)
@@ -432,6 +436,6 @@ class NemetonVectorEnv(gymnasium.vector.VectorEnv):
         s = self._slots
         infos: dict[str, Any] = {"action_mask": self._out(s.mask.view(np.int8)), "_action_mask": self._everywhere,
                                  "seat": self._out(self.seats), "_seat": self._everywhere}
-        if final is not None:
+        if final is not None and self._final is not None:  # SameStep mode
             infos["final_obs"], infos["_final_obs"] = self._final.copy(), final
         return infos
