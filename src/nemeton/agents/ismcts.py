@@ -631,7 +631,7 @@ class _FastPlayouts:
         import numpy as np
 
         from ..engine import mt
-        from ..engine.kernel import POLICIES, KernelUnsupported
+        from ..engine.kernel import POLICIES, Kernel
         self.kernel = game.kernel()(options, batch)
         players = self.kernel.players
         self.streams = mt.new_streams(batch * players).reshape(batch, players, mt.STREAM_WORDS)
@@ -643,12 +643,7 @@ class _FastPlayouts:
         # has the heuristic's choice apart from its playouts (Alarún, Edora)
         self.actions = game.action_space(options)
         self.prior: Any = None
-        probe = self.kernel
-        try:
-            probe.heuristic_actions(self.streams)
-        except KernelUnsupported:
-            pass
-        else:
+        if type(self.kernel).heuristic_actions is not Kernel.heuristic_actions:  # the kernel has one
             self.prior = game.kernel()(options, 1)
             self.prior_streams = self.streams[:1].copy()
         self.stop = np.zeros(batch, dtype=np.int64)
