@@ -90,7 +90,19 @@ def names_for(kind, n):
     return [WIDE] * n if kind == "wide" else [UNBROKEN[k:] + UNBROKEN[:k] for k in range(n)]
 
 
+# Waits for the page's finite animations to end (a card turning over is transformed while it
+# turns, and its box then leaves its place for a moment; endless ones, a pulsing highlight, stay).
+SETTLED = """async () => {
+  const finite = document.getAnimations().filter((a) => {
+    const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+    return t && Number.isFinite(t.endTime) && a.playState !== "finished";
+  });
+  await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+}"""
+
+
 def check_intact(page, selectors, seats=None):
+    page.evaluate(SETTLED)
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner, f"the page scrolls sideways: {width} > {inner} px"
