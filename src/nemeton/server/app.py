@@ -20,7 +20,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from .catalogue import game_catalogue
 from .db import Store, open_engine
@@ -56,6 +56,8 @@ class RoomIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=16)
     undo: bool = Field(False, description="allow take-backs (POST /api/rooms/{room}/undo)")
     listed: bool = Field(True, description="shown in the lobby's list; false: reachable only by its links")
+    hints: StrictBool | None = Field(None, description="whether people may ask the search for hints (POST "
+                                     "/api/rooms/{room}/hint); default: on when at most one seat is a person's")
     turn_timeout_s: float | None = Field(None, ge=0.1, le=7 * 86400,
                                          description="a person who does not act within this many seconds "
                                                      "has their seat played by the heuristic until they return")
@@ -167,6 +169,7 @@ class RoomView(BaseModel):
     open_seats: list[int] = Field(default_factory=list, description="the seats anyone may take now")
     listed: bool = Field(True, description="whether the room is shown in the lobby's list")
     rematch: str | None = Field(None, description="the room of this game's rematch, once the creator asked for one")
+    hints: bool = Field(False, description="whether this room's people may ask for hints")
 
 
 # ----- the application -------------------------------------------------------------------
@@ -294,7 +297,7 @@ def _routes(app: FastAPI) -> None:
               summary="Create a room; returns one secret token per person's seat")
     async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).create(body.game, body.options, [s.model_dump() for s in body.seats],
-                                            body.undo, body.turn_timeout_s, body.listed)
+                                            body.undo, body.turn_timeout_s, body.listed, body.hints)
 
     @app.post("/api/rooms/{room}/seats/{seat}/join", response_model=Joined,
               summary="Take an open seat with a name (before the game starts); returns its secret token")

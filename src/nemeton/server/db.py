@@ -58,6 +58,7 @@ rooms = Table(
     Column("listed", Boolean, nullable=False, default=True),  # False: reachable only by its links
     Column("closed_reason", String(200), nullable=True),  # why a "closed" room was ended before its game
     Column("acting", Text, nullable=True),  # JSON list: the seats to act after the last stored action (migration 0008)
+    Column("hints", Boolean, nullable=False, default=False),  # people may ask the search for hints (migration 0009)
 )
 
 seats = Table(
@@ -123,6 +124,7 @@ class RoomRow:
     listed: bool = True
     closed_reason: str | None = None
     updated_at: datetime | None = None
+    hints: bool = False
 
 
 def _seat_row(r: Any) -> SeatRow:
@@ -197,8 +199,9 @@ class Store:
 
     def create_room(self, room_id: str, game: str, rules_version: int, options: dict[str, Any], seed: int,
                     seat_rows: Iterable[SeatRow], undo: bool = False, creator_hash: str | None = None,
-                    turn_timeout_s: float | None = None, listed: bool = True) -> None:
-        """A new room: "waiting" while a person's seat has no token yet (an open seat), else "playing"."""
+                    turn_timeout_s: float | None = None, listed: bool = True, hints: bool = False) -> None:
+        """A new room: "waiting" while a person's seat has no token yet (an open seat), else "playing".
+        ``hints``: whether its people may ask the search for hints."""
         now = _now()
         seat_rows = list(seat_rows)
         status = "waiting" if any(is_open(s) for s in seat_rows) else "playing"
@@ -206,7 +209,7 @@ class Store:
             c.execute(insert(rooms).values(
                 id=room_id, game=game, rules_version=rules_version, options=options, seed=str(seed),
                 status=status, version=0, undo=undo, created_at=now, updated_at=now,
-                creator_hash=creator_hash, turn_timeout_s=turn_timeout_s, listed=listed))
+                creator_hash=creator_hash, turn_timeout_s=turn_timeout_s, listed=listed, hints=hints))
             c.execute(insert(seats), [
                 {"room_id": room_id, "seat": s.seat, "kind": s.kind, "name": s.name, "agent": s.agent,
                  "token_hash": s.token_hash, "stand_in": s.stand_in, "stand_in_auto": s.stand_in_auto}
@@ -342,7 +345,7 @@ class Store:
         return RoomRow(row["id"], row["game"], row["rules_version"], dict(row["options"]), int(row["seed"]),
                        row["status"], row["version"], bool(row["undo"]), row["created_at"], seat_rows,
                        action_rows, row["creator_hash"], row["turn_timeout_s"], row["rematch"], bool(row["listed"]),
-                       row["closed_reason"], row["updated_at"])
+                       row["closed_reason"], row["updated_at"], bool(row["hints"]))
 
     def list_rooms(self, limit: int = 100) -> list[RoomRow]:
         """The newest listed rooms with their seats, without their actions (for a lobby);
@@ -359,7 +362,8 @@ class Store:
                     by_room[r.room_id].append(_seat_row(r))
         return [RoomRow(r["id"], r["game"], r["rules_version"], dict(r["options"]), int(r["seed"]), r["status"],
                         r["version"], bool(r["undo"]), r["created_at"], by_room[r["id"]], [], r["creator_hash"],
-                        r["turn_timeout_s"], r["rematch"], bool(r["listed"]), r["closed_reason"], r["updated_at"])
+                        r["turn_timeout_s"], r["rematch"], bool(r["listed"]), r["closed_reason"], r["updated_at"],
+                        bool(r["hints"]))
                 for r in rows]
 
     def room_ids(self, status: str | None = None) -> list[str]:

@@ -71,6 +71,7 @@ class Room:
         self.turn_timeout = row.turn_timeout_s
         self.rematch = row.rematch
         self.listed = row.listed
+        self.hints = row.hints  # whether its people may ask the search for hints (rooms.hints)
         # whether a take-back is granted, kept per version: (version, seat, refusal) (turns.take_back_refusal)
         self.take_back_kept: tuple[int, int, str | None] | None = None
         # what every seat knows of the game's components under its options (Edora: the board)
@@ -147,6 +148,7 @@ class Room:
             "open_seats": self.open_seats(),
             "listed": self.listed,
             "rematch": self.rematch,
+            "hints": self.hints,
         }
 
     def seat_info(self) -> list[dict[str, Any]]:
@@ -194,8 +196,9 @@ class Rooms:
 
     # ----- what the routes call: each part's own --------------------------------------------
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]], undo: bool = False,
-                     turn_timeout_s: float | None = None, listed: bool = True) -> dict[str, Any]:
-        return await self.seats.create(game, options, seats, undo, turn_timeout_s, listed)
+                     turn_timeout_s: float | None = None, listed: bool = True,
+                     hints: bool | None = None) -> dict[str, Any]:
+        return await self.seats.create(game, options, seats, undo, turn_timeout_s, listed, hints)
 
     async def join(self, room_id: str, seat: int, name: str) -> dict[str, Any]:
         return await self.seats.join(room_id, seat, name)

@@ -131,6 +131,14 @@ def seat_rows(spec: Any, seats: list[dict[str, Any]], options: Any = None) -> tu
     return rows, tokens
 
 
+def default_hints(rows: list[SeatRow]) -> bool:
+    """Whether a room allows hints when its creator does not say: when at most one seat is a
+    person's (everyone else is an AI). Two people may share one device (hotseat) or play from
+    their own links (online): the server cannot tell, so hints are then off unless the creator
+    turns them on (the lobby does for a hotseat room)."""
+    return sum(1 for r in rows if r.kind == "human") <= 1
+
+
 class Seats:
     """Creating rooms (and rematches), taking and leaving open seats, the lobby."""
 
@@ -140,13 +148,14 @@ class Seats:
 
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      undo: bool = False, turn_timeout_s: float | None = None,
-                     listed: bool = True) -> dict[str, Any]:
+                     listed: bool = True, hints: bool | None = None) -> dict[str, Any]:
         """A new room: options checked by the game, agent specs by ``make_agent``, a secret
         seed; returns its id, one token per person's seat and the creator's token (who may
         hand an absent person's seat to an agent and back), all stored hashed. An open seat
         (``{"kind": "open"}``) gets no token: anyone may take it (:meth:`join`), and the game
         waits until every seat is taken. An unlisted room (``listed=False``) is never shown
-        in the lobby: only its links lead to it."""
+        in the lobby: only its links lead to it. ``hints``: whether its people may ask the
+        search for hints (None: :func:`default_hints`)."""
         server = self.server
         try:
             spec = get_game(game)
@@ -158,11 +167,14 @@ class Seats:
         if len(seats) != checked.players:
             raise BadRequest(f"a game of {checked.players} players needs {checked.players} seats; got {len(seats)}")
         rows, tokens = seat_rows(spec, seats, checked)
+        if hints is None:
+            hints = default_hints(rows)
         room_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(64)
         creator = secrets.token_urlsafe(24)
         await asyncio.to_thread(server.store.create_room, room_id, spec.name, spec.rules_version,
-                                checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s, listed)
+                                checked.to_json(), seed, rows, undo, hash_token(creator), turn_timeout_s, listed,
+                                hints)
         room = await server.get(room_id)
         observe.room_created(server, room_id, spec.name, started=not room.waiting, seats=len(rows), listed=listed)
         async with room.lock:
@@ -240,7 +252,7 @@ class Seats:
                 rows = [SeatRow(s.seat, s.kind, s.name, s.agent, s.token_hash) for s in room.seats]
                 await asyncio.to_thread(server.store.create_room, new_id, room.spec.name, room.spec.rules_version,
                                         dict(room.options), secrets.randbits(64), rows, room.undo,
-                                        room.creator_hash, room.turn_timeout, room.listed)
+                                        room.creator_hash, room.turn_timeout, room.listed, room.hints)
                 room.rematch = await asyncio.to_thread(server.store.set_rematch, room.id, new_id)
                 observe.room_created(server, new_id, room.spec.name, started=True, seats=len(rows),
                                      rematch_of=room.id)
@@ -283,6 +295,6 @@ class Seats:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": seat_name(s), "agent": s.agent, "stand_in": s.stand_in,
                        "connected": s.seat in connected, "open": is_open(s)} for s in row.seats],
             "open_seats": [s.seat for s in row.seats if is_open(s)],
-            "status": row.status, "version": row.version, "listed": row.listed,
+            "status": row.status, "version": row.version, "listed": row.listed, "hints": row.hints,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }

@@ -28,6 +28,7 @@ async function start() {
   choose(catalogue[0].name);
   $("players").addEventListener("change", drawSeats);
   $("new-game").addEventListener("submit", create);
+  $("hints").addEventListener("change", () => { hintsChosen = true; });
   document.querySelectorAll(".rooms-filter button").forEach((b) => b.addEventListener("click", () => {
     filter = b.dataset.filter;
     document.querySelectorAll(".rooms-filter button").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
@@ -63,10 +64,24 @@ function drawSeats() {
       game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
     const sync = () => { name.hidden = kind.value === "ai" || kind.value === "open"; agent.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);
+    kind.addEventListener("change", suggestHints);
     sync();
     rows.push(h("li", { class: "seat-row" }, seatBadge(i, ""), kind, name, agent));
   }
   $("seat-list").replaceChildren(...rows);
+  suggestHints();
+}
+
+// Hints are on by default against the AI and when everyone plays on this device (hotseat), off
+// when two or more people play from their own links (online); the creator's own choice stays.
+let hintsChosen = false;
+function suggestHints() {
+  const kinds = [...$("seat-list").children].map((li) => li.querySelector(".seat-kind").value);
+  const people = kinds.filter((k) => k !== "ai");
+  const online = people.length >= 2 && people.some((k) => k !== "here");
+  $("hints-default").textContent = online ? "(off by default: people play from their own links)"
+    : "(on by default: against the AI, or everyone on this device)";
+  if (!hintsChosen) $("hints").checked = !online;
 }
 
 function drawOptions() {
@@ -114,7 +129,7 @@ async function create(event) {
   const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent }
     : r.kind === "open" ? { kind: "open" } : { kind: "human", name: r.name }));
   const body = { game: game.name, options: { players: rows.length, ...(await readOptions()) }, seats,
-                 undo: $("undo").checked, listed: $("listed").checked };
+                 undo: $("undo").checked, listed: $("listed").checked, hints: $("hints").checked };
   if ($("timeout").value) body.turn_timeout_s = Number($("timeout").value);
   $("create").disabled = true;
   try {
