@@ -43,6 +43,12 @@ Parameters (``ismcts:seconds=1:c=0.5:rollout=heuristic``; unset ones take the de
     first (the heuristic's choice first with ``prior=heuristic``) before new ones are added.
     An iteration whose sample allows none of a node's children still adds one.
 
+``root_actions`` (an attribute, not a spec parameter; default None)
+    The teacher's hook (:mod:`nemeton.teacher`): when set to a collection of actions, the root
+    considers only those of its legal actions, and the search spends its whole budget (no
+    early stop: the move is not in question), so the value of one chosen action can be
+    estimated with as many iterations as the best one had.
+
 ``workers=W`` (default 1, at most the machine's cores)
     Root-parallel search: W - 1 helper processes (kept alive across decisions, stopped by
     ``close()`` or when the agent is garbage collected) and this one search the same view
@@ -205,6 +211,7 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0
         self.last_settled = False
         self.last_root: Node | None = None
+        self.root_actions: Collection[Action] | None = None  # the teacher's hook (docstring)
         parts = [f"iterations={iterations}" if iterations is not None else f"seconds={seconds}"]
         refined: Collection[str] = getattr(heuristic, "refined_settings", frozenset())
         for key, value in (("c", c), ("rollout", rollout), ("cutoff", cutoff), ("epsilon", epsilon),
@@ -307,7 +314,8 @@ class ISMCTSAgent(Agent):
             state = sample(rng)
             self._iterate(root, state)
             done += 1
-            if done % CHECK_EVERY == 0 and done != limit and self._settled(root, done, limit, started, deadline):
+            if (done % CHECK_EVERY == 0 and done != limit and self.root_actions is None
+                    and self._settled(root, done, limit, started, deadline)):
                 settled = True
                 break
         self.last_iterations = done
@@ -380,7 +388,7 @@ class ISMCTSAgent(Agent):
                 values = fast.play(len(pending), cut)
                 for node, slot in pending:
                     _back_up(node, values[slot])
-            if done >= next_check and done != limit:
+            if done >= next_check and done != limit and self.root_actions is None:
                 next_check = done + CHECK_EVERY
                 if self._settled(root, done, limit, started, deadline):
                     settled = True
@@ -499,11 +507,15 @@ class ISMCTSAgent(Agent):
             heuristic = self.heuristic
             if heuristic is None:
                 raise AgentSpecError("ismcts: prior=heuristic needs the game's heuristic")
-            fast = self._fast if self.engine == "fast" else None
+            # the kernel chooses for the state's current player: in a simultaneous phase the
+            # root's seat may be another acting seat, which the Python heuristic chooses for
+            fast = self._fast if self.engine == "fast" and player == state.current_player else None
             chosen = fast.heuristic_choice(state) if fast is not None else None
             # a fresh node has tried nothing: untried is every legal action, the kernel's
             # heuristic chooses among the same ones
-            action = chosen if chosen is not None else heuristic.choose_in_state(state, player, untried, self.rng)
+            # (with root_actions the kernel's choice may be one the root leaves out)
+            action = (chosen if chosen is not None and (self.root_actions is None or chosen in untried)
+                      else heuristic.choose_in_state(state, player, untried, self.rng))
         else:
             return self.rng.choice(untried)
         if fresh:
@@ -538,8 +550,14 @@ class ISMCTSAgent(Agent):
         node = root
         player = self.seat  # the root decision is ours even where several seats act at once
         expanded = False
+        restrict = self.root_actions  # at the root only
         while not state.is_terminal():
             legal = state._legal_actions(player)
+            if restrict is not None:
+                legal = [a for a in legal if a in restrict]
+                restrict = None
+                if not legal:
+                    raise ValueError("ismcts: none of root_actions is legal in a state sampled from the view")
             children = node.children
             untried = []
             for a in legal:
