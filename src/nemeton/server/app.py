@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from .catalogue import game_catalogue
 from .db import Store, open_engine
+from .hints import DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
 from .limits import Limiter, RateLimit, client_of
 from .observe import Observe
 from .rooms import MAX_NAME, Forbidden, NotFound, Rooms, ServerError, Subscriber
@@ -76,6 +77,27 @@ class TakeBackIn(BaseModel):
     token: str = Field(min_length=1, max_length=200)
     version: int | None = Field(None, ge=0, description="the version the take-back was asked on (refused if stale)")
     since: int = Field(0, ge=0, description="return log entries from this index on")
+
+
+class HintIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200, description="the seat's token")
+    seconds: float = Field(DEFAULT_SECONDS, ge=MIN_SECONDS, le=MAX_SECONDS,
+                           description="how long the search thinks (converted to iterations on this machine)")
+
+
+class HintMoveOut(BaseModel):
+    action: dict[str, Any] = Field(description="one of the seat's legal actions, as legal_actions lists it")
+    text: str = Field(description="the action in words")
+    win: float = Field(description="the search's estimate of the seat's share of a win after it (0 to 1)")
+    visits: int
+
+
+class HintOut(BaseModel):
+    seat: int
+    version: int = Field(description="the room's version the hint was worked out on (a later one: it is old)")
+    seconds: float
+    hints: list[HintMoveOut] = Field(description="the search's preferred moves, most visited first (up to 3)")
 
 
 class SeatToken(BaseModel):
@@ -342,6 +364,15 @@ def _routes(app: FastAPI) -> None:
               summary="The creator hands a person's seat to an AI agent, or back (agent: null)")
     async def hand_seat(room: str, seat: int, body: HandSeatIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).hand_seat(room, body.token, seat, body.agent)
+
+    @app.post("/api/rooms/{room}/hint", response_model=HintOut,
+              summary="A seat's hint: the search's three preferred moves from its view, with their win chances "
+                      "(rooms with hints on; 403 off, 409 no decision now, 429 busy)",
+              responses={403: {"description": "hints are off in this room, or the token is unknown"},
+                         409: {"description": "the seat has no decision now"},
+                         429: {"description": "a hint of this seat is running, or the server's hints are all busy"}})
+    async def hint(room: str, body: HintIn, request: Request) -> dict[str, Any]:
+        return await _rooms(request).hint(room, body.token, body.seconds)
 
     @app.get("/api/games", summary="The games: player counts, options with their help text, agents")
     async def games() -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ hands every request to the part that owns it:
   version checks, the commit every move goes through, replays and records;
 - :mod:`.ai_seats` (``rooms.ai``): agents and stand-ins, their think threads and budgets,
   turn timers, the task that moves each room's agents;
+- :mod:`.hints` (``rooms.hints``): hints asked for by people, searched from their seat's view;
 - :mod:`.live` (``room.watchers``): each room's WebSocket clients, their queues and pushes.
 
 Every change follows one path, under the room's lock: check the request against the table,
@@ -36,6 +37,7 @@ from . import observe
 from .ai_seats import AiSeats, agent_for, check_agent, stand_in_info, timeout_agent
 from .db import RoomRow, Store, closed_message, is_open
 from .errors import BadRequest, Conflict, Forbidden, Gone, NotFound, ServerError, marked
+from .hints import Hints
 from .live import QUEUE_SIZE, Outbox, Subscriber, Watchers
 from .observe import Metrics
 from .seats import BOT_NAMES, MAX_NAME, Seats, check_name, hash_token, is_creator, seat_info, seat_name, seat_of
@@ -181,6 +183,7 @@ class Rooms:
                  expiry_interval: float = EXPIRY_INTERVAL):
         self.store = store
         self.ai = AiSeats(self, agent_threads, agents)
+        self.hints = Hints(self, capacity=max(1, agent_threads // 2))
         self.seats = Seats(self)
         self.turns = Turns(self)
         self.rooms: dict[str, Room] = {}
@@ -238,6 +241,9 @@ class Rooms:
 
     async def hand_seat(self, room_id: str, token: str, seat: int, agent: str | None) -> dict[str, Any]:
         return await self.ai.hand_seat(room_id, token, seat, agent)
+
+    async def hint(self, room_id: str, token: str, seconds: float) -> dict[str, Any]:
+        return await self.hints.hint(room_id, token, seconds)
 
     async def come_back(self, room_id: str, token: str, since: int = 0) -> dict[str, Any]:
         return await self.ai.come_back(room_id, token, since)
