@@ -374,6 +374,21 @@ def _routes(app: FastAPI) -> None:
     async def hint(room: str, body: HintIn, request: Request) -> dict[str, Any]:
         return await _rooms(request).hint(room, body.token, body.seconds)
 
+    @app.post("/api/rooms/{room}/analysis",
+              summary="Start analysing a finished game (anyone may); answers its state as GET does "
+                      "(409 while the game is on, 429 when the server analyses as many games as it may)")
+    async def analyse(room: str, request: Request, response: Response) -> dict[str, Any]:
+        state = await _rooms(request).analyse(room)
+        if state["state"] == "running":
+            response.status_code = 202
+        return state
+
+    @app.get("/api/rooms/{room}/analysis",
+             summary="A finished game's analysis: {state: done, analysis}, {state: running, done, total}, "
+                     "{state: failed, message} or {state: none} (not asked for yet)")
+    async def analysis(room: str, request: Request) -> dict[str, Any]:
+        return await _rooms(request).analysis(room)
+
     @app.get("/api/games", summary="The games: player counts, options with their help text, agents")
     async def games() -> list[dict[str, Any]]:
         return game_catalogue()
@@ -494,6 +509,10 @@ def _pages(app: FastAPI) -> None:
     @app.get("/rooms/{room}/replay", include_in_schema=False)
     async def replay_page(room: str) -> FileResponse:
         return page("replay.html")
+
+    @app.get("/rooms/{room}/analysis", include_in_schema=False)
+    async def analysis_page(room: str) -> FileResponse:
+        return page("analysis.html")
 
 
 # ----- operations ------------------------------------------------------------------------

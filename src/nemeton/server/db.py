@@ -2,7 +2,8 @@
 
 A room is a game record split into rows: the ``rooms`` row (game, options, seed, version,
 status), one ``seats`` row per seat (a person's name and token hash, or an agent spec) and one
-``actions`` row per applied action, in order. The room's ``version`` counts its changes (an
+``actions`` row per applied action, in order; a finished game's analysis, once worked out, is
+one ``analyses`` row. The room's ``version`` counts its changes (an
 action, a seat handed over) and never goes back; every change is one transaction that first
 moves the version on with ``UPDATE rooms SET version = version + 1 WHERE id = ? AND version = ?``: a writer that
 validated an action against another version updates no row and gets :class:`StaleVersion`,
@@ -79,6 +80,14 @@ actions = Table(
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # the action's JSON text
+)
+
+
+analyses = Table(
+    "analyses", metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("analysis", Text, nullable=False),  # the JSON text of nemeton.teacher's Analysis (migration 0010)
 )
 
 
@@ -332,6 +341,22 @@ class Store:
             c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.rematch.is_(None)).values(rematch=rematch))
             return c.execute(select(rooms.c.rematch).where(rooms.c.id == room_id)).scalar_one()
 
+    def save_analysis(self, room_id: str, analysis: dict[str, Any]) -> None:
+        """Store a finished game's analysis (once: one already stored, by another process, stays)."""
+        from sqlalchemy.exc import IntegrityError
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(analyses).values(room_id=room_id, created_at=_now(),
+                                                  analysis=json.dumps(analysis, separators=(",", ":"))))
+        except IntegrityError:
+            pass
+
+    def load_analysis(self, room_id: str) -> dict[str, Any] | None:
+        """A finished game's stored analysis, or None."""
+        with self.engine.connect() as c:
+            text_ = c.execute(select(analyses.c.analysis).where(analyses.c.room_id == room_id)).scalar_one_or_none()
+        return None if text_ is None else json.loads(text_)
+
     def load_room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:
             row = c.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
@@ -447,6 +472,7 @@ class Store:
             if not dry_run:
                 for i in range(0, len(ids), 500):
                     chunk = ids[i:i + 500]
+                    c.execute(delete(analyses).where(analyses.c.room_id.in_(chunk)))
                     c.execute(delete(actions).where(actions.c.room_id.in_(chunk)))
                     c.execute(delete(seats).where(seats.c.room_id.in_(chunk)))
                     c.execute(delete(rooms).where(rooms.c.id.in_(chunk)))

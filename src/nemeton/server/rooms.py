@@ -12,6 +12,7 @@ hands every request to the part that owns it:
 - :mod:`.ai_seats` (``rooms.ai``): agents and stand-ins, their think threads and budgets,
   turn timers, the task that moves each room's agents;
 - :mod:`.hints` (``rooms.hints``): hints asked for by people, searched from their seat's view;
+- :mod:`.analyses` (``rooms.analyses``): finished games analysed in the background, stored;
 - :mod:`.live` (``room.watchers``): each room's WebSocket clients, their queues and pushes.
 
 Every change follows one path, under the room's lock: check the request against the table,
@@ -37,6 +38,7 @@ from . import observe
 from .ai_seats import AiSeats, agent_for, check_agent, stand_in_info, timeout_agent
 from .db import RoomRow, Store, closed_message, is_open
 from .errors import BadRequest, Conflict, Forbidden, Gone, NotFound, ServerError, marked
+from .analyses import Analyses
 from .hints import Hints
 from .live import QUEUE_SIZE, Outbox, Subscriber, Watchers
 from .observe import Metrics
@@ -184,6 +186,7 @@ class Rooms:
         self.store = store
         self.ai = AiSeats(self, agent_threads, agents)
         self.hints = Hints(self, capacity=max(1, agent_threads // 2))
+        self.analyses = Analyses(self)
         self.seats = Seats(self)
         self.turns = Turns(self)
         self.rooms: dict[str, Room] = {}
@@ -245,6 +248,12 @@ class Rooms:
     async def hint(self, room_id: str, token: str, seconds: float) -> dict[str, Any]:
         return await self.hints.hint(room_id, token, seconds)
 
+    async def analyse(self, room_id: str) -> dict[str, Any]:
+        return await self.analyses.start(room_id)
+
+    async def analysis(self, room_id: str) -> dict[str, Any]:
+        return await self.analyses.state(room_id)
+
     async def come_back(self, room_id: str, token: str, since: int = 0) -> dict[str, Any]:
         return await self.ai.come_back(room_id, token, since)
 
@@ -288,6 +297,7 @@ class Rooms:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.analyses.close()
         self.ai.close(self.rooms.values())
 
     # ----- the rooms in memory ------------------------------------------------------------
