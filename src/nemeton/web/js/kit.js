@@ -164,3 +164,39 @@ export function textOf(node) {
   const c = node.props ? node.props.children : undefined;
   return textOf(c);
 }
+
+// ----- hints -------------------------------------------------------------------------------------
+// ctx.hints: the search's preferred moves for the seat ({action, win, rank}, rank 1 first), asked
+// for with the page's hint button. A renderer marks each thing a hinted move concerns (the card,
+// the cell, the space, the button) with hintProps(hintFor(ctx, actions)), where `actions` are the
+// legal actions a click on that thing leads to: base.css draws the rank and the win chance on it.
+
+/** The best-ranked hint among `actions` (legal actions, as the server sent them), or null. */
+export function hintFor(ctx, actions) {
+  const hints = (ctx && ctx.hints) || [];
+  if (!hints.length || !actions || !actions.length) return null;
+  const keys = new Set(actions.map((a) => JSON.stringify(a)));
+  return hints.find((hint) => keys.has(JSON.stringify(hint.action))) || null;
+}
+
+/** A hint's words: "hint 1: about 62% win chance". */
+export function hintWords(hint) {
+  return `hint ${hint.rank}: about ${Math.round(hint.win * 100)}% win chance`;
+}
+
+/** The props that mark a thing with `hint` (none without one): its rank and win chance as a
+ *  badge (data-hint, drawn by base.css), said to screen readers in the title. */
+export function hintProps(hint) {
+  if (!hint) return {};
+  return { "data-hint": `${hint.rank} · ${Math.round(hint.win * 100)}%`, "data-hint-rank": String(hint.rank) };
+}
+
+/** `props` with `hint`'s mark added (a title and aria-label kept, the hint's words appended). */
+export function withHint(props, hint) {
+  if (!hint) return props;
+  const out = { ...props, ...hintProps(hint) };
+  const label = props["aria-label"];
+  if (label) out["aria-label"] = `${label} (${hintWords(hint)})`;
+  out.title = props.title ? `${props.title} (${hintWords(hint)})` : hintWords(hint);
+  return out;
+}

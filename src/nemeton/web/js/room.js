@@ -33,6 +33,7 @@ class Connection {
     this.log = [];
     this.seats = [];
     this.pending = false;        // an action sent and not yet answered
+    this.hint = null;            // {key, state: "thinking"|"shown", seconds, started, moves}: this seat's hint
     this.retry = 0;
     this.open();
   }
@@ -196,6 +197,7 @@ function update() {
     drawMoves(conn, snap);
     drawControls(conn, snap);
   }
+  drawHint(conn, snap);
   drawWaiting(conn, snap, seats);
   drawCreator(snap, seats);
   drawScore(conn, snap, seats);
@@ -279,6 +281,7 @@ function drawBoard(conn, snap, seats, names) {
     view: snap.view, legal, log: conn.log, fresh: freshEntries(conn), seat: conn.seat,
     mode: conn.seat === null ? "watch" : "play", seats, waiting: Boolean(snap.waiting),
     act: (action) => conn.act(action),
+    hints: hintsShown(conn, snap),
     seatName: names,
     components: page.info.components || {},
   };
@@ -347,6 +350,91 @@ function drawControls(conn, snap) {
                            onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"), why ? " " : null, why);
   }
   render(out, $("controls"));
+}
+
+// ----- hints: the search's preferred moves, from this seat's view ----------------------------------
+const HINT_SECONDS = [1, 2, 5];
+const HINT_KEY = "nemeton:hint-seconds";
+
+function hintSeconds() {
+  try {
+    const s = Number(localStorage.getItem(HINT_KEY));
+    return HINT_SECONDS.includes(s) ? s : 2;
+  } catch (err) { return 2; }
+}
+
+// A hint holds while the seat's choices are those it was asked for: it vanishes when the seat moves.
+function decisionKey(snap) {
+  return JSON.stringify(snap.legal_actions || []);
+}
+
+function hintsShown(conn, snap) {
+  const hint = conn.hint;
+  if (!hint || hint.state !== "shown" || conn.pending || hint.key !== decisionKey(snap)) return [];
+  return hint.moves;
+}
+
+function canAskHint(conn, snap) {
+  return conn.seat !== null && snap.hints && !snap.terminal && !snap.waiting && !snap.stand_in
+    && snap.legal_actions.length > 0 && !conn.pending && page.passTo === null;
+}
+
+async function askHint(conn) {
+  const seconds = hintSeconds();
+  const key = decisionKey(conn.snap);
+  const mine = { key, state: "thinking", seconds, started: performance.now(), moves: [] };
+  conn.hint = mine;
+  update();
+  const clock = setInterval(() => { if (conn.hint === mine) drawHint(page.focus, page.focus.snap); }, 100);
+  try {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/hint`, { token: conn.token, seconds });
+    if (conn.hint !== mine) return;
+    conn.hint = { ...mine, state: "shown", moves: answer.hints.map((m, i) => ({ ...m, rank: i + 1 })) };
+  } catch (err) {
+    if (conn.hint === mine) conn.hint = null;
+    toast(err.message, "error");
+  } finally {
+    clearInterval(clock);
+  }
+  if (page.focus === conn) update();
+}
+
+function drawHint(conn, snap) {
+  const box = $("hint-panel");
+  const own = conn.seat !== null && snap.hints && !snap.terminal && !snap.waiting && page.passTo === null;
+  box.hidden = !own;
+  if (!own) { clear(box); return; }
+  const hint = conn.hint && conn.hint.key === decisionKey(snap) ? conn.hint : null;
+  const thinking = hint && hint.state === "thinking";
+  const shown = hintsShown(conn, snap);
+  const ask = canAskHint(conn, snap);
+  const out = [h("h2", {}, "Hint")];
+  if (ask || thinking) {
+    const seconds = hintSeconds();
+    out.push(h("div", { class: "hint-ask" },
+      h("label", { class: "hint-time" }, "Think for ",
+        h("select", { id: "hint-seconds", "aria-label": "how long the hint thinks", disabled: thinking,
+                      onchange: (e) => { try { localStorage.setItem(HINT_KEY, e.target.value); } catch (err) { /* private mode */ } update(); } },
+          HINT_SECONDS.map((s) => h("option", { key: s, value: String(s), selected: s === seconds }, `${s} s`)))),
+      h("button", { type: "button", id: "hint-button", class: "primary", disabled: thinking,
+                    onclick: () => askHint(conn) }, shown.length ? "Ask again" : "Hint")));
+  }
+  if (thinking) {
+    const elapsed = (performance.now() - hint.started) / 1000;
+    out.push(h("div", { class: "hint-progress", role: "status" },
+      h("progress", { id: "hint-progress", max: elapsed < hint.seconds ? hint.seconds : null,
+                      value: elapsed < hint.seconds ? elapsed : null, "aria-label": "the search is thinking" }),
+      h("span", {}, `Thinking… ${Math.min(elapsed, hint.seconds).toFixed(1)} of ${hint.seconds} s`)));
+  } else if (shown.length) {
+    out.push(h("ol", { id: "hint-list", class: "hint-list" }, shown.map((m) => h("li", { key: m.rank, dataset: { rank: m.rank } },
+      h("span", { class: "hint-rank", "aria-hidden": "true" }, String(m.rank)),
+      h("span", { class: "hint-move" }, label(m.action)),
+      h("span", { class: "hint-win" }, `${Math.round(m.win * 100)}% win chance`)))),
+    h("p", { class: "hint" }, "Marked on the table. Worked out from what you can see only: the search does not know the hidden cards."));
+  } else if (!ask) {
+    out.push(h("p", { class: "hint" }, "Hints are on in this room: ask for one when it is your turn."));
+  }
+  render(out, box);
 }
 
 // ----- open seats: waiting for players -------------------------------------------------------
@@ -421,6 +509,8 @@ function drawCreator(snap, seats) {
       : "You created this room: hand an absent player's seat to the AI and back."),
     h("p", { class: "hint" }, page.info.listed === false ? "Unlisted: the lobby does not show this room; only its links lead here."
       : "Listed in the lobby: anyone may watch."),
+    h("p", { class: "hint", id: "hints-setting" }, snap.hints ? "Hints on: each player may ask the search for its preferred moves."
+      : "Hints off in this room."),
     h("ul", { class: "creator-seats" }, items),
     h("div", { class: "invite-row" }, h("label", { class: "field" }, "Spectators ",
       h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": "link for spectators" })),

@@ -6,7 +6,7 @@
 // and label(action, ctx), all virtual nodes (js/kit.js): the page updates only what changed,
 // cards and cells keyed by their place, so the focus stays on a card through a redraw.
 
-import { h, seatBadge } from "/static/js/kit.js";
+import { h, hintFor, seatBadge, withHint } from "/static/js/kit.js";
 import { seatNameOf } from "/static/js/text.js";
 
 // ----- names and pictures ----------------------------------------------------------------
@@ -179,7 +179,7 @@ function act(ctx, action) {
  * element. size: "big" (hand, centre), "cell" (a square's cell), "mini" (others' squares, lists).
  */
 function tile(card, { size = "big", key, legal = false, selected = false, recent = false, note = "",
-  action = "", onClick = null, extraClass = "", data = {}, style = null, extra = null } = {}) {
+  action = "", onClick = null, extraClass = "", data = {}, style = null, extra = null, hint = null } = {}) {
   const p = parse(card);
   const kind = p.special ? `al-${p.special}` : `c-${p.colour} i-${p.ingredient}`;
   const classes = ["card", "al-card", `al-${size}`, kind, extraClass];
@@ -201,13 +201,13 @@ function tile(card, { size = "big", key, legal = false, selected = false, recent
     extra,
   ];
   if (onClick) {
-    return h("button", {
+    return h("button", withHint({
       ...attrs, type: "button", "aria-pressed": selected ? "true" : null,
       "aria-label": selected ? `${words}: selected; press again to cancel` : `${action || "Choose"}: ${words}`,
       onclick: onClick,
-    }, inside);
+    }, hint), inside);
   }
-  return h("div", { ...attrs, role: "img", "aria-label": words }, inside);
+  return h("div", withHint({ ...attrs, role: "img", "aria-label": words }, hint), inside);
 }
 
 function back(size, label, key) {
@@ -409,8 +409,9 @@ function centreRow(ctx, recent) {
       } else if (!isSelected) action = "Choose instead";
       if (options || isLegal) onClick = () => clickCentre(ctx, i, card);
     }
+    const hint = hintFor(ctx, legal.filter((a) => a.type === "swap" && a.take === card));
     return tile(card, { key: `centre-${i}`, legal: isLegal && !isSelected, selected: isSelected,
-      recent: outlined.has(i), onClick, action });
+      recent: outlined.has(i), onClick, action, hint });
   });
   return h("section", { class: "al-centre", "aria-label": "The centre" },
     h("div", { class: "al-pile" },
@@ -512,7 +513,8 @@ function handRow(ctx) {
       }
     }
     const onClick = options || isLegal ? () => clickHand(ctx, i, card) : null;
-    return tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action });
+    const hint = hintFor(ctx, legal.filter((a) => (a.type === "swap" && a.give === card) || (a.type === "place" && a.card === card)));
+    return tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action, hint });
   });
   return h("div", { class: "al-cards al-hand", role: "group", "aria-label": "Your hand" },
     cards, hand.length ? null : h("p", { key: "empty", class: "al-empty" }, "No cards in hand."));
@@ -544,12 +546,13 @@ function ownSquare(ctx) {
     const what = sel?.where === "hand" ? `Place ${cardName(sel.card)} ${whereName(x, y)}`
       : sel?.where === "cell" ? `Choose instead the cell ${whereName(x, y)}` : `Choose the cell ${whereName(x, y)}`;
     const state = isSelected ? "selected" : legalCells.has(k) ? "legal" : "al-open";
-    return h("button", {
+    const hint = hintFor(ctx, ctx.legal.filter((a) => a.type === "place" && a.x === x && a.y === y));
+    return h("button", withHint({
       key, style, type: "button", class: `al-slot al-target ${state}`,
       dataset: { key: `cell-${k}`, x, y },
       "aria-label": isSelected ? `The cell ${whereName(x, y)}: selected; press again to cancel` : what,
       "aria-pressed": isSelected ? "true" : null, title: what, onclick: () => clickCell(ctx, x, y),
-    });
+    }, hint));
   };
   return squareGrid(cells, {
     size: "cell", window: squareWindow(cells), label: "Your magic square",
@@ -620,8 +623,8 @@ function actionButtons(ctx) {
 }
 
 function button(text, words, action, ctx, key) {
-  return h("button", { key, type: "button", class: "legal al-action", "aria-label": words, title: words,
-    dataset: { key: `act-${key}` }, onclick: () => act(ctx, action) }, text);
+  return h("button", withHint({ key, type: "button", class: "legal al-action", "aria-label": words, title: words,
+    dataset: { key: `act-${key}` }, onclick: () => act(ctx, action) }, hintFor(ctx, [action])), text);
 }
 
 /** A key to the pictures: the seven ingredients and the seven colours with their symbols. */

@@ -10,7 +10,7 @@
 // It returns virtual nodes (js/kit.js): the page updates only what changed, so a focused card
 // keeps the focus when the next view arrives.
 
-import { h, parts, seatBadge, textOf } from "/static/js/kit.js";
+import { h, hintFor, parts, seatBadge, textOf, withHint } from "/static/js/kit.js";
 import { seatColour, seatNameOf } from "/static/js/text.js";
 
 const svg = h;  // preact draws <svg> and what is inside it in the SVG namespace
@@ -137,12 +137,12 @@ class Table {
     if (!found.length || this.ctx.mode === "replay") return null;
     found.forEach((i) => this.used.add(i));
     const action = this.legal[found[0]];
-    return {
+    return withHint({
       "data-action": JSON.stringify(action),  // one of ctx.legal, as sent: tests read which move it makes
       "aria-label": what || this.describe(action),
       title: this.describe(action),
       onclick: (event) => { event.preventDefault(); this.ctx.act(action); },
-    };
+    }, hintFor(this.ctx, found.map((i) => this.legal[i])));
   }
 
   // Any legal action the table could not show (never expected): plain buttons for the bar.
@@ -152,9 +152,9 @@ class Table {
     this.legal.forEach((action, i) => {
       if (this.used.has(i)) return;
       const text = this.describe(action);
-      out.push(h("button", {
+      out.push(h("button", withHint({
         key: JSON.stringify(action), type: "button", class: "legal", "aria-label": text, onclick: () => this.ctx.act(action),
-      }, text));
+      }, hintFor(this.ctx, [action])), text));
     });
     return out.length ? out : null;
   }

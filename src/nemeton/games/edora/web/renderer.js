@@ -20,7 +20,7 @@
  * only what changed: a focused thing keeps the focus and the map its scroll through a redraw.
  */
 
-import { h, parts, seatBadge } from "/static/js/kit.js";
+import { h, hintFor, parts, seatBadge, withHint } from "/static/js/kit.js";
 import { seatColour, seatNameOf } from "/static/js/text.js";
 
 // The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
@@ -247,7 +247,19 @@ function facetProps(props, pick, facet, value, describe, uid) {
   const opts = pick.options(facet, value);
   if (!opts.length) return out;
   const text = opts.length === 1 ? label(opts[0], pick.ctx) : `Choose ${describe}`;
-  return { ...out, class: cls(out.class, "legal"), ...control(() => pick.pick(facet, value, uid), text) };
+  return withHint({ ...out, class: cls(out.class, "legal"), ...control(() => pick.pick(facet, value, uid), text) },
+    hintFor(pick.ctx, opts));
+}
+
+/** On the map (SVG, where no CSS badge can be drawn): a hinted thing's rank and win chance as a
+ *  badge at its top right corner (`width` wide); nothing when it is not hinted. */
+function hintBadge(props, width) {
+  const words = props["data-hint"];
+  if (!words) return null;
+  const wide = 12 + words.length * 8;
+  return sv("g", { class: "ed-hint", transform: `translate(${width - wide / 2},${-4})`, "aria-hidden": "true" },
+    sv("rect", { x: -wide / 2, y: -13, width: wide, height: 24, rx: 12 }),
+    sv("text", { y: 5 }, words));
 }
 
 // ----- what the others just did --------------------------------------------------------------
@@ -524,7 +536,7 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
                  style: `fill:${extra.fill}` }),
     sv("text", { x: 8, y: 18, class: "ed-sid" }, id),
     extra.glade ? sv("text", { x: T - 7, y: 18, class: "ed-glade" }, `${extra.portal ? "◎" : ""}${extra.glade}`) : null,
-    cells, footer);
+    cells, footer, hintBadge(props, T));
 }
 
 function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
@@ -541,7 +553,8 @@ function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
     die ? [sv("rect", { class: "ed-die", x: 3, y: 2, width: 26, height: 26, rx: 5, style: `fill:${c.css}` }),
            sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
            sv("text", { class: "ed-die-owner", x: 39, y: 21 }, c.symbol)]
-      : sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)));
+      : sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)),
+    hintBadge(props, w));
 }
 
 // ----- the oracle, the potions, the gems ---------------------------------------------------------
@@ -886,8 +899,9 @@ function actionBar(ctx, pick) {
   let buttons = [];
   if (!picked) buttons = rem.filter((a) => !(FACETS[a.type] || []).length);
   else if (pick.undecided(rem)) buttons = rem;
-  const row = buttons.map((a) => el("button", { key: JSON.stringify(a), type: "button", class: "legal", "aria-label": label(a, ctx),
-                                                dataset: { action: JSON.stringify(a) }, onclick: () => send(ctx, a) }, label(a, ctx)));
+  const row = buttons.map((a) => el("button", withHint({ key: JSON.stringify(a), type: "button", class: "legal", "aria-label": label(a, ctx),
+                                                         dataset: { action: JSON.stringify(a) }, onclick: () => send(ctx, a) },
+                                                       hintFor(ctx, [a])), label(a, ctx)));
   if (picked) {
     row.push(el("span", { key: "picked", class: "ed-picked" }, `Chosen: ${Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ")}`));
     row.push(el("button", { key: "cancel", type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, "Cancel"));
