@@ -1,4 +1,4 @@
-"""nemeton tournament and nemeton analyze on the command line."""
+"""nemeton tournament and nemeton report on the command line."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_bad_tournament_input_exits_2_with_a_message_and_plays_nothing(tmp_path)
 
 def test_analyze_sweeps_a_rule_and_writes_the_report(tmp_path):
     report = tmp_path / "balance.html"
-    result = invoke("analyze", "alarun", "--players", "2", "--agents", "heuristic,random", "--games", "4",
+    result = invoke("report", "alarun", "--players", "2", "--agents", "heuristic,random", "--games", "4",
                     "--sweep", "action_cap=30,2", "--workers", "1", "--out", str(report), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -74,6 +74,6 @@ def test_analyze_refuses_a_bad_sweep_before_playing(tmp_path):
     for sweep, message in [("action_cap", "--sweep expects name=value1,value2"),
                            ("action_cap=30,many", "action_cap"),
                            ("players=2,3", "separate runs")]:
-        result = invoke("analyze", "alarun", "--players", "2", "--games", "2", "--sweep", sweep, "--out", str(report))
+        result = invoke("report", "alarun", "--players", "2", "--games", "2", "--sweep", sweep, "--out", str(report))
         assert result.exit_code == 2 and message in result.output, (sweep, result.output)
     assert not report.exists() and not (tmp_path / "r-games").exists()

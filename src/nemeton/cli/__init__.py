@@ -20,6 +20,7 @@ from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
 from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
+from .analyse import analyse_command, analyze_alias
 from .arena import analyze_command, tournament_command
 from .play import play_command
 from .serve import serve_command
@@ -30,7 +31,10 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 app.command("play")(play_command)
 app.command("serve")(serve_command)
 app.command("tournament")(tournament_command)
-app.command("analyze")(analyze_command)
+app.command("report")(analyze_command)  # the balance report (called `analyze` before the teacher's analysis)
+app.command("analyse")(analyse_command)
+app.command("analyze", hidden=True,
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(analyze_alias)
 app.add_typer(admin_app, name="admin")
 
 

@@ -1,7 +1,7 @@
-"""``nemeton tournament`` and ``nemeton analyze``: the arena on the command line.
+"""``nemeton tournament`` and ``nemeton report``: the arena on the command line.
 
 Both play a tournament (:mod:`nemeton.arena.tournament`) with a progress bar, storing every
-game in a directory so that an interrupted run resumes; ``analyze`` also sweeps rule
+game in a directory so that an interrupted run resumes; ``report`` also sweeps rule
 variants and writes a self-contained HTML report (:mod:`nemeton.arena.report`).
 """
 

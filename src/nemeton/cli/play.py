@@ -33,6 +33,7 @@ from .common import console, fail, parse_option_pairs, say, show, split_agent_sp
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
 QUIT = ("q", "quit", "exit")
+HINT = ("hint", "?")  # the teacher's three preferred actions (nemeton.teacher.hint)
 MAP = ("m", "map")  # the full screen, for games whose renderer has one (Edora's whole map)
 MOST_LISTED = 8  # matches listed for an ambiguous answer
 
@@ -135,11 +136,13 @@ def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = N
     return f"'{text}' is not one of the {count}; {hint}."
 
 
-def prompt_text(legal: Sequence[Action], full_screen: bool = False) -> str:
+def prompt_text(legal: Sequence[Action], full_screen: bool = False, hints: bool = False) -> str:
     keys = short_keys(legal)
     extra = "".join(f", {key} = {SHORT_KEYS[key]}" for key in keys)
     if full_screen:
         extra += ", m = full map"
+    if hints:
+        extra += ", ? = hint"
     return f"Your choice (number or text{extra}, q = quit): "
 
 
@@ -163,9 +166,11 @@ def draw(spec: Any, view: Any, screen: Screen, **extra: Any) -> str:
     return screen.text(spec.render(view, **extra))
 
 
-def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Screen | None = None) -> Action:
+def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Screen | None = None,
+        hinter: Any = None) -> Action:
     """Ask the person for one of ``legal``; re-ask on an answer that names none.
-    ``full_screen()`` (if given) returns the fuller screen that ``m`` shows."""
+    ``full_screen()`` (if given) returns the fuller screen that ``m`` shows; ``hinter()`` (if
+    given) the teacher's preferred actions that ``hint`` or ``?`` shows."""
     texts = [screen.action(a) for a in legal] if screen is not None else [str(a) for a in legal]
     name = screen.names[seat] if screen is not None else "You"
     whose = "Your move" + ("" if name == "You" else f" ({name})")
@@ -174,7 +179,7 @@ def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Scr
         console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {text}"), highlight=False, soft_wrap=True)
     while True:
         try:
-            answer = input(prompt_text(legal, full_screen is not None))
+            answer = input(prompt_text(legal, full_screen is not None, hinter is not None))
         except EOFError:
             say("\nInput closed: game abandoned.")
             raise typer.Exit(1)
@@ -184,10 +189,32 @@ def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Scr
         if full_screen is not None and answer.strip().casefold() in MAP:
             say(full_screen())
             continue
+        if hinter is not None and answer.strip().casefold() in HINT:
+            show_hint(hinter(), legal, texts)
+            continue
         chosen = choose(answer, legal, texts)
         if isinstance(chosen, Action):
             return chosen
         say(chosen, "red")
+
+
+def show_hint(moves: Sequence[Any], legal: Sequence[Action], texts: Sequence[str]) -> None:
+    """The teacher's preferred actions, each with its number as typed at the prompt."""
+    say("Hint (the search's preferred moves, from your view only):", "bold")
+    for move in moves:
+        i = legal.index(move.action)
+        say(f"  {i + 1:>3}  {texts[i]}  ({move.win:.0%} win chance, {move.visits:,} iterations)")
+
+
+def hinter_for(spec: Any, table: Table, seat: int, seconds: float, seed: int) -> Any:
+    """What ``hint`` shows at the person's current decision: :func:`nemeton.teacher.hint` on
+    their seat's view, for about ``seconds``."""
+    def hinter() -> list[Any]:
+        from ..teacher import hint
+        busy = console.status(Text("thinking…")) if console.is_terminal else contextlib.nullcontext()
+        with busy:
+            return hint(spec, table.state.view(seat), seat, seconds=seconds, seed=seed)
+    return hinter
 
 
 def show_news(table: Table, seat: int, screen: Screen) -> None:
@@ -253,6 +280,9 @@ def play_command(
                                         help="The players' names, one per seat in seat order, comma-separated "
                                              f"(at most {MAX_NAME} characters each), e.g. Ann,Bob,Cid. Default: "
                                              "You for your seat, 'Bot 2 (heuristic)' for the others."),
+    hint_seconds: float = typer.Option(2.0, "--hint-seconds", min=0.0, max=600.0,
+                                       help="How long a hint (`hint` or `?` at the prompt) searches; 0 turns "
+                                            "hints off."),
 ) -> None:
     """Play a game in the terminal against AI seats, seeing only your own view."""
     try:
@@ -269,6 +299,7 @@ def play_command(
     except NemetonError as exc:
         fail(str(exc))
     table = Table(state, seats)
+    hint_seed = secrets.randbits(63)  # the hints' searches: drawn from the system, never from the seed
     shown = ", ".join(f"{name}: {show(value)}" for name, value in display_options(state.options).items()
                       if name != "players")
     you = "" if screen.names[seat] == "You" else f" ({screen.names[seat]})"
@@ -286,5 +317,6 @@ def play_command(
         say(draw(spec, state.view(seat), screen))
         legal = table.legal_actions(seat)
         full = (lambda: draw(spec, state.view(seat), screen, full=True)) if has_full_screen(spec.render) else None
-        table.submit(seat, ask(seat, legal, full, screen))
+        hinter = hinter_for(spec, table, seat, hint_seconds, hint_seed) if hint_seconds > 0 else None
+        table.submit(seat, ask(seat, legal, full, screen, hinter))
     show_end(table, seat, agent_specs, spec, screen)

@@ -6,6 +6,7 @@ could not see, never reads the hidden cards (docs/teacher.md).
 
 from __future__ import annotations
 
+from .analysis import Analysis, analyse_record
 from .hints import HintMove, hint, iterations_for
 
-__all__ = ["HintMove", "hint", "iterations_for"]
+__all__ = ["Analysis", "HintMove", "analyse_record", "hint", "iterations_for"]
