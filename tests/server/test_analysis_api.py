@@ -143,3 +143,19 @@ def test_a_failed_analysis_says_so_without_quoting_anything_and_can_be_asked_aga
     monkeypatch.setattr(teacher, "analyse_record", fixed, raising=False)
     assert client.post(f"/api/rooms/{room}/analysis").status_code == 202
     assert poll(client, room, lambda a: a["state"] == "done")["analysis"]["game"] == "alarun"
+
+
+def test_the_teachers_own_analysis_is_served_in_its_documented_shape(client):
+    room = finished(client)
+    client.app.state.rooms.analyses.iterations = 20  # the plumbing, not the search's strength
+    record = client.get(f"/api/rooms/{room}/record").json()
+    assert client.post(f"/api/rooms/{room}/analysis").status_code == 202
+    analysis = poll(client, room, lambda a: a["state"] == "done", timeout=120)["analysis"]
+    assert analysis["format"] == "nemeton-analysis/1" and analysis["game"] == "alarun"
+    assert analysis["budget"]["iterations"] == 20
+    assert [s["seat"] for s in analysis["seats"]] == [0, 1]
+    seats_of = [a[0] if isinstance(a, list) else a["seat"] for a in record["actions"]]
+    for d in analysis["decisions"]:
+        assert d["seat"] == seats_of[d["index"]]
+        assert 0 <= d["after"] <= 1 and 0 <= d["before"] <= 1 and d["loss"] >= 0
+    assert len(analysis["decisions"]) == len(record["actions"])

@@ -43,7 +43,19 @@ async function start() {
     if (e.key === "ArrowLeft") go(page.step - 1);
     if (e.key === "ArrowRight") go(page.step + 1);
   });
-  await go(0, true);
+  // a link may ask for a moment and a seat (the analysis' moves): ?step=N&seat=S
+  const asked = new URLSearchParams(location.search);
+  const seat = asked.get("seat");
+  if (seat !== null && viewers.some((s) => String(s.seat) === seat)) {
+    page.seat = Number(seat);
+    $("viewer").value = seat;
+  }
+  if (page.over) {
+    render(h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, "Analyse the game"),
+      $("analyse-box"));
+  }
+  const step = Number(asked.get("step"));
+  await go(asked.has("step") && Number.isInteger(step) && step >= 0 ? step : 0, true);
 }
 
 async function fetchStep(step) {

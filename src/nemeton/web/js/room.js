@@ -535,6 +535,7 @@ function drawScore(conn, snap, seats) {
   drawScoreSheet(page.game, $("score-body"), { ...page.ctx, view: snap.view, legal: [], mode: "score" }, seats);
   render([
     h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, "Replay"),
+    h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, "Analyse the game"),
     rematchButton(snap),
     h("button", { type: "button", onclick: () => { page.scoreDismissed = true; update(); } }, "See the table"),
     h("a", { class: "button", href: "/" }, "Lobby")], $("score-actions"));
