@@ -32,3 +32,15 @@ test("the graph draws one line per seat in its colour and marks the costly moves
   assert.match(attr(marks[0], "aria-label"), /^Bob, move 2: blunder, about 20% win chance lost$/);
   assert.deepEqual(all.filter((e) => e.type === "a").map((m) => elements(m).find((e) => e.type === "text").props.children), ["??", "?!"]);
 });
+
+test("in a team game the seats of a team share their line's dash, each in its own colour", () => {
+  const teams = { ...ANALYSIS, teams: [[0, 2], [1, 3]],
+    seats: [0, 1, 2, 3].map((seat) => ({ seat, team: seat % 2, decisions: 1 })),
+    decisions: [0, 1, 2, 3].map((seat) => decision(seat, seat, 0.5, 0.5)) };
+  const lines = elements(winGraph(teams, { moves: 4, name: String, href: () => "#" })).filter((e) => e.type === "polyline");
+  const dash = lines.map((l) => attr(l, "stroke-dasharray") || "");
+  assert.equal(dash[0], dash[2]);
+  assert.equal(dash[1], dash[3]);
+  assert.notEqual(dash[0], dash[1]);
+  assert.equal(new Set(lines.map((l) => attr(l, "stroke"))).size, 4);
+});

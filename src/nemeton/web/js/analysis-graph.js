@@ -47,14 +47,17 @@ export function winGraph(analysis, { moves, name, href }) {
   const ticks = Math.min(8, last);
   const xTicks = Array.from({ length: ticks + 1 }, (_, k) => Math.round((k * last) / ticks)).map((i) =>
     h("text", { key: `x${i}`, class: "tick", x: x(i), y: HEIGHT - 26, "text-anchor": "middle" }, String(i)));
+  // teams: a team's seats share a dash (each its own colour); else each seat its own dash
+  const teamOf = new Map((analysis.teams || []).flatMap((team, t) => team.map((seat) => [seat, t])));
   const paths = [...lines.entries()].map(([seat, points], k) => {
     if (!points.length) return null;
     const c = seatColour(seat);
+    const dash = DASHES[(teamOf.has(seat) ? teamOf.get(seat) : k) % DASHES.length] || null;
     const end = points[points.length - 1];
     return h("g", { key: `seat${seat}`, class: "seat-line", dataset: { seat } },
       h("title", {}, `${name(seat)}: win chance at each of their decisions`),
       h("polyline", { points: points.map(([i, p]) => `${x(i).toFixed(1)},${y(p).toFixed(1)}`).join(" "), fill: "none",
-                      stroke: c.css, "stroke-width": 2.5, "stroke-dasharray": DASHES[k % DASHES.length] || null }),
+                      stroke: c.css, "stroke-width": 2.5, "stroke-dasharray": dash }),
       h("text", { class: "line-end", x: x(end[0]) + 4, y: y(end[1]) + 5, fill: c.css }, c.symbol));
   });
   const marks = costly(analysis).map((d) => {
