@@ -36,7 +36,7 @@ from .hints import action_text, decision_actions, fast_engine, ranked, search_ag
 
 FORMAT = "nemeton-analysis/1"
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
-DEFAULT_ITERATIONS = 1000  # per decision (docs/teacher.md: time and stability)
+DEFAULT_ITERATIONS = 2000  # per decision: a 60-decision game within a minute on one core (docs/teacher.md)
 FORCED_SHARE = 4  # a forced move's value is searched with iterations // FORCED_SHARE
 MAX_WORKERS = 64
 
