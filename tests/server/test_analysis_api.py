@@ -9,11 +9,10 @@ import time
 
 import pytest
 from conftest import ANY_AGENT, create, store_of, view, wait_for
+from fastapi.testclient import TestClient
 
 import nemeton.teacher as teacher
 from nemeton.server.app import create_app
-
-from fastapi.testclient import TestClient
 
 
 class FakeAnalysis:

@@ -4,7 +4,7 @@ asks the search for a seat's three preferred moves from that seat's view only.""
 from __future__ import annotations
 
 import pytest
-from conftest import create, store_of, view
+from conftest import store_of, view
 
 
 def make(client, seats, **body):

@@ -11,7 +11,6 @@ import re
 
 import httpx
 import pytest
-
 from conftest import create_room, open_seat, play_by_clicks
 
 SEAT_CSS = ["#c2412d", "#2d6cc2", "#2f8f4e", "#b7791f"]  # web/js/text.js SEAT_COLOURS

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from conftest import create_room, open_seat, snapshot
 
 
@@ -59,3 +58,21 @@ def test_a_room_with_hints_off_shows_no_hint_button(page, server):
     assert page.locator("#hint-panel").is_hidden() and page.locator("#hint-button").count() == 0
     answer = httpx.post(f"{server.base}/api/rooms/{room}/hint", json={"token": token}, timeout=30)
     assert answer.status_code == 403
+
+
+def test_the_lobby_turns_hints_on_against_the_ai_and_on_one_device_off_between_links_and_keeps_a_choice(page, server):
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#seat-list .seat-row")
+    kinds = page.locator("#seat-list .seat-kind")
+    assert kinds.count() >= 2 and page.is_checked("#hints")  # you here, the others the AI
+    kinds.nth(1).select_option("here")  # two people on this device: hotseat
+    assert page.is_checked("#hints")
+    kinds.nth(1).select_option("invite")  # a friend from their own link: online
+    assert not page.is_checked("#hints")
+    page.check("#hints")  # the creator's own choice stays
+    kinds.nth(1).select_option("open")
+    assert page.is_checked("#hints")
+    page.click("#create")
+    page.wait_for_url(lambda url: "/rooms/" in url)
+    room = page.url.split("/rooms/")[1].split("?")[0]
+    assert httpx.get(f"{server.base}/api/rooms/{room}", timeout=30).json()["hints"] is True

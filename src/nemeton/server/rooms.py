@@ -36,9 +36,9 @@ from ..engine import GameRecord, GameSpec, get_game
 from ..table import Table
 from . import observe
 from .ai_seats import AiSeats, agent_for, check_agent, stand_in_info, timeout_agent
+from .analyses import Analyses
 from .db import RoomRow, Store, closed_message, is_open
 from .errors import BadRequest, Conflict, Forbidden, Gone, NotFound, ServerError, marked
-from .analyses import Analyses
 from .hints import Hints
 from .live import QUEUE_SIZE, Outbox, Subscriber, Watchers
 from .observe import Metrics
