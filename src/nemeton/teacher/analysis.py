@@ -32,7 +32,7 @@ from multiprocessing import get_context
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import Action, GameRecord, NemetonError, get_game
-from .hints import action_text, decision_actions, fast_engine, ranked, search_agent
+from .hints import action_text, decision_actions, fast_engine, mean, ranked, search_agent
 
 FORMAT = "nemeton-analysis/1"
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
@@ -93,10 +93,6 @@ class Analysis:
 
 
 # ----- one decision -------------------------------------------------------------------------
-def _win(node) -> float:
-    return node.reward / node.visits if node.visits else 0.0
-
-
 def judge(game: str, index: int, seat: int, view: Mapping[str, Any], action: Action, iterations: int,
           seed: int) -> dict[str, Any]:
     """Decision ``index``: ``seat`` played ``action`` in ``view`` (its own view at that moment).
@@ -111,25 +107,25 @@ def judge(game: str, index: int, seat: int, view: Mapping[str, Any], action: Act
     agent = search_agent(spec, seat, max(1, iterations // FORCED_SHARE) if forced else iterations, stream)
     root = agent.search(view)
     order = ranked(root, legal)
-    best = order[0]
-    before = _win(best)
-    if forced or best.action == action:
+    best_action, best = order[0]
+    before = mean(best)
+    if forced or best_action == action:
         after = before
     else:
         again = search_agent(spec, seat, max(1, best.visits), stream ^ 0x5EED)
         again.root_actions = [action]
-        after = _win(again.search(view).children[action])
-    text, best_text = action_text(action, players), action_text(best.action, players)
+        after = mean(again.search(view).children[action])
+    text, best_text = action_text(action, players), action_text(best_action, players)
     loss = 0.0 if forced else max(0.0, before - after)
     kind = None if forced else classify(loss)
     return {
         "index": index, "seat": seat, "action": action.to_json(), "text": text, "forced": forced,
         "before": round(before, 4), "after": round(after, 4), "loss": round(loss, 4), "class": kind,
         "accuracy": None if forced else round(move_accuracy(before, after), 1),
-        "best": {"action": best.action.to_json(), "text": best_text, "win": round(before, 4)},
-        "alternatives": [{"action": c.action.to_json(), "text": action_text(c.action, players),
-                          "win": round(_win(c), 4), "visits": c.visits} for c in order[:3]],
-        "comment": comment(text, best_text, before, after, forced, best.action == action, kind),
+        "best": {"action": best_action.to_json(), "text": best_text, "win": round(before, 4)},
+        "alternatives": [{"action": a.to_json(), "text": action_text(a, players),
+                          "win": round(mean(c), 4), "visits": c.visits} for a, c in order[:3]],
+        "comment": comment(text, best_text, before, after, forced, best_action == action, kind),
     }
 
 

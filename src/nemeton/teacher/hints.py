@@ -78,12 +78,17 @@ def decision_actions(spec: GameSpec, view: Mapping[str, Any], seat: int) -> list
     return legal
 
 
-def ranked(root: Node, legal: list[Action]) -> list[Node]:
-    """The root's children, most visited first (then the best mean, then legal order: no
-    draw from a random stream, so a ranking is a function of the tree)."""
+def ranked(root: Node, legal: list[Action]) -> list[tuple[Action, Node]]:
+    """The root's (action, child) pairs, most visited first (then the best mean, then legal
+    order: no draw from a random stream, so a ranking is a function of the tree)."""
     order = {a: i for i, a in enumerate(legal)}
-    children = [c for a, c in root.children.items() if a in order]
-    return sorted(children, key=lambda c: (-c.visits, -(c.reward / c.visits if c.visits else 0.0), order[c.action]))
+    children = [(a, c) for a, c in root.children.items() if a in order]
+    return sorted(children, key=lambda ac: (-ac[1].visits, -mean(ac[1]), order[ac[0]]))
+
+
+def mean(node: Node) -> float:
+    """A node's mean share of a win (0 before its first visit)."""
+    return node.reward / node.visits if node.visits else 0.0
 
 
 def hint(spec: GameSpec, view: Mapping[str, Any], seat: int, *, iterations: int | None = None,
@@ -99,8 +104,7 @@ def hint(spec: GameSpec, view: Mapping[str, Any], seat: int, *, iterations: int 
                       else DEFAULT_HINT_ITERATIONS)
     players = int(view["players"])
     root = search_agent(spec, seat, iterations, seed).search(view)
-    return [HintMove(c.action, action_text(c.action, players), c.reward / c.visits if c.visits else 0.0, c.visits)
-            for c in ranked(root, legal)[:max(1, top)]]
+    return [HintMove(a, action_text(a, players), mean(c), c.visits) for a, c in ranked(root, legal)[:max(1, top)]]
 
 
 _RATES: dict[tuple[str, str], float] = {}  # (game, options' JSON) -> iterations per second, once per process
@@ -140,4 +144,4 @@ def _measure_rate(spec: GameSpec, options: dict[str, Any]) -> float:
 
 
 __all__ = ["HintMove", "hint", "iterations_for", "fast_engine", "search_agent", "action_text", "ranked",
-           "decision_actions"]
+           "mean", "decision_actions"]
