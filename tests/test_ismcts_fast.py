@@ -169,3 +169,21 @@ def test_amarok_has_no_kernel_prior_and_keeps_the_python_heuristics():
     agent.search(state.view(state.current_player))
     assert agent._fast is not None and agent._fast.prior is None
     assert agent.last_iterations == 30 or agent.last_settled
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("game,players", [("alarun", 2), ("amarok", 4), ("edora", 2)])
+def test_a_search_whose_time_ran_out_before_it_began_still_chooses_a_legal_move(game, players, engine):
+    # on a loaded machine the deadline can pass while the search prepares its sampler: it
+    # then still runs one iteration (it used to return a root without children, and the
+    # move failed with "max() arg is an empty sequence")
+    import time
+
+    spec, state = _position(game, players, {})
+    seat = state.current_player
+    agent = make_agent(f"ismcts:seconds=0.2:engine={engine}", spec, seat, 3)
+    agent.search(state.view(seat))  # makes the kernel and reads the settings
+    root = agent.search_alone(state.view(seat), None, time.perf_counter() - 1.0)
+    assert agent.last_iterations >= 1 and root.children
+    legal = state.legal_actions(seat)
+    assert set(root.children) <= set(legal)

@@ -309,7 +309,7 @@ class ISMCTSAgent(Agent):
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and done and time.perf_counter() >= deadline:  # at least one (a move needs a child)
                 break
             state = sample(rng)
             self._iterate(root, state)
@@ -360,7 +360,7 @@ class ISMCTSAgent(Agent):
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and done and time.perf_counter() >= deadline:  # at least one (a move needs a child)
                 break
             n = self.batch if limit is None else min(self.batch, limit - done)
             pending: list[tuple[Node, int]] = []
