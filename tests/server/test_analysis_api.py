@@ -1,15 +1,21 @@
 """A finished game's analysis through the API (issue 28): POST /api/rooms/{room}/analysis starts
 nemeton.teacher.analyse_record in the background, GET follows it and then serves the result,
-stored with the game: asked again, or after a restart, it is read back, not worked out again."""
+stored with the game: asked again, or after a restart, it is read back, not worked out again.
+Several processes on one database (SQLite and PostgreSQL) answer the same progress, run an
+analysis once, and take over the job of a process that died or stopped."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
+import httpx
 import pytest
 from conftest import ANY_AGENT, create, store_of, view, wait_for
 from fastapi.testclient import TestClient
+from test_crash import free_port
 
 import nemeton.teacher as teacher
 from nemeton.server.app import create_app
@@ -158,3 +164,164 @@ def test_the_teachers_own_analysis_is_served_in_its_documented_shape(client):
         assert d["seat"] == seats_of[d["index"]]
         assert 0 <= d["after"] <= 1 and 0 <= d["before"] <= 1 and d["loss"] >= 0
     assert len(analysis["decisions"]) == len(record["actions"])
+
+
+# ----- several processes on one database -------------------------------------------------
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need the psycopg driver: pip install 'psycopg[binary]'")
+    return request.getfixturevalue("postgres")()
+
+
+def app_on(url, beat=0.05, lease=20.0):
+    """A server process's app on ``url`` (two of them in a test: two processes on one database)."""
+    app = create_app(url, rate_limit=None, agents=ANY_AGENT)
+    client = TestClient(app)
+    client.__enter__()
+    client.app.state.rooms.analyses.beat, client.app.state.rooms.analyses.lease = beat, lease
+    return client
+
+
+@pytest.fixture
+def two_apps(shared_url, analyser):
+    """Two server processes' apps on one database (the analyser's gate opened before they stop)."""
+    apps = app_on(shared_url), app_on(shared_url)
+    yield apps
+    analyser.gate.set()
+    for app in apps:
+        app.__exit__(None, None, None)
+
+
+def test_two_processes_on_one_database_answer_the_same_progress_and_run_an_analysis_once(two_apps, analyser):
+    a, b = two_apps
+    room = finished(a)
+    moves = len(store_of(a).load_room(room).actions)
+    assert b.get(f"/api/rooms/{room}/analysis").json() == {"state": "none"}
+    analyser.gate.clear()
+    assert a.post(f"/api/rooms/{room}/analysis").status_code == 202
+    assert analyser.halfway.wait(20)
+    running = {"state": "running", "done": moves - 1, "total": moves}
+    poll(b, room, lambda state: state == running)  # the progress as the other process wrote it
+    assert a.get(f"/api/rooms/{room}/analysis").json() == running
+    again = b.post(f"/api/rooms/{room}/analysis")  # not a second copy in the other process
+    assert again.status_code == 202 and again.json() == running
+    assert len(analyser.calls) == 1 and b.app.state.rooms.analyses.running() == 0
+    analyser.gate.set()
+    done = poll(b, room, lambda state: state["state"] == "done")
+    assert a.get(f"/api/rooms/{room}/analysis").json() == done and len(analyser.calls) == 1
+
+
+def test_processes_asked_together_run_the_analysis_once(two_apps, analyser):
+    a, b = two_apps
+    room = finished(a)
+    b.get(f"/api/rooms/{room}/analysis")  # both have the room in memory: they race on the database only
+    analyser.gate.clear()
+    together = threading.Barrier(2)
+    answers = {}
+
+    def ask(client):
+        together.wait()
+        answers[client] = client.post(f"/api/rooms/{room}/analysis")
+    askers = [threading.Thread(target=ask, args=(c,)) for c in (a, b)]
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join()
+    assert [answers[c].status_code for c in (a, b)] == [202, 202]
+    assert all(answers[c].json()["state"] == "running" for c in (a, b))
+    assert analyser.halfway.wait(20)
+    assert len(analyser.calls) == 1
+    assert sorted(c.app.state.rooms.analyses.running() for c in (a, b)) == [0, 1]
+    analyser.gate.set()
+    done = poll(a, room, lambda state: state["state"] == "done")
+    assert b.get(f"/api/rooms/{room}/analysis").json() == done and len(analyser.calls) == 1
+
+
+# A server process whose analysis reports its first decision, then hangs until it is killed.
+HANGING_SERVER = """
+import sys, time
+import uvicorn
+import nemeton.teacher as teacher
+from nemeton.server import analyses
+from nemeton.server.app import create_app
+
+def hangs(record, *, progress=None, **kwargs):
+    progress(1, len(record.actions))
+    time.sleep(3600)
+
+teacher.analyse_record = hangs
+analyses.Analyses.beat = 0.1
+uvicorn.run(create_app(sys.argv[1], rate_limit=None), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def start_hanging_server(url, tmp_path):
+    port = free_port()
+    log = open(tmp_path / "hanging.log", "w")
+    proc = subprocess.Popen([sys.executable, "-c", HANGING_SERVER, url, str(port)], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        assert proc.poll() is None, (tmp_path / "hanging.log").read_text()[-2000:]
+        assert time.monotonic() < deadline, "the server did not start within 30 s"
+        try:
+            if httpx.get(f"{base}/api/rooms", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.TransportError:
+            time.sleep(0.05)
+
+
+def test_the_analysis_of_a_process_that_died_is_taken_over_once_its_lease_has_run_out(shared_url, analyser,
+                                                                                       tmp_path):
+    proc, base = start_hanging_server(shared_url, tmp_path)
+    try:
+        b = app_on(shared_url, lease=3.0)
+        try:
+            room = finished(b)
+            moves = len(store_of(b).load_room(room).actions)
+            assert httpx.post(f"{base}/api/rooms/{room}/analysis", timeout=10).status_code == 202
+            running = {"state": "running", "done": 1, "total": moves}
+            poll(b, room, lambda state: state == running)
+            assert b.post(f"/api/rooms/{room}/analysis").json() == running  # alive over there: left to it
+            assert analyser.calls == []
+            proc.kill()
+            proc.wait()
+            assert b.get(f"/api/rooms/{room}/analysis").json() == running  # its lease has not run out yet
+            done = poll(b, room, lambda state: state["state"] == "done")  # then taken over, by a GET
+            assert len(analyser.calls) == 1
+            assert [d["index"] for d in done["analysis"]["decisions"]] == list(range(moves))
+            assert store_of(b).analysis_job(room) is None
+        finally:
+            b.__exit__(None, None, None)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_stopping_process_gives_its_analysis_up_to_another_at_once(db_url, monkeypatch):
+    calls = []
+
+    def slow(record, *, progress=None, **kwargs):
+        calls.append(record)
+        for done in range(1, len(record.actions) + 1):
+            time.sleep(0.02)
+            progress(done, len(record.actions))
+        return FakeAnalysis({"format": "nemeton-analysis/1", "game": record.game, "decisions": []})
+    monkeypatch.setattr(teacher, "analyse_record", slow, raising=False)
+    a, b = app_on(db_url), app_on(db_url, lease=600.0)  # only a job given up is taken over here
+    try:
+        room = finished(a)
+        assert a.post(f"/api/rooms/{room}/analysis").status_code == 202
+        poll(b, room, lambda state: state["state"] == "running" and state["done"] >= 1)
+    finally:
+        a.__exit__(None, None, None)  # stops at its next decision and gives the job up
+    try:
+        assert store_of(b).analysis_job(room).heartbeat is None
+        taken = b.get(f"/api/rooms/{room}/analysis").json()
+        assert taken["state"] == "running" and b.app.state.rooms.analyses.running() == 1
+        assert poll(b, room, lambda state: state["state"] == "done")["analysis"]["game"] == "alarun"
+        assert len(calls) == 2
+    finally:
+        b.__exit__(None, None, None)

@@ -3,7 +3,8 @@
 A room is a game record split into rows: the ``rooms`` row (game, options, seed, version,
 status), one ``seats`` row per seat (a person's name and token hash, or an agent spec) and one
 ``actions`` row per applied action, in order; a finished game's analysis, once worked out, is
-one ``analyses`` row. The room's ``version`` counts its changes (an
+one ``analyses`` row, and while it is worked out one ``analysis_jobs`` row (its progress, the
+process running it and that process's heartbeat). The room's ``version`` counts its changes (an
 action, a seat handed over) and never goes back; every change is one transaction that first
 moves the version on with ``UPDATE rooms SET version = version + 1 WHERE id = ? AND version = ?``: a writer that
 validated an action against another version updates no row and gets :class:`StaleVersion`,
@@ -90,6 +91,18 @@ analyses = Table(
     Column("analysis", Text, nullable=False),  # the JSON text of nemeton.teacher's Analysis (migration 0010)
 )
 
+analysis_jobs = Table(  # migration 0011
+    "analysis_jobs", metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("state", String(16), nullable=False),  # "running" or "failed"
+    Column("done", Integer, nullable=False),  # decisions judged so far, of total
+    Column("total", Integer, nullable=False),
+    Column("owner", String(80), nullable=False),  # the server process running it (Analyses.owner)
+    Column("heartbeat", DateTime(timezone=True), nullable=True),  # its last sign of life; None: given up
+    Column("message", String(200), nullable=True),  # why a "failed" one failed (never the error's text)
+    Column("started_at", DateTime(timezone=True), nullable=False),
+)
+
 
 class StaleVersion(Exception):
     """The room moved on since the action was validated (another request or process won)."""
@@ -112,6 +125,21 @@ class SeatRow:
     token_hash: str | None
     stand_in: str | None = None
     stand_in_auto: bool = False
+
+
+@dataclass
+class AnalysisJob:
+    """A finished game's analysis being worked out (or failed), as every process reads it."""
+    state: str  # "running" or "failed"
+    done: int
+    total: int
+    owner: str
+    heartbeat: datetime | None
+    message: str | None
+
+    def alive(self, stale_before: datetime) -> bool:
+        """Whether its process still runs it: a "running" job heard of since ``stale_before``."""
+        return self.state == "running" and self.heartbeat is not None and _utc(self.heartbeat) >= stale_before
 
 
 @dataclass
@@ -341,21 +369,77 @@ class Store:
             c.execute(update(rooms).where(rooms.c.id == room_id, rooms.c.rematch.is_(None)).values(rematch=rematch))
             return c.execute(select(rooms.c.rematch).where(rooms.c.id == room_id)).scalar_one()
 
+    # ----- analyses: one job row while worked out, one analyses row once done -------------
     def save_analysis(self, room_id: str, analysis: dict[str, Any]) -> None:
-        """Store a finished game's analysis (once: one already stored, by another process, stays)."""
+        """Store a finished game's analysis (once: one already stored, by another process,
+        stays) and end its job."""
         from sqlalchemy.exc import IntegrityError
         try:
             with self.engine.begin() as c:
+                c.execute(delete(analysis_jobs).where(analysis_jobs.c.room_id == room_id))
                 c.execute(insert(analyses).values(room_id=room_id, created_at=_now(),
                                                   analysis=json.dumps(analysis, separators=(",", ":"))))
-        except IntegrityError:
-            pass
+        except IntegrityError:  # stored meanwhile by another process: its job ends all the same
+            with self.engine.begin() as c:
+                c.execute(delete(analysis_jobs).where(analysis_jobs.c.room_id == room_id))
 
     def load_analysis(self, room_id: str) -> dict[str, Any] | None:
         """A finished game's stored analysis, or None."""
         with self.engine.connect() as c:
             text_ = c.execute(select(analyses.c.analysis).where(analyses.c.room_id == room_id)).scalar_one_or_none()
         return None if text_ is None else json.loads(text_)
+
+    def analysis_job(self, room_id: str) -> AnalysisJob | None:
+        """The job of a game's analysis being worked out (or failed), or None."""
+        with self.engine.connect() as c:
+            r = c.execute(select(analysis_jobs).where(analysis_jobs.c.room_id == room_id)).first()
+        return None if r is None else AnalysisJob(r.state, r.done, r.total, r.owner, r.heartbeat, r.message)
+
+    def claim_analysis(self, room_id: str, owner: str, total: int, stale_before: datetime) -> bool:
+        """Make ``owner`` the one process that analyses this game, if nobody does: no analysis
+        stored, and no job, or a failed one, or one not heard of since ``stale_before`` (its
+        process died or stopped). One transaction decides, so of processes claiming together
+        exactly one gets it. Returns whether ``owner`` got it."""
+        from sqlalchemy.exc import IntegrityError
+        now = _now()
+        fresh = {"state": "running", "done": 0, "total": total, "owner": owner, "heartbeat": now,
+                 "message": None, "started_at": now}
+        try:
+            with self.engine.begin() as c:
+                if c.execute(select(analyses.c.room_id).where(analyses.c.room_id == room_id)).first() is not None:
+                    return False
+                c.execute(insert(analysis_jobs).values(room_id=room_id, **fresh))
+                return True
+        except IntegrityError:  # a job exists: taken over only if it failed or its process is gone
+            pass
+        with self.engine.begin() as c:
+            taken = c.execute(update(analysis_jobs).where(
+                analysis_jobs.c.room_id == room_id,
+                (analysis_jobs.c.state == "failed") | analysis_jobs.c.heartbeat.is_(None)
+                | (analysis_jobs.c.heartbeat < stale_before)).values(**fresh))
+            return taken.rowcount == 1
+
+    def beat_analysis(self, room_id: str, owner: str, done: int, total: int) -> bool:
+        """The owner's progress and sign of life; False if the job is no longer its own
+        (taken over, or stored and ended by another process)."""
+        with self.engine.begin() as c:
+            moved = c.execute(update(analysis_jobs).where(
+                analysis_jobs.c.room_id == room_id, analysis_jobs.c.owner == owner,
+                analysis_jobs.c.state == "running").values(done=done, total=total, heartbeat=_now()))
+            return moved.rowcount == 1
+
+    def fail_analysis(self, room_id: str, owner: str, message: str) -> None:
+        """The owner's job failed: every process answers ``message`` until it is asked again."""
+        with self.engine.begin() as c:
+            c.execute(update(analysis_jobs).where(analysis_jobs.c.room_id == room_id, analysis_jobs.c.owner == owner)
+                      .values(state="failed", message=message[:200]))
+
+    def release_analyses(self, owner: str) -> None:
+        """The owner stops: its running jobs are given up (no heartbeat), so that the next
+        process asked takes them over at once instead of after the lease."""
+        with self.engine.begin() as c:
+            c.execute(update(analysis_jobs).where(analysis_jobs.c.owner == owner, analysis_jobs.c.state == "running")
+                      .values(heartbeat=None))
 
     def load_room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:
@@ -473,6 +557,7 @@ class Store:
                 for i in range(0, len(ids), 500):
                     chunk = ids[i:i + 500]
                     c.execute(delete(analyses).where(analyses.c.room_id.in_(chunk)))
+                    c.execute(delete(analysis_jobs).where(analysis_jobs.c.room_id.in_(chunk)))
                     c.execute(delete(actions).where(actions.c.room_id.in_(chunk)))
                     c.execute(delete(seats).where(seats.c.room_id.in_(chunk)))
                     c.execute(delete(rooms).where(rooms.c.id.in_(chunk)))
@@ -482,6 +567,11 @@ class Store:
 def closed_message(reason: str | None) -> str:
     """What a request to a closed room is answered (410)."""
     return f"this room was closed: {reason or 'by the server operator'}; nothing can be played in it any more"
+
+
+def _utc(when: datetime) -> datetime:
+    """``when`` as an aware UTC datetime (SQLite gives back naive datetimes: they were stored in UTC)."""
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when
 
 
 def _iso(when: datetime | None) -> str | None:
