@@ -164,7 +164,10 @@ def costly_report(lines: list[dict]) -> None:
     for c in CLASSES:
         print(f"  {c:<10} {share([r for r in asked if r['class'] == c])}")
     print(f"  {'flagged':<10} {share([r for r in asked if r['sample'] == 'flagged'])}")
-    print(f"  {'baseline':<10} {share([r for r in asked if r['sample'] == 'baseline'])}")
+    baseline = [r for r in asked if r["sample"] == "baseline"]
+    print(f"  {'baseline':<10} {share(baseline)}")
+    print(f"    of which the analysis's best move:       {share([r for r in baseline if r['played'] == r['best']])}")
+    print(f"    of which not its best (loss under 0.05): {share([r for r in baseline if r['played'] != r['best']])}")
     flagged = [r for r in asked if r["sample"] == "flagged"]
     print(f"  stronger agent's move = the analysis's best move: flagged {sum(r['strong_best'] for r in flagged)}"
           f" of {len(flagged)}")
