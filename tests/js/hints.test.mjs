@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import * as alarun from "../../src/nemeton/games/alarun/web/renderer.js";
 import * as amarok from "../../src/nemeton/games/amarok/web/renderer.js";
 import * as edora from "../../src/nemeton/games/edora/web/renderer.js";
-import { hintFor, withHint } from "../../src/nemeton/web/js/kit.js";
+import { h, hintFor, withHint } from "../../src/nemeton/web/js/kit.js";
 import { ctxFor, key, snapshots } from "./fixtures.mjs";
-import { attr, elements } from "./vnode.mjs";
+import { attr, children, elements, hasClass, text } from "./vnode.mjs";
 
 const RENDERERS = { alarun, amarok, edora };
 const marked = (ctx, renderer) => {
@@ -26,6 +26,18 @@ function decisions(game, n = 6) {
   });
 }
 
+/** A hinted thing carries its ring and its badge (rank first, then the win chance) as its own
+ *  last children: kit.js's hintMarks in HTML, the renderer's hintRing/hintBadge on Edora's map. */
+function assertDrawn(el) {
+  const own = children(el).filter((c) => c && typeof c === "object");
+  const ring = own.find((c) => hasClass(c, "hint-ring") || hasClass(c, "ed-hint-ring"));
+  const badge = own.find((c) => hasClass(c, "hint-badge") || hasClass(c, "ed-hint"));
+  assert.ok(ring, `${el.type}.${attr(el, "class")}: no ring`);
+  assert.ok(badge, `${el.type}.${attr(el, "class")}: no badge`);
+  assert.equal(attr(badge, "aria-hidden"), "true");  // the label says it already
+  assert.match(text(badge), /^1(· 63%|( · 63%)?)$/);
+}
+
 for (const [game, renderer] of Object.entries(RENDERERS)) {
   test(`${game}: any legal move a hint names is marked on the table with its rank and win chance`, () => {
     let checked = 0;
@@ -37,6 +49,7 @@ for (const [game, renderer] of Object.entries(RENDERERS)) {
         for (const el of marks) {
           assert.equal(attr(el, "data-hint"), "1 · 63%");
           assert.equal(attr(el, "data-hint-rank"), "1");
+          assertDrawn(el);
         }
         checked += 1;
       }
@@ -64,4 +77,15 @@ test("the best-ranked hint among a thing's moves marks it, and its words join th
   assert.equal(props["data-hint"], "2 · 41%");
   assert.equal(props["aria-label"], "Pass (hint 2: about 41% win chance)");
   assert.deepEqual(withHint({ title: "x" }, null), { title: "x" });
+});
+
+test("h draws a hinted HTML thing's ring and badge after its own children, never on SVG", () => {
+  const hint = { action: { type: "pass" }, win: 0.41, rank: 2 };
+  const button = h("button", withHint({ class: "legal" }, hint), "Pass");
+  const [label, ring, badge] = children(button);
+  assert.equal(label, "Pass");
+  assert.ok(hasClass(ring, "hint-ring") && hasClass(badge, "hint-badge"));
+  assert.equal(text(badge), "2· 41%");
+  assert.deepEqual(children(h("button", { class: "legal" }, "Pass")), ["Pass"]);
+  assert.deepEqual(children(h("g", withHint({ class: "legal" }, hint), "x")), ["x"]);
 });

@@ -23,6 +23,7 @@ export function h(tag, props, ...children) {
     delete out.dataset;
   }
   const list = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false && c !== "");
+  if (out && out["data-hint-rank"] && !SVG_TAGS.has(tag)) list.push(...hintMarks(out));
   return preactH(tag, out, ...list);
 }
 
@@ -42,6 +43,18 @@ export function toNodes(vnode) {
   const box = document.createElement("div");
   preactRender(vnode, box);
   return [...box.childNodes];
+}
+
+/** A renderer's root's ref (`ref: (node) => aboveTheBar(node)`, a new function at every drawing so
+ *  that it runs after each): the page's action bar's height as `--bar-h` on the root, so that a
+ *  game's own area sticky at a phone's bottom sits above the bar, sticky there too, instead of
+ *  under it. Nothing without a DOM (Node's tests). */
+export function aboveTheBar(node) {
+  if (!node) return;
+  queueMicrotask(() => {
+    const bar = document.getElementById("actionbar");
+    if (bar && node.isConnected) node.style.setProperty("--bar-h", `${bar.offsetHeight}px`);
+  });
 }
 
 /** Props that make a non-button element behave as a button (Tab, Enter, Space). */
@@ -169,7 +182,8 @@ export function textOf(node) {
 // ctx.hints: the search's preferred moves for the seat ({action, win, rank}, rank 1 first), asked
 // for with the page's hint button. A renderer marks each thing a hinted move concerns (the card,
 // the cell, the space, the button) with hintProps(hintFor(ctx, actions)), where `actions` are the
-// legal actions a click on that thing leads to: base.css draws the rank and the win chance on it.
+// legal actions a click on that thing leads to: `h` then draws a ring and the rank with the win
+// chance on it (hintMarks).
 
 /** The best-ranked hint among `actions` (legal actions, as the server sent them), or null. */
 export function hintFor(ctx, actions) {
@@ -184,11 +198,28 @@ export function hintWords(hint) {
   return `hint ${hint.rank}: about ${Math.round(hint.win * 100)}% win chance`;
 }
 
-/** The props that mark a thing with `hint` (none without one): its rank and win chance as a
- *  badge (data-hint, drawn by base.css), said to screen readers in the title. */
+/** The props that mark a thing with `hint` (none without one): its rank and win chance
+ *  (data-hint; `h` draws them as a ring and a badge inside an HTML thing, a renderer on SVG). */
 export function hintProps(hint) {
   if (!hint) return {};
   return { "data-hint": `${hint.rank} · ${Math.round(hint.win * 100)}%`, "data-hint-rank": String(hint.rank) };
+}
+
+// The SVG elements a renderer may hint (drawn by the renderer itself: no HTML can go inside them).
+const SVG_TAGS = new Set(["svg", "g", "rect", "circle", "path", "text", "line", "polygon", "polyline", "ellipse"]);
+
+/** What `h` puts inside an HTML thing marked with hintProps, over whatever it shows: a ring
+ *  inside its edge (drawn above the game's own legal-move outline, which stays outside) and a
+ *  badge with the rank and win chance (base.css places it; a game's style may hide the win
+ *  chance on small things, where the rank alone fits). Real elements, not pseudo-elements, so
+ *  that the games' own ::before/::after marks keep working beside them. */
+function hintMarks(props) {
+  const [rank, win] = props["data-hint"].split(" · ");
+  return [
+    preactH("span", { key: "hint-ring", class: "hint-ring", "aria-hidden": "true" }),
+    preactH("span", { key: "hint-badge", class: "hint-badge", "aria-hidden": "true" },
+      preactH("b", null, rank), preactH("span", { class: "hint-badge-win" }, `· ${win}`)),
+  ];
 }
 
 /** `props` with `hint`'s mark added (a title and aria-label kept, the hint's words appended). */

@@ -6,7 +6,7 @@
 // and label(action, ctx), all virtual nodes (js/kit.js): the page updates only what changed,
 // cards and cells keyed by their place, so the focus stays on a card through a redraw.
 
-import { h, hintFor, seatBadge, withHint } from "/static/js/kit.js";
+import { aboveTheBar, h, hintFor, seatBadge, withHint } from "/static/js/kit.js";
 import { seatNameOf } from "/static/js/text.js";
 
 // ----- names and pictures ----------------------------------------------------------------
@@ -636,6 +636,23 @@ function pictureKey() {
       h("li", { key: c, class: `c-${c}` }, symbol(c), `${c} (${SYMBOL_NAMES[c]})`))));
 }
 
+/** On a phone (style.css), after each drawing: the room your square has between what lies above
+ *  it and your hand, kept at the bottom of the screen above the page's action bar, so that at
+ *  the top of the page the hand never covers the square (`--al-sq-room`; at least 220 px, cells
+ *  big enough to tap: the page scrolls below that). Nothing without a DOM (Node's tests). */
+function fitSquare(wrap) {
+  if (!wrap) return;
+  queueMicrotask(() => {
+    const square = wrap.querySelector(".al-own .al-square");
+    const hand = wrap.querySelector(".al-hand-box");
+    const bar = document.getElementById("actionbar");
+    if (!wrap.isConnected || !square || !hand || window.innerWidth > 720) return;
+    const top = square.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - (bar ? bar.offsetHeight : 0) - hand.offsetHeight - top - 6;
+    wrap.style.setProperty("--al-sq-room", `${Math.max(220, Math.floor(room))}px`);
+  });
+}
+
 export function draw(ctx) {
   const key = JSON.stringify(ctx.legal || []);
   if (key !== legalKey) {
@@ -662,7 +679,7 @@ export function draw(ctx) {
         h("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end.")),
       h("div", { class: "al-square-box" },
         h("h3", {}, `${whose(ctx)} square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx))));
-  const board = h("div", { class: "al-wrap" },
+  const board = h("div", { class: "al-wrap", ref: (node) => { aboveTheBar(node); fitSquare(node); } },
     h("div", { class: `al-board${flash ? " al-flash" : ""}${spectator ? " al-watching" : ""}` },
       status(ctx), pictureKey(),
       h("div", { class: `al-others ${spectator ? "al-others-all" : ""}` },

@@ -10,7 +10,7 @@
 // It returns virtual nodes (js/kit.js): the page updates only what changed, so a focused card
 // keeps the focus when the next view arrives.
 
-import { h, hintFor, parts, seatBadge, textOf, withHint } from "/static/js/kit.js";
+import { aboveTheBar, h, hintFor, parts, seatBadge, textOf, withHint } from "/static/js/kit.js";
 import { seatColour, seatNameOf } from "/static/js/text.js";
 
 const svg = h;  // preact draws <svg> and what is inside it in the SVG namespace
@@ -54,7 +54,7 @@ export function draw(ctx) {
   others.forEach((s, k) => spots[where[k]].push(table.seatPanel(s, false)));
   const board = h("div", {
     class: `amarok players-${view.players}${view.teams ? " teams" : ""}`,
-    dataset: { phase: view.phase },
+    dataset: { phase: view.phase }, ref: (node) => aboveTheBar(node),
   },
   h("div", { class: "amk-ring" },
     ["top", "left", "right"].map((side) => h("div", { key: side, class: `amk-spot amk-${side}` }, spots[side])),

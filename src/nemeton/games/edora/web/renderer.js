@@ -251,15 +251,25 @@ function facetProps(props, pick, facet, value, describe, uid) {
     hintFor(pick.ctx, opts));
 }
 
-/** On the map (SVG, where no CSS badge can be drawn): a hinted thing's rank and win chance as a
- *  badge at its top right corner (`width` wide); nothing when it is not hinted. */
-function hintBadge(props, width) {
-  const words = props["data-hint"];
-  if (!words) return null;
-  const wide = 12 + words.length * 8;
-  return sv("g", { class: "ed-hint", transform: `translate(${width - wide / 2},${-4})`, "aria-hidden": "true" },
-    sv("rect", { x: -wide / 2, y: -13, width: wide, height: 24, rx: 12 }),
-    sv("text", { y: 5 }, words));
+/** On the map (SVG, where `h` draws no marks: kit.js hintMarks): a hinted thing's ring, inside
+ *  its edge (`width` × `height`, corners `rx`), above the amber outline of a legal move; nothing
+ *  when it is not hinted. */
+function hintRing(props, width, height, rx) {
+  if (!props["data-hint"]) return null;
+  return sv("rect", { class: "ed-hint-ring", x: 3, y: 3, width: width - 6, height: height - 6, rx: Math.max(2, rx - 3),
+                      "aria-hidden": "true" });
+}
+
+const DISC = 28;  // a hint's badge on the map: its rank in a disc, at 20 px (about 14 px on a desktop's map)
+
+/** A hinted thing's badge centred at (x, y): its rank in a disc (the win chance is in the hint
+ *  list and the thing's title; the map has no room for it beside a sanctuary's cost or on a
+ *  space); nothing when it is not hinted. */
+function hintBadge(props, x, y) {
+  if (!props["data-hint"]) return null;
+  return sv("g", { class: "ed-hint", transform: `translate(${x},${y})`, "aria-hidden": "true" },
+    sv("rect", { x: -DISC / 2, y: -DISC / 2, width: DISC, height: DISC, rx: DISC / 2 }),
+    sv("text", { y: 7 }, props["data-hint-rank"]));
 }
 
 // ----- what the others just did --------------------------------------------------------------
@@ -520,23 +530,26 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
       sv("path", { d: "M-8,11 Q-8,-2 -4,-3 A6,6 0 1 1 4,-3 Q8,-2 8,11 Z", style: `fill:${c.css}` }),
       sv("text", { y: 9 }, c.symbol)));
   });
-  if (costs.length) {
-    const text = costs[0] === "start" ? "start" : `cost ${costs.join(" / ")}`;
-    const wide = 10 + text.length * 8;
-    footer.push(sv("g", { key: "cost", class: "ed-cost", transform: `translate(${T / 2},${-2})` },
-      sv("rect", { x: -wide / 2, y: -12, width: wide, height: 22, rx: 11 }),
-      sv("text", { y: 4 }, text)));
-  }
   const sameTile = costs.length && costs[0] !== "start" ? `${id} (cost ${costs.join(" or ")} provisions)` : id;
   const props = facetProps({ key: `sanctuary-${id}`, class: "ed-sanctuary", transform: `translate(${cx - T / 2},${cy - T / 2})`,
                              dataset: { sanctuary: id } }, pick, "sanctuary", id, `sanctuary ${sameTile}`);
+  // on the top edge, centred together: the cost of going there and a hint's badge beside it
+  const cost = !costs.length ? "" : costs[0] === "start" ? "start" : `cost ${costs.join(" / ")}`;
+  const costWide = cost ? 10 + cost.length * 8 : 0;
+  const hintWide = props["data-hint"] ? DISC : 0;
+  const left = T / 2 - (costWide + hintWide + (cost && hintWide ? 4 : 0)) / 2;
+  if (cost) {
+    footer.push(sv("g", { key: "cost", class: "ed-cost", transform: `translate(${left + costWide / 2},${-2})` },
+      sv("rect", { x: -costWide / 2, y: -12, width: costWide, height: 22, rx: 11 }),
+      sv("text", { y: 4 }, cost)));
+  }
   return sv("g", marked(props, marks, `sanctuary:${id}`),
     sv("title", {}, words),
     sv("rect", { class: `ed-tile${extra.portal ? " portal" : ""}`, width: T, height: T, rx: 12,
                  style: `fill:${extra.fill}` }),
     sv("text", { x: 8, y: 18, class: "ed-sid" }, id),
     extra.glade ? sv("text", { x: T - 7, y: 18, class: "ed-glade" }, `${extra.portal ? "◎" : ""}${extra.glade}`) : null,
-    cells, footer, hintBadge(props, T));
+    cells, footer, hintRing(props, T, T, 12), hintBadge(props, T - left - hintWide / 2, -4));
 }
 
 function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
@@ -554,7 +567,7 @@ function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
            sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
            sv("text", { class: "ed-die-owner", x: 39, y: 21 }, c.symbol)]
       : sv("text", { class: "ed-space-code", x: w / 2, y: 20 }, spaceShort(code)),
-    hintBadge(props, w));
+    hintRing(props, w, h, 6), hintBadge(props, w - 2, 2));
 }
 
 // ----- the oracle, the potions, the gems ---------------------------------------------------------
