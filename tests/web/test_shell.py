@@ -13,6 +13,8 @@ from conftest import check_no_leak, create_room, new_page, open_seat, record_fra
 def act_by_list(page, rng):
     """Make one move from the moves list (the keyboard and screen-reader fallback)."""
     page.locator("#moves").evaluate("d => d.open = true")
+    # the snapshot can say "your move" a moment before the list is drawn (seen under load)
+    page.wait_for_function("document.querySelectorAll('#moves-list button').length > 0")
     buttons = page.locator("#moves-list button")
     buttons.nth(rng.randrange(buttons.count())).click()
 
