@@ -22,6 +22,7 @@ from ..arena.schedule import LINEUPS
 from ..arena.summary import Summary, summarise
 from ..arena.tournament import TournamentConfig, run_tournament
 from ..engine import GameSpec, NemetonError, get_game
+from .agents import require_extra
 from .common import STANDARD_WORDS, console, err, fail, parse_option_pairs, read_text_file, say, split_agent_specs
 
 GAME = typer.Argument(..., help="Game name (see `nemeton games`).")
@@ -74,6 +75,7 @@ def tournament_command(
     """Play a tournament between agents: duplicate deals with seats rotated, ratings, win
     shares, seat advantage; resumable from its --out directory."""
     _check_run(workers, backend, address, until_decided)
+    require_extra("arena", "openskill")  # the ratings, computed after the last game
     config = _config(game, players, agents, seed, option, deck, board, lineup)
     try:
         with _progress() as bar:
@@ -185,6 +187,7 @@ def analyze_command(
     """Balance report: play (or resume) the tournament under each rule variant and write one
     self-contained HTML file with plots."""
     _check_run(workers, backend, address, None)
+    require_extra("arena", "openskill", "matplotlib")  # ratings and plots, after the last game
     from ..arena.report import write_report
     from ..arena.summary import paired_differences
     from ..arena.sweep import run_sweep, variants

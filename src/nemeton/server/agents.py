@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..agents import parallel
-from ..agents.base import AgentSpecError, make_agent, name_agent, parse_agent_spec
+from ..agents.base import AgentSpecError, is_code_spec, make_agent, name_agent, parse_agent_spec
 from ..engine import GameSpec, NemetonError
 
 MAX_THINK_SECONDS = 10.0
@@ -140,6 +140,9 @@ class AgentPolicy:
             if not self.any_spec:
                 raise AgentSpecError(f"unknown agent {agent[:60]!r}; this server offers: "
                                      f"{', '.join(self.names)}")
+            if is_code_spec(agent):  # code runs in the server's process: only its operator names it
+                raise AgentSpecError(f"a client cannot name Python code as an agent ({agent[:60]!r}); "
+                                     f"this server offers: {', '.join(self.names)}")
             refusal = budget_refusal(agent)
             if refusal is not None:
                 raise AgentSpecError(refusal)

@@ -1,0 +1,5 @@
+"""``python -m nemeton``: the ``nemeton`` command line."""
+
+from .cli import main
+
+main()
