@@ -15,20 +15,37 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as TextTable  # a table of text; `Table` is the table loop (nemeton.table)
 from rich.text import Text
 
-from ..agents.base import make_agent
+from ..agents.base import is_code_spec, make_agent
 from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
 from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
 from .analyse import analyse_command, analyze_alias
 from .arena import analyze_command, tournament_command
+from .agents import agents_command
 from .play import play_command
 from .serve import serve_command
 from .bot import bot_command
 from .admin import app as admin_app
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Nemeton: play and study Alarún, Amarok and The Druids of Edora.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+        print(f"nemeton {version('nemeton')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(_version_: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                         help="Print the version and exit.")) -> None:
+    """Nemeton: play and study Alarún, Amarok and The Druids of Edora."""
+
+
+app.command("agents")(agents_command)
 app.command("play")(play_command)
 app.command("serve")(serve_command)
 app.command("bot")(bot_command)
@@ -112,6 +129,10 @@ def simulate_command(
     try:
         spec = get_game(game)
         check_agent_specs(agent_specs, spec)
+        code = [a for a in agent_specs if is_code_spec(a)]
+        if engine == "fast" and code:
+            fail(f"--engine fast plays only the compiled kernel's own agents (random, heuristic); Python "
+                 f"code such as {code[0]!r} cannot run inside the kernel: use --engine reference")
         if "human" in agent_specs:
             fail("'human' is for `nemeton play`; simulations need an agent in every seat")
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
