@@ -15,14 +15,28 @@ with ``pyspiel.register_game``, so OpenSpiel's own algorithms run on them::
   stream (the engine's), so there are no chance nodes; a new initial state is a new deal.
   Alarún's simultaneous placement is played one seat at a time (lowest seat first); no seat
   sees another's placement before all have placed.
-- Actions are the ids of the game's action space (``spec.action_space(options)``).
-- Observation and information-state strings and tensors are made from the player's view
-  alone: the string is the view as JSON, the tensor the encoding of docs/rl.md. The
-  information state is the view too, which is *not* perfect recall (a view shows the table
-  as it is, not everything the seat saw before); algorithms that need perfect recall (CFR)
-  are not meant for these games.
+- Actions are the ids of the game's action space (``spec.action_space(options)``); an id
+  that is not legal now raises :class:`IllegalActionError` and changes nothing.
+- The observation is the player's current view: the string is the view as JSON, the tensor
+  the encoding of docs/rl.md. The information state is perfect recall: the string is
+  everything the seat has seen so far, its own event log (each entry as that seat received
+  it, without the sentence) followed by its current view. No information-state *tensor* is
+  claimed (a fixed-size tensor cannot hold a history of any length).
 - ``resample_from_infostate(player, sampler)`` is the game's determinizer (its fast
-  sampler): a full state consistent with the player's view, hidden cards re-dealt.
+  sampler): a full state consistent with the player's view, hidden cards re-dealt. The
+  sample keeps the player's history, so its information-state string for that player is the
+  original's; another seat's history in a sample is the public log and what it sees after.
+- ``state.serialize()`` / ``game.deserialize_state(text)`` write and read a dealt state as
+  its seed and action ids (a sample: its full state); games and states pickle. A serialised
+  state is a *full* state, hidden cards included (the seed tells the deal), like OpenSpiel's
+  own: for the algorithm's own use, never to show a player. OpenSpiel 2's
+  ``serialize_game_and_state`` (and so ``random_sim_test(..., serialize=True)``) asks a
+  sampled-stochastic game for its random stream (``GetRNGState``), which a Python game
+  cannot provide: it raises SpielError.
+- :func:`make_bot` makes OpenSpiel's bots that run on these games (the Python ISMCTS, MCTS
+  on determinized samples) and refuses, with the reason, those that cannot (OpenSpiel's C++
+  ISMCTS and MCTS bots, which crash on a Python game; CFR and other full-tree solvers, which
+  need explicit chance nodes).
 - Returns are the engine's: 1 shared among the winning teams (a team's members each get its
   share), so ``utility_sum`` is players / teams; ``max_game_length`` is the bound where the
   rules set one (Alarún with a cap), else the scale of ``GameFacts.typical_game_length``.
@@ -38,6 +52,7 @@ import numpy as np
 import pyspiel
 
 from ..engine import TERMINAL, GameSpec, State, get_game, list_games
+from ..engine.errors import IllegalActionError, InputError
 
 _NAME = "nemeton_{}"
 
@@ -74,15 +89,27 @@ class _Box:
     clones a Python state by deep-copying its attributes: this one copies by ``clone()``
     (sharing the immutable tables) and drops the cached views."""
 
-    __slots__ = ("state", "views", "samplers")
+    __slots__ = ("state", "views", "samplers", "seen")
 
     def __init__(self, state: State):
         self.state = state
         self.views: dict[int | None, dict] = {}
         self.samplers: dict[int, Any] = {}
+        # per seat: its log entries as JSON text, grown as the game goes (entries never change)
+        self.seen: dict[int, list[str]] = {}
 
     def __deepcopy__(self, memo) -> "_Box":
-        return _Box(self.state.clone())
+        box = _Box(self.state.clone())
+        box.seen = {p: list(entries) for p, entries in self.seen.items()}
+        return box
+
+    def entries(self, player: int) -> list[str]:
+        """The player's log entries so far, as JSON (its own version of each event, no sentence)."""
+        seen = self.seen.setdefault(player, [])
+        events = self.state.events or []
+        for i in range(len(seen), len(events)):
+            seen.append(json.dumps(events[i].entry(i, player), separators=(",", ":"), sort_keys=True))
+        return seen
 
     def view(self, player: int | None) -> dict:
         v = self.views.get(player)
@@ -94,13 +121,16 @@ class _Box:
 class NemetonState(pyspiel.State):
     """An OpenSpiel state wrapping one Nemeton game (see the module docstring)."""
 
-    def __init__(self, game: "NemetonGame", inner=None):
+    def __init__(self, game: "NemetonGame", inner=None, recall: tuple[tuple[str, ...], ...] = ()):
         super().__init__(game)
         # A new initial state draws its seed now and deals when first used: OpenSpiel's clone
         # makes a fresh initial state and then overwrites its attributes, so dealing here
         # would be wasted (and a clone of a state not dealt yet deals the same game).
         self._box: _Box | None = None if inner is None else _Box(inner)
         self._seed = game.next_seed() if inner is None else None
+        # A sample's history before its own log (per seat; empty for a dealt game): immutable,
+        # so OpenSpiel's deep copy shares it.
+        self._recall = recall
 
     def _deal(self) -> _Box:
         """Deal the game of a new initial state (at its first use: ``self._box or self._deal()``)."""
@@ -122,7 +152,12 @@ class NemetonState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         box = self._box or self._deal()
         state = box.state
-        state.apply_unchecked(self.get_game().actions.actions[action], state.current_player)
+        game = self.get_game()
+        seat = state.current_player
+        legal = self._legal_actions(seat) if seat != TERMINAL else []
+        if action not in legal:
+            raise IllegalActionError(_illegal(game, seat, action, legal))
+        state.apply_unchecked(game.actions.actions[action], seat)
         box.views.clear()
         box.samplers.clear()
 
@@ -151,16 +186,61 @@ class NemetonState(pyspiel.State):
         if sample is None:
             sample = box.samplers[player_id] = self.get_game().spec.sampler(box.view(player_id))
         seed = int(probability_sampler() * 2**52) ^ (int(probability_sampler() * 2**52) << 52)
-        return NemetonState(self.get_game(), sample(random.Random(seed)))
+        inner = sample(random.Random(seed)).record_events(True)
+        players = self.get_game().num_players()
+        # the player keeps its history; the others are known to have seen the public log (the
+        # last entry: the spectator's)
+        public = tuple(self.seen(None))
+        recall = tuple(tuple(self.seen(p)) if p == player_id else public for p in range(players)) + (public,)
+        return NemetonState(self.get_game(), inner, recall)
+
+    def seen(self, player: int | None) -> list[str]:
+        """The log entries ``player`` (None: the spectator) has received so far, as JSON."""
+        box = self._box or self._deal()
+        if player is None:
+            events = box.state.events or []
+            entries = [json.dumps(e.entry(i, None), separators=(",", ":"), sort_keys=True)
+                       for i, e in enumerate(events)]
+            return [*(self._recall[-1] if self._recall else ()), *entries]
+        return [*(self._recall[player] if self._recall else ()), *box.entries(player)]
+
+    def information_state(self, player: int) -> str:
+        """The seat's perfect-recall information state: its log so far and its current view."""
+        return ('{"seen":[' + ",".join(self.seen(player)) + '],"view":'
+                + json.dumps(self.view(player), separators=(",", ":")) + "}")
+
+    # ----- serialisation: a dealt game is its seed and actions, a sample its full state ----
+    def serialize(self) -> str:
+        """The state as JSON text: ``{"seed", "actions"}`` for a dealt game, the full state
+        (and the history each seat keeps) for a sample. Hidden cards included: see the module
+        docstring."""
+        if self._recall:
+            return json.dumps({"state": self.inner.to_json(), "recall": [list(r) for r in self._recall]})
+        return json.dumps({"seed": self._seed, "actions": self.history()})
+
+    def __reduce__(self):
+        return (_restore_state, (self.get_game(), self.serialize()))
 
     def __str__(self) -> str:
         """The spectator's view (public information) as JSON, and the decisions so far."""
         return f"{len(self.inner.history)} decisions; " + json.dumps(self.view(None), separators=(",", ":"))
 
 
+def _illegal(game: "NemetonGame", seat: int, action: int, legal: list[int]) -> str:
+    if seat == TERMINAL:
+        return f"the game is over; no action is legal (got action id {action})"
+    name = game.actions.actions[action] if 0 <= action < len(game.actions) else "not an action id"
+    shown = ", ".join(f"{a} ({game.actions.actions[a]})" for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+    return f"action id {action} ({name}) is not legal for seat {seat} now; legal: {shown}"
+
+
+def _restore_state(game: "NemetonGame", text: str) -> "NemetonState":
+    return game.deserialize_state(text)
+
+
 class NemetonObserver:
-    """Observation and information state of one player: its view as JSON (string) and its
-    encoding (tensor, with ``dict`` naming each slice as in docs/rl.md)."""
+    """Observation of one player: its view as JSON (string) and its encoding (tensor, with
+    ``dict`` naming each slice as in docs/rl.md)."""
 
     def __init__(self, encoding):
         self.encoding = encoding
@@ -172,6 +252,21 @@ class NemetonObserver:
 
     def string_from(self, state: NemetonState, player: int) -> str:
         return json.dumps(state.view(player), separators=(",", ":"))
+
+
+class NemetonRecallObserver:
+    """Perfect-recall information state of one player: a string only (no tensor claimed)."""
+
+    def __init__(self):
+        self.tensor = np.zeros(0, dtype=np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: NemetonState, player: int) -> None:
+        raise pyspiel.SpielError("the Nemeton games provide no information-state tensor (a history "
+                                 "has no fixed size); use information_state_string or observation_tensor")
+
+    def string_from(self, state: NemetonState, player: int) -> str:
+        return state.information_state(player)
 
 
 class NemetonGame(pyspiel.Game):
@@ -196,21 +291,45 @@ class NemetonGame(pyspiel.Game):
         super().__init__(self.game_type, info, merged)
         seed = merged["rng_seed"]
         self._seeds = random.Random(None if seed < 0 else seed)
+        self._params = merged
 
     def next_seed(self) -> int:
         """The seed of the next new game, drawn from the game's stream (``rng_seed``)."""
         return self._seeds.getrandbits(63)
 
     def deal(self, seed: int):
-        """A new engine game (its event log off: no one reads it here)."""
-        state = self.spec.new_state(self.options, seed)
-        state.record_events(False)
-        return state
+        """A new engine game, its event log on (the players' information states)."""
+        return self.spec.new_state(self.options, seed)
 
     def new_initial_state(self) -> NemetonState:
         return NemetonState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> NemetonObserver:
+    def deserialize_state(self, text: str) -> NemetonState:
+        """The state ``NemetonState.serialize`` wrote (seed and action ids, or a sample's full
+        state); anything else raises InputError."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"a serialised Nemeton state is JSON text: {exc}") from None
+        if isinstance(data, dict) and "state" in data:
+            recall = tuple(tuple(r) for r in data.get("recall", []))
+            return NemetonState(self, self.spec.state_from_json(data["state"]).record_events(True), recall)
+        if not (isinstance(data, dict) and type(data.get("seed")) is int and isinstance(data.get("actions"), list)):
+            raise InputError('a serialised Nemeton state is {"seed": int, "actions": [ids]} or {"state": ...}')
+        state = NemetonState(self, self.deal(data["seed"]))
+        state._seed = data["seed"]
+        for action in data["actions"]:
+            if type(action) is not int:
+                raise InputError(f"an action id must be an integer; got {action!r}")
+            state.apply_action(action)
+        return state
+
+    def __reduce__(self):
+        return (pyspiel.load_game, (self.game_type.short_name, dict(self._params)))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return NemetonRecallObserver()
         return NemetonObserver(self.encoding)
 
 
@@ -223,7 +342,7 @@ def _game_type(spec) -> pyspiel.GameType:
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(spec.player_counts), min_num_players=min(spec.player_counts),
-        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=_parameters(spec))
 
@@ -236,6 +355,55 @@ def _register() -> None:
         game_type = _game_type(spec)
         cls = type(f"Nemeton{spec.name.title()}Game", (NemetonGame,), {"spec": spec, "game_type": game_type})
         pyspiel.register_game(game_type, cls)
+
+
+class DeterminizedBot(pyspiel.Bot):
+    """A perfect-information OpenSpiel bot (MCTS) playing each decision on one determinized
+    sample of the state (``resample_from_infostate``): it never sees the hidden cards."""
+
+    def __init__(self, bot: pyspiel.Bot, player: int, seed: int = 0):
+        super().__init__()
+        self.bot, self.player = bot, player
+        self._sampler = random.Random(seed).random
+
+    def step(self, state: pyspiel.State) -> int:
+        return self.bot.step(state.resample_from_infostate(state.current_player(), self._sampler))
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+
+#: OpenSpiel algorithms that cannot run on these games, and why (make_bot refuses them).
+REFUSED = {
+    "cpp_ismcts": "OpenSpiel's C++ ISMCTSBot (pyspiel.ISMCTSBot) crashes the process on a Python game "
+                  "(it cannot resample a Python state): use make_bot('ismcts', ...), the Python ISMCTS",
+    "cpp_mcts": "OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot) searches the true state, hidden cards included: "
+                "use make_bot('mcts', ...), MCTS on determinized samples",
+    "cfr": "CFR (and CFR+, best response, exploitability) walks the whole game tree from one initial state, "
+           "but these games sample chance inside the state (a new initial state is a new deal, no chance "
+           "nodes), so it would solve one deal and the tree is far too large; outcome-sampling MCCFR "
+           "(open_spiel.python.algorithms.outcome_sampling_mccfr) samples a new deal each iteration",
+}
+REFUSED["cfr_plus"] = REFUSED["cfr"]
+
+
+def make_bot(name: str, game: pyspiel.Game, player: int, *, simulations: int = 100, uct_c: float = 2.0,
+             seed: int = 0) -> pyspiel.Bot:
+    """An OpenSpiel bot that runs on a Nemeton game: ``"ismcts"`` (OpenSpiel's Python ISMCTS)
+    or ``"mcts"`` (OpenSpiel's Python MCTS on a determinized sample at each decision), both
+    with random rollouts. The names in :data:`REFUSED` raise InputError saying why they cannot
+    run here (instead of crashing the process)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+    if name in REFUSED:
+        raise InputError(f"{name} cannot run on the Nemeton games: {REFUSED[name]}")
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    if name == "ismcts":
+        return ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations=simulations, random_state=rs)
+    if name == "mcts":
+        return DeterminizedBot(mcts.MCTSBot(game, uct_c, simulations, evaluator, random_state=rs), player, seed)
+    raise InputError(f"unknown bot {name!r}: 'ismcts' or 'mcts' (refused, with the reason: "
+                     f"{', '.join(sorted(REFUSED))})")
 
 
 def load(game: str, **params: Any) -> pyspiel.Game:
