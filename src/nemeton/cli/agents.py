@@ -4,7 +4,7 @@ game is played, that an optional extra a command needs is installed."""
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import json
 from typing import Any
 
@@ -18,12 +18,10 @@ from .common import console, fail, say
 
 
 def require_extra(extra: str, *modules: str) -> None:
-    """Exit with the install command unless every module of the extra ``extra`` imports (a
+    """Exit with the install command unless every module of the extra ``extra`` is installed (a
     command checks this before it plays a game, not after)."""
     for module in modules:
-        try:
-            importlib.import_module(module)
-        except ImportError:
+        if importlib.util.find_spec(module) is None:
             fail(f"this command needs the {extra} extra ({module} is not installed): "
                  f"pip install 'nemeton[{extra}]'")
 
