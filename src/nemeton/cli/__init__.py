@@ -26,6 +26,7 @@ from .agents import agents_command
 from .play import play_command
 from .serve import serve_command
 from .bot import bot_command
+from .export import export_command
 from .admin import app as admin_app
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
@@ -49,6 +50,7 @@ app.command("agents")(agents_command)
 app.command("play")(play_command)
 app.command("serve")(serve_command)
 app.command("bot")(bot_command)
+app.command("export")(export_command)
 app.command("tournament")(tournament_command)
 app.command("report")(analyze_command)  # the balance report (called `analyze` before the teacher's analysis)
 app.command("analyse")(analyse_command)
