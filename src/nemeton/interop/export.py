@@ -68,9 +68,9 @@ def record_rows(source: Source, view_json: bool = False) -> Iterator[dict[str, A
     if record.seed is None:
         raise ExportError(f"{source.game}: the record has no seed and cannot be replayed")
     state = spec.new_state(options, record.seed)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for step, (seat, action) in enumerate(record.actions):
-        row = {"game": source.game, "name": spec.name, "players": options.players, "step": step, "seat": seat}
+        row: dict[str, Any] = {"game": source.game, "name": spec.name, "players": options.players, "step": step, "seat": seat}
         row.update(decision_row(state, seat, encoding, view_json))
         row["num_actions"] = len(encoding.actions)
         row["action"] = encoding.actions.id(action)
