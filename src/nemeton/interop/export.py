@@ -65,6 +65,9 @@ def record_rows(source: Source, view_json: bool = False) -> Iterator[dict[str, A
     spec = get_game(record.game)
     options = spec.options(**record.options)
     encoding = spec.encoding(options)
+    if record.rules_version != spec.rules_version:
+        raise ExportError(f"{source.game}: made for {spec.name} rules version {record.rules_version}; "
+                          f"this Nemeton replays version {spec.rules_version} only")
     if record.seed is None:
         raise ExportError(f"{source.game}: the record has no seed and cannot be replayed")
     state = spec.new_state(options, record.seed)
