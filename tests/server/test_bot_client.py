@@ -178,3 +178,32 @@ def test_the_bot_command_comes_back_after_the_server_restarts_and_finishes_the_g
     assert outcome["reconnections"] >= 1
     assert outcome["moves"] == len(record["actions"])
     assert sum(1 for a in record["actions"] if a["seat"] == 0) == outcome["decisions"]
+
+
+LOG_READER = '''
+from nemeton.agents.base import Agent
+
+
+class LogReader(Agent):
+    """Random, and keeps every log entry it is shown."""
+    name = "log-reader"
+    needs_log = True
+    seen = []
+
+    def observe(self, entries):
+        LogReader.seen.extend(entries)
+
+    def act(self, view, legal):
+        return self.rng.choice(legal)
+'''
+
+
+def test_an_agent_that_reads_the_log_is_shown_each_entry_of_its_seat_once_in_order(served, tmp_path):
+    (tmp_path / "reader.py").write_text(LOG_READER)
+    room, tokens = served.room(["random", "human", "random"], game="amarok")
+    bot = NetworkBot(parse_invite(f"{served.base}/rooms/{room}?token={tokens[1]}"), f"{tmp_path / 'reader.py'}:LogReader")
+    bot.run()
+    seen = type(bot.agent).seen
+    log = httpx.get(f"{served.base}/api/rooms/{room}/view", params={"token": tokens[1]}, timeout=30).json()["log"]
+    assert [e["i"] for e in seen] == list(range(len(seen))) and len(seen) > 0
+    assert seen == log[:len(seen)]
