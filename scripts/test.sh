@@ -4,7 +4,7 @@
 # extra arguments go to pytest (e.g. scripts/test.sh tests/alarun -x).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-source "$ROOT/scripts/_venv.sh" "test,server,rl,arena,ray,web,fast"
+source "$ROOT/scripts/_venv.sh" "test,server,rl,arena,ray,web,fast,parquet"
 if [ -z "${NEMETON_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo -n"
