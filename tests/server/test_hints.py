@@ -4,7 +4,7 @@ asks the search for a seat's three preferred moves from that seat's view only.""
 from __future__ import annotations
 
 import pytest
-from conftest import store_of, view
+from conftest import store_of, view, wait_for
 
 
 def make(client, seats, **body):
@@ -50,7 +50,6 @@ def test_a_hints_setting_that_is_not_true_or_false_is_refused_and_nothing_is_mad
 def test_a_rematch_keeps_the_hints_setting(client):
     made = make(client, ("random", "random"), hints=False).json()
     room = made["room"]
-    from conftest import wait_for
     wait_for(client, room, None, lambda s: s["terminal"], timeout=60)
     again = client.post(f"/api/rooms/{room}/rematch", json={"token": made["creator"]}).json()["room"]
     assert client.get(f"/api/rooms/{again}").json()["hints"] is False
@@ -133,7 +132,6 @@ def test_a_hint_in_a_finished_game_is_refused_409(client):
     made = client.post("/api/rooms", json={"game": "alarun", "hints": True, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "ai", "agent": "random"}]}).json()
     room, token = made["room"], made["seats"][0]["token"]
-    from conftest import wait_for
     while True:
         snap = wait_for(client, room, token, lambda s: s["terminal"] or s["legal_actions"])
         if snap["terminal"]:
