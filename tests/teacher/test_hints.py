@@ -86,3 +86,22 @@ def test_seconds_become_a_bounded_number_of_iterations_measured_once():
     assert iterations_for(spec, {"players": 3}, 1e-6) == MIN_ITERATIONS
     with pytest.raises(ValueError):
         iterations_for(spec, {"players": 3}, -1)
+
+
+def test_a_hint_on_a_board_the_kernel_does_not_implement_searches_with_the_python_rules():
+    # Edora's kernel refuses another board: the hint (and the analysis, through the same
+    # search) must still answer, playing out with the reference rules (it used to raise
+    # KernelUnsupported from inside the search)
+    pytest.importorskip("numba")
+    from nemeton.games.edora.board import standard_board_text
+    from nemeton.teacher.hints import fast_engine
+
+    spec = get_game("edora")
+    board = standard_board_text().replace("start_provisions: 15", "start_provisions: 16")
+    state = spec.make(seed=3, players=2, board=board)
+    seat = state.current_player
+    view = state.view(seat)
+    assert fast_engine(spec, view["options"]) is False
+    assert fast_engine(spec, spec.make(seed=3, players=2).view(seat)["options"]) is True
+    moves = hint(spec, view, seat, iterations=60)
+    assert moves and all(m.action in state.legal_actions(seat) for m in moves)

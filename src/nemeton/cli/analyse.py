@@ -51,7 +51,7 @@ def cache_path(record: GameRecord, iterations: int, seed: int) -> Path:
     from .. import __version__
     from ..teacher.analysis import FORMAT
     from ..teacher.hints import fast_engine
-    engine = "fast" if fast_engine(get_game(record.game)) else "reference"
+    engine = "fast" if fast_engine(get_game(record.game), dict(record.options)) else "reference"
     key = hashlib.sha256("\n".join([record.dumps(), str(iterations), str(seed), engine, FORMAT,
                                     __version__]).encode()).hexdigest()
     return Path(platformdirs.user_cache_dir("nemeton", appauthor=False)) / "analysis" / f"{key[:40]}.json"

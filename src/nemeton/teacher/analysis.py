@@ -104,7 +104,8 @@ def judge(game: str, index: int, seat: int, view: Mapping[str, Any], action: Act
         raise ValueError(f"decision {index}: {action} is not among seat {seat}'s legal actions in its view")
     stream = decision_seed(seed, index)
     forced = len(legal) == 1
-    agent = search_agent(spec, seat, max(1, iterations // FORCED_SHARE) if forced else iterations, stream)
+    options = view.get("options")
+    agent = search_agent(spec, seat, max(1, iterations // FORCED_SHARE) if forced else iterations, stream, options)
     root = agent.search(view)
     order = ranked(root, legal)
     best_action, best = order[0]
@@ -112,7 +113,7 @@ def judge(game: str, index: int, seat: int, view: Mapping[str, Any], action: Act
     if forced or best_action == action:
         after = before
     else:
-        again = search_agent(spec, seat, max(1, best.visits), stream ^ 0x5EED)
+        again = search_agent(spec, seat, max(1, best.visits), stream ^ 0x5EED, options)
         again.root_actions = [action]
         after = mean(again.search(view).children[action])
     text, best_text = action_text(action, players), action_text(best_action, players)
@@ -201,7 +202,7 @@ def analyse_record(record: GameRecord, *, iterations: int | None = None, seed: i
         teams = [[s for s in range(players) if team[s] == t] for t in sorted(set(team))]
     team_number = {t: k for k, t in enumerate(sorted(set(team)))}
     return Analysis(spec.name, players, dict(record.options),
-                    {"iterations": iterations, "seed": seed, "engine": "fast" if fast_engine(spec) else "reference"},
+                    {"iterations": iterations, "seed": seed, "engine": "fast" if fast_engine(spec, dict(record.options)) else "reference"},
                     teams, [seat_summary(s, results, team_number[team[s]] if teams else None)
                             for s in range(players)], results)
 

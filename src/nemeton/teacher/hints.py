@@ -39,22 +39,40 @@ class HintMove:
                 "visits": self.visits}
 
 
-def fast_engine(spec: GameSpec) -> bool:
-    """Whether the search can play out in the game's compiled kernel here (the game has one
-    and Numba imports)."""
+_SERVED: dict[tuple[str, str], bool] = {}  # (game, options' JSON) -> the kernel implements them
+
+
+def fast_engine(spec: GameSpec, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether the search can play out in the game's compiled kernel here: the game has one,
+    Numba imports and the kernel implements ``options`` (their JSON form, e.g. a view's; None:
+    the defaults). Edora's kernel, for one, refuses another ``board``: the search then plays
+    out with the Python rules. Known once per process for each game and options."""
     if spec.kernel is None:
         return False
     try:
         import numba  # noqa: F401
     except ImportError:
         return False
-    return True
+    if not options:
+        return True
+    key = (spec.name, json.dumps(dict(options), sort_keys=True, default=str))
+    served = _SERVED.get(key)
+    if served is None:
+        from ..engine.kernel import KernelUnsupported
+        try:
+            spec.kernel()(spec.options(**options), 1)
+            served = True
+        except KernelUnsupported:
+            served = False
+        _SERVED[key] = served
+    return served
 
 
-def search_agent(spec: GameSpec, seat: int, iterations: int, seed: int) -> ISMCTSAgent:
+def search_agent(spec: GameSpec, seat: int, iterations: int, seed: int,
+                 options: Mapping[str, Any] | None = None) -> ISMCTSAgent:
     """The game's default ISMCTS for ``seat`` with ``iterations`` and its random stream
-    seeded by ``seed`` (engine=fast where :func:`fast_engine`)."""
-    engine = ":engine=fast" if fast_engine(spec) else ""
+    seeded by ``seed`` (engine=fast where :func:`fast_engine` for ``options``)."""
+    engine = ":engine=fast" if fast_engine(spec, options) else ""
     agent = make_agent(f"ismcts:iterations={iterations}{engine}", spec, seat, seed)
     assert isinstance(agent, ISMCTSAgent)
     return agent
@@ -103,7 +121,7 @@ def hint(spec: GameSpec, view: Mapping[str, Any], seat: int, *, iterations: int 
         iterations = (iterations_for(spec, view.get("options", {}), seconds) if seconds is not None
                       else DEFAULT_HINT_ITERATIONS)
     players = int(view["players"])
-    root = search_agent(spec, seat, iterations, seed).search(view)
+    root = search_agent(spec, seat, iterations, seed, view.get("options")).search(view)
     return [HintMove(a, action_text(a, players), mean(c), c.visits) for a, c in ranked(root, legal)[:max(1, top)]]
 
 
@@ -133,7 +151,7 @@ def _measure_rate(spec: GameSpec, options: dict[str, Any]) -> float:
     seat = state.acting()[0]
     view = state.view(seat)
     legal = spec.legal_actions_from_view(view)
-    agent = search_agent(spec, seat, 64, 0)
+    agent = search_agent(spec, seat, 64, 0, options)
     agent.root_actions = legal  # the whole budget, no early stop
     agent.search(view)  # loads the kernel (once per process) before the clock starts
     done, started = 0, time.perf_counter()
