@@ -1,6 +1,7 @@
-"""OpenSpiel Python games: OpenSpiel's random simulation test, its ISMCTS bot playing whole
-games through the adapter, observations made from views, perfect-recall information states,
-illegal ids, serialisation and pickling, resampling, the bots that run and those refused."""
+"""OpenSpiel Python games: OpenSpiel's random simulation test (with its serialisation round
+trips), the seed drawn by chance nodes, its ISMCTS bot playing whole games through the
+adapter, observations made from views, perfect-recall information states, illegal ids,
+serialisation and pickling, resampling, the bots that run and those refused."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from nemeton.engine import get_game  # noqa: E402
 from nemeton.engine.errors import IllegalActionError, InputError  # noqa: E402
-from nemeton.interop.openspiel import load, make_bot  # noqa: E402
+from nemeton.interop.openspiel import SEED_BYTES, load, make_bot  # noqa: E402
 
 GAMES = [("alarun", {"players": 2}), ("alarun", {"players": 3}), ("alarun", {"players": 4, "action_cap": 2}),
          ("amarok", {"players": 3}), ("amarok", {"players": 4, "teams": True}), ("amarok", {"players": 5}),
@@ -24,9 +25,70 @@ GAMES = [("alarun", {"players": 2}), ("alarun", {"players": 3}), ("alarun", {"pl
 IDS = [g + "-" + "-".join(f"{k}={v}" for k, v in p.items()) for g, p in GAMES]
 
 
+def dealt(game, seed: int):
+    """A new initial state with the seed's bytes applied at its chance nodes."""
+    state = game.new_initial_state()
+    for b in seed.to_bytes(SEED_BYTES, "big"):
+        assert state.is_chance_node()
+        state.apply_action(b)
+    assert not state.is_chance_node()
+    return state
+
+
+def play_out(state, pick):
+    """Plays to the end: chance outcomes sampled, players' actions from ``pick(state)``."""
+    rng = random.Random(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(256))
+        else:
+            state.apply_action(pick(state))
+    return state
+
+
 @pytest.mark.parametrize("game,params", GAMES, ids=IDS)
-def test_openspiel_random_sim_test_passes(game, params):
-    pyspiel.random_sim_test(load(game, rng_seed=1, **params), num_sims=2, serialize=False, verbose=False)
+def test_openspiel_random_sim_test_passes_with_serialisation(game, params):
+    pyspiel.random_sim_test(load(game, **params), num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_seed_is_drawn_by_four_chance_nodes_and_deals_the_engines_game():
+    game = load("amarok", players=3)
+    spec = get_game("amarok")
+    state = game.new_initial_state()
+    assert game.max_chance_outcomes() == 256
+    for k, b in enumerate((0x12, 0x34, 0x56, 0x78)):
+        assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+        assert state.chance_outcomes() == [(i, 1 / 256) for i in range(256)]
+        assert state.legal_actions() == list(range(256))
+        # nothing is dealt, and no seat learns the bytes drawn so far
+        assert all(state.observation_string(p) == "null" for p in range(3))
+        assert all(json.loads(state.information_state_string(p)) == {"seen": [], "view": None} for p in range(3))
+        assert not any(state.observation_tensor(0)) and str(b) not in str(state)
+        state.apply_action(b)
+    engine = spec.new_state(game.options, 0x12345678)
+    assert state.inner.to_json() == engine.to_json()
+    assert state.history()[:SEED_BYTES] == [0x12, 0x34, 0x56, 0x78]
+    assert json.loads(state.serialize()) == {"seed": 0x12345678, "actions": []}
+    with pytest.raises(IllegalActionError, match="byte"):
+        game.new_initial_state().apply_action(256)
+    with pytest.raises(InputError, match="2\\^32"):
+        game.deserialize_state('{"seed": 4294967296, "actions": []}')
+
+
+def test_openspiels_own_serialisation_round_trips_every_kind_of_state():
+    game = load("edora", players=2)
+    partial = game.new_initial_state()
+    partial.apply_action(7)
+    state = dealt(game, 99)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    for s in (game.new_initial_state(), partial, state, sample):
+        text = pyspiel.serialize_game_and_state(game, s)
+        again_game, again = pyspiel.deserialize_game_and_state(text)
+        assert str(again_game) == str(game) and str(again) == str(s) and again.history() == s.history()
+        assert again.current_player() == s.current_player() and again.legal_actions() == s.legal_actions()
+        assert game.deserialize_state(s.serialize()).serialize() == s.serialize()
 
 
 def test_the_games_are_registered_with_their_options_as_parameters():
@@ -37,14 +99,14 @@ def test_the_games_are_registered_with_their_options_as_parameters():
     assert game.num_distinct_actions() == len(get_game("amarok").action_space({"players": 4, "teams": True}))
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert load("alarun", players=2, action_cap=0).options.action_cap is None  # 0 = no cap
     assert load("amarok", deck="").options.deck is None                      # "" = the standard deck
 
 
 def test_observations_are_the_players_view():
-    game = load("amarok", players=3, rng_seed=2)
-    state = game.new_initial_state()
+    game = load("amarok", players=3)
+    state = dealt(game, 2)
     spec = get_game("amarok")
     for player in range(3):
         view = state.inner.view(player)
@@ -53,10 +115,10 @@ def test_observations_are_the_players_view():
 
 
 def test_the_information_state_is_the_seats_log_and_view_and_no_tensor_is_claimed():
-    game = load("amarok", players=3, rng_seed=2)
+    game = load("amarok", players=3)
     assert game.get_type().provides_information_state_string
     assert not game.get_type().provides_information_state_tensor
-    state = game.new_initial_state()
+    state = dealt(game, 2)
     rng = random.Random(2)
     for _ in range(6):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -66,13 +128,13 @@ def test_the_information_state_is_the_seats_log_and_view_and_no_tensor_is_claime
         log = [{k: v for k, v in e.items() if k not in ("text", "parts")} for e in state.inner.log(player)]
         assert info["seen"] == log
     # each seat's own hand is in its history and in no other seat's
-    dealt = [e for e in json.loads(state.information_state_string(0))["seen"] if e["kind"] == "hand_dealt"]
-    assert "cards" in dealt[0] and all("cards" not in e for e in dealt[1:])
+    hands = [e for e in json.loads(state.information_state_string(0))["seen"] if e["kind"] == "hand_dealt"]
+    assert "cards" in hands[0] and all("cards" not in e for e in hands[1:])
 
 
 def test_information_states_have_perfect_recall_each_one_extends_the_one_before():
     for game, params in GAMES[::2]:
-        state = load(game, rng_seed=7, **params).new_initial_state()
+        state = dealt(load(game, **params), 7)
         rng = random.Random(7)
         players = state.num_players()
         before = [json.loads(state.information_state_string(p))["seen"] for p in range(players)]
@@ -87,8 +149,8 @@ def test_information_states_have_perfect_recall_each_one_extends_the_one_before(
 
 
 def test_an_illegal_action_id_raises_and_changes_nothing():
-    game = load("edora", players=2, rng_seed=8)
-    state = game.new_initial_state()
+    game = load("edora", players=2)
+    state = dealt(game, 8)
     state.apply_action(state.legal_actions()[0])
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     before, history = state.serialize(), state.history()
@@ -100,14 +162,15 @@ def test_an_illegal_action_id_raises_and_changes_nothing():
 
 @pytest.mark.parametrize("game,params", GAMES, ids=IDS)
 def test_states_serialise_as_seed_and_actions_and_pickle(game, params):
-    os_game = load(game, rng_seed=9, **params)
-    state = os_game.new_initial_state()
+    os_game = load(game, **params)
+    state = dealt(os_game, 9)
     rng = random.Random(9)
     for step in range(30):
         if step % 7 == 0 or state.is_terminal():
             text = state.serialize()
             assert set(json.loads(text)) == {"seed", "actions"}
             copy = os_game.deserialize_state(text)
+            assert json.loads(text)["actions"] == state.history()[SEED_BYTES:]
             assert copy.inner.to_json() == state.inner.to_json() and copy.history() == state.history()
             assert all(copy.information_state_string(p) == state.information_state_string(p)
                        for p in range(state.num_players()))
@@ -121,8 +184,8 @@ def test_states_serialise_as_seed_and_actions_and_pickle(game, params):
 
 
 def test_a_sample_serialises_as_its_full_state_with_the_history_it_keeps():
-    game = load("alarun", players=3, rng_seed=10)
-    state = game.new_initial_state()
+    game = load("alarun", players=3)
+    state = dealt(game, 10)
     for _ in range(4):
         state.apply_action(state.legal_actions()[-1])
     player = state.current_player()
@@ -134,17 +197,9 @@ def test_a_sample_serialises_as_its_full_state_with_the_history_it_keeps():
         game.deserialize_state('{"actions": []}')
 
 
-def test_openspiels_game_and_state_serialisation_needs_the_rng_state_a_python_game_lacks():
-    # OpenSpiel 2 writes a sampled-stochastic game's random stream (GetRNGState, C++ only):
-    # when it can read a Python game's, random_sim_test(serialize=True) joins the test above
-    game = load("amarok", players=3, rng_seed=11)
-    with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
-        pyspiel.serialize_game_and_state(game, game.new_initial_state())
-
-
 def test_resampling_from_an_infostate_keeps_the_players_information_and_redeals_the_rest():
-    game = load("amarok", players=4, rng_seed=3)
-    state = game.new_initial_state()
+    game = load("amarok", players=4)
+    state = dealt(game, 3)
     for action in state.legal_actions()[:1]:
         state.apply_action(action)
     player = state.current_player()
@@ -157,8 +212,8 @@ def test_resampling_from_an_infostate_keeps_the_players_information_and_redeals_
 
 
 def test_clones_are_independent_and_continue_alike():
-    game = load("edora", players=2, rng_seed=4)
-    state = game.new_initial_state()
+    game = load("edora", players=2)
+    state = dealt(game, 4)
     rng = random.Random(4)
     for _ in range(10):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -177,28 +232,29 @@ SMALLEST = [("alarun", {"players": 2}), ("amarok", {"players": 4}), ("edora", {"
 @pytest.mark.parametrize("game,params", SMALLEST, ids=["alarun", "amarok", "edora"])
 def test_openspiels_ismcts_bot_plays_whole_games(game, params):
     from open_spiel.python.algorithms import ismcts, mcts
-    os_game = load(game, rng_seed=5, **params)
+    os_game = load(game, **params)
     rs = np.random.RandomState(5)
     bot = ismcts.ISMCTSBot(os_game, mcts.RandomRolloutEvaluator(1, rs), 0.7, max_simulations=3, random_state=rs)
-    state = os_game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(bot.step(state))
-    returns = state.returns()
+    returns = play_out(os_game.new_initial_state(), bot.step).returns()
     assert max(returns) > 0 and sum(returns) == pytest.approx(os_game.utility_sum())
 
 
-def test_a_clone_of_a_new_initial_state_is_the_same_deal_and_a_new_state_another():
-    game = load("amarok", players=3, rng_seed=6)
+def test_a_clone_while_the_seed_is_drawn_deals_the_same_game_from_the_same_bytes():
+    game = load("amarok", players=3)
     state = game.new_initial_state()
-    copy = state.clone()  # before the state was dealt: it deals when first used
+    state.apply_action(1)
+    copy = state.clone()
+    for b in (2, 3, 4):
+        state.apply_action(b)
+        copy.apply_action(b)
     assert copy.inner.to_json() == state.inner.to_json()
-    assert game.new_initial_state().inner.to_json()["hands"] != state.inner.to_json()["hands"]
+    assert dealt(game, 0x01020305).inner.to_json()["hands"] != state.inner.to_json()["hands"]
 
 
 @pytest.mark.parametrize("game,params", SMALLEST, ids=["alarun", "amarok", "edora"])
 def test_openspiels_python_ismcts_and_determinized_mcts_play_a_few_moves(game, params):
-    os_game = load(game, rng_seed=12, **params)
-    state = os_game.new_initial_state()
+    os_game = load(game, **params)
+    state = dealt(os_game, 12)
     bots = {name: make_bot(name, os_game, 0, simulations=4, seed=12) for name in ("ismcts", "mcts")}
     for step in range(6):
         player, before = state.current_player(), state.serialize()
@@ -206,20 +262,20 @@ def test_openspiels_python_ismcts_and_determinized_mcts_play_a_few_moves(game, p
         assert state.serialize() == before  # the bots search on copies and samples
         assert action in state.legal_actions(player)
         state.apply_action(action)
-    assert len(state.history()) == 6
+    assert len(state.history()) == SEED_BYTES + 6
 
 
 @pytest.mark.parametrize("game,params", SMALLEST, ids=["alarun", "amarok", "edora"])
 def test_cfr_preconditions_perfect_recall_claimed_and_full_tree_solvers_refused(game, params):
     from open_spiel.python.algorithms import outcome_sampling_mccfr
-    os_game = load(game, rng_seed=13, **params)
+    os_game = load(game, **params)
     kind = os_game.get_type()
     assert kind.provides_information_state_string and kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC  # no chance nodes to walk
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     for name in ("cfr", "cfr_plus", "cpp_ismcts", "cpp_mcts"):
         with pytest.raises(InputError, match=f"{name} cannot run on the Nemeton games"):
             make_bot(name, os_game, 0)
-    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(os_game)  # samples a new deal each iteration
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(os_game)  # samples a deal each iteration
     solver.iteration()
     assert solver._infostates  # keyed by the perfect-recall information-state strings
     assert all(key.startswith('{"seen":[') for key in solver._infostates)

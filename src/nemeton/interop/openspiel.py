@@ -6,15 +6,17 @@ with ``pyspiel.register_game``, so OpenSpiel's own algorithms run on them::
     import pyspiel, nemeton.interop.openspiel
     game = pyspiel.load_game("nemeton_amarok", {"players": 4, "teams": True})
 
-- Parameters: ``players``, every option of the game (with the games' bot defaults: Alarún's
-  ``action_cap`` 30, Edora's ``safety_valve`` on), and ``rng_seed`` (the stream the games'
-  seeds are drawn from; -1 = a random one). OpenSpiel parameters cannot be None: a data
-  option (Amarok's ``deck``, Edora's ``board``) is ``""`` for the standard one and Alarún's
-  ``action_cap`` is ``0`` for no cap.
-- Imperfect information, sequential, *sampled stochastic* chance: a state owns its random
-  stream (the engine's), so there are no chance nodes; a new initial state is a new deal.
-  Alarún's simultaneous placement is played one seat at a time (lowest seat first); no seat
-  sees another's placement before all have placed.
+- Parameters: ``players`` and every option of the game (with the games' bot defaults:
+  Alarún's ``action_cap`` 30, Edora's ``safety_valve`` on). OpenSpiel parameters cannot be
+  None: a data option (Amarok's ``deck``, Edora's ``board``) is ``""`` for the standard one
+  and Alarún's ``action_cap`` is ``0`` for no cap.
+- Imperfect information, sequential, *explicit stochastic* chance: a game's whole chance is
+  its seed, as a Nemeton record's is (record = seed + actions). A new initial state is a
+  chance node; four chance nodes of 256 equally likely outcomes each draw one byte of a
+  32-bit seed, and the fourth deals the game from it. Everything random later in the game
+  (shuffles, dice) follows from that seed, hidden from every seat until it shows. Alarún's
+  simultaneous placement is played one seat at a time (lowest seat first); no seat sees
+  another's placement before all have placed.
 - Actions are the ids of the game's action space (``spec.action_space(options)``); an id
   that is not legal now raises :class:`IllegalActionError` and changes nothing.
 - The observation is the player's current view: the string is the view as JSON, the tensor
@@ -27,16 +29,15 @@ with ``pyspiel.register_game``, so OpenSpiel's own algorithms run on them::
   sample keeps the player's history, so its information-state string for that player is the
   original's; another seat's history in a sample is the public log and what it sees after.
 - ``state.serialize()`` / ``game.deserialize_state(text)`` write and read a dealt state as
-  its seed and action ids (a sample: its full state); games and states pickle. A serialised
-  state is a *full* state, hidden cards included (the seed tells the deal), like OpenSpiel's
-  own: for the algorithm's own use, never to show a player. OpenSpiel 2's
-  ``serialize_game_and_state`` (and so ``random_sim_test(..., serialize=True)``) asks a
-  sampled-stochastic game for its random stream (``GetRNGState``), which a Python game
-  cannot provide: it raises SpielError.
+  its seed and action ids (a state still dealing: the seed bytes drawn; a sample: its full
+  state); games and states pickle, and OpenSpiel's own ``serialize_game_and_state`` /
+  ``deserialize_game_and_state`` round-trip them (``random_sim_test(..., serialize=True)``
+  passes). A serialised state is a *full* state, hidden cards included (the seed tells the
+  deal), like OpenSpiel's own: for the algorithm's own use, never to show a player.
 - :func:`make_bot` makes OpenSpiel's bots that run on these games (the Python ISMCTS, MCTS
   on determinized samples) and refuses, with the reason, those that cannot (OpenSpiel's C++
-  ISMCTS and MCTS bots, which crash on a Python game; CFR and other full-tree solvers, which
-  need explicit chance nodes).
+  ISMCTS and MCTS bots, which crash on a Python game or search the hidden cards; CFR and
+  other full-tree solvers, whose tree has 2^32 deals at its root).
 - Returns are the engine's: 1 shared among the winning teams (a team's members each get its
   share), so ``utility_sum`` is players / teams; ``max_game_length`` is the bound where the
   rules set one (Alarún with a cap), else the scale of ``GameFacts.typical_game_length``.
@@ -68,13 +69,11 @@ def _parameters(spec) -> dict[str, Any]:
         if value is None:
             value = "" if info.kind == "data" else 0
         params[info.name] = value
-    params["rng_seed"] = -1
     return params
 
 
 def _options(spec, params: dict[str, Any]):
     raw = dict(params)
-    raw.pop("rng_seed", None)
     kinds = {info.name: info for info in spec.describe_options()}
     for name, value in list(raw.items()):
         info = kinds.get(name)
@@ -103,6 +102,11 @@ class _Box:
         box.seen = {p: list(entries) for p, entries in self.seen.items()}
         return box
 
+    def __reduce__(self):
+        # OpenSpiel's own serialisation pickles a Python state's attributes: the state and
+        # the seats' entries, not the caches (a sampler is a closure)
+        return (_restore_box, (self.state, self.seen))
+
     def entries(self, player: int) -> list[str]:
         """The player's log entries so far, as JSON (its own version of each event, no sentence)."""
         seen = self.seen.setdefault(player, [])
@@ -118,41 +122,69 @@ class _Box:
         return v
 
 
+def _restore_box(state: State, seen: dict[int, list[str]]) -> _Box:
+    box = _Box(state)
+    box.seen = seen
+    return box
+
+
+#: The chance nodes that draw a game's seed, one byte each (big-endian): 2^32 deals.
+SEED_BYTES = 4
+
+
 class NemetonState(pyspiel.State):
     """An OpenSpiel state wrapping one Nemeton game (see the module docstring)."""
 
     def __init__(self, game: "NemetonGame", inner=None, recall: tuple[tuple[str, ...], ...] = ()):
         super().__init__(game)
-        # A new initial state draws its seed now and deals when first used: OpenSpiel's clone
-        # makes a fresh initial state and then overwrites its attributes, so dealing here
-        # would be wasted (and a clone of a state not dealt yet deals the same game).
         self._box: _Box | None = None if inner is None else _Box(inner)
-        self._seed = game.next_seed() if inner is None else None
+        # the seed bytes drawn so far (a new initial state is a chance node); a state made
+        # from an engine state (a sample) has none
+        self._seed_bytes: tuple[int, ...] = ()
+        self._seed: int | None = None
         # A sample's history before its own log (per seat; empty for a dealt game): immutable,
         # so OpenSpiel's deep copy shares it.
         self._recall = recall
 
-    def _deal(self) -> _Box:
-        """Deal the game of a new initial state (at its first use: ``self._box or self._deal()``)."""
-        box = self._box = _Box(self.get_game().deal(self._seed))
+    def _dealt(self) -> _Box:
+        box = self._box
+        if box is None:
+            raise pyspiel.SpielError(f"the game is not dealt yet: this state is a chance node drawing its seed "
+                                     f"({len(self._seed_bytes)} of {SEED_BYTES} bytes drawn)")
         return box
 
     @property
     def inner(self) -> State:
-        """The engine state (dealt on first use for a new initial state)."""
-        return (self._box or self._deal()).state
+        """The engine state (a chance node drawing the seed has none yet: SpielError)."""
+        return self._dealt().state
 
     def current_player(self) -> int:
-        p = self.inner.current_player
+        if self._box is None:
+            return pyspiel.PlayerId.CHANCE
+        p = self._box.state.current_player
         return pyspiel.PlayerId.TERMINAL if p == TERMINAL else p
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a seed chance node, the next byte of the seed: 256 equally likely outcomes."""
+        if self._box is not None:
+            raise pyspiel.SpielError("not a chance node: the game is dealt")
+        return [(b, 1 / 256) for b in range(256)]
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.get_game().actions.ids(self.inner.legal_actions(player)))
 
     def _apply_action(self, action: int) -> None:
-        box = self._box or self._deal()
-        state = box.state
         game = self.get_game()
+        if self._box is None:
+            if type(action) is not int or not 0 <= action < 256:
+                raise IllegalActionError(f"a seed chance outcome is a byte, 0 to 255; got {action!r}")
+            self._seed_bytes = (*self._seed_bytes, action)
+            if len(self._seed_bytes) == SEED_BYTES:
+                self._seed = int.from_bytes(bytes(self._seed_bytes), "big")
+                self._box = _Box(game.deal(self._seed))
+            return
+        box = self._box
+        state = box.state
         seat = state.current_player
         legal = self._legal_actions(seat) if seat != TERMINAL else []
         if action not in legal:
@@ -162,26 +194,30 @@ class NemetonState(pyspiel.State):
         box.samplers.clear()
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
         return str(self.get_game().actions.actions[action])
 
     def is_terminal(self) -> bool:
-        return self.inner.is_terminal()
+        return self._box is not None and self._box.state.is_terminal()
 
     def returns(self) -> list[float]:
-        return [float(x) for x in self.inner.returns()]
+        if self._box is None:
+            return [0.0] * self.get_game().num_players()
+        return [float(x) for x in self._box.state.returns()]
 
     def rewards(self) -> list[float]:
         return self.returns()
 
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None) -> dict | None:
         """The player's view (what its observation and information state are made of; None:
-        the spectator's)."""
-        return (self._box or self._deal()).view(player)
+        the spectator's); None while the seed is drawn (nothing is dealt yet)."""
+        return None if self._box is None else self._box.view(player)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "NemetonState":
         """A state consistent with ``player_id``'s view: the game's determinizer, seeded
         from ``probability_sampler`` (OpenSpiel's uniform sampler)."""
-        box = self._box or self._deal()
+        box = self._dealt()
         sample = box.samplers.get(player_id)
         if sample is None:
             sample = box.samplers[player_id] = self.get_game().spec.sampler(box.view(player_id))
@@ -196,7 +232,9 @@ class NemetonState(pyspiel.State):
 
     def seen(self, player: int | None) -> list[str]:
         """The log entries ``player`` (None: the spectator) has received so far, as JSON."""
-        box = self._box or self._deal()
+        box = self._box
+        if box is None:
+            return []
         if player is None:
             events = box.state.events or []
             entries = [json.dumps(e.entry(i, None), separators=(",", ":"), sort_keys=True)
@@ -211,18 +249,22 @@ class NemetonState(pyspiel.State):
 
     # ----- serialisation: a dealt game is its seed and actions, a sample its full state ----
     def serialize(self) -> str:
-        """The state as JSON text: ``{"seed", "actions"}`` for a dealt game, the full state
-        (and the history each seat keeps) for a sample. Hidden cards included: see the module
-        docstring."""
-        if self._recall:
+        """The state as JSON text: ``{"seed", "actions"}`` for a dealt game (its player
+        actions), ``{"seed_bytes"}`` while the seed is drawn, the full state (and the history
+        each seat keeps) for a sample. Hidden cards included: see the module docstring."""
+        if self._box is None:
+            return json.dumps({"seed_bytes": list(self._seed_bytes)})
+        if self._seed is None:
             return json.dumps({"state": self.inner.to_json(), "recall": [list(r) for r in self._recall]})
-        return json.dumps({"seed": self._seed, "actions": self.history()})
+        return json.dumps({"seed": self._seed, "actions": self.history()[SEED_BYTES:]})
 
     def __reduce__(self):
         return (_restore_state, (self.get_game(), self.serialize()))
 
     def __str__(self) -> str:
         """The spectator's view (public information) as JSON, and the decisions so far."""
+        if self._box is None:
+            return f"dealing: {len(self._seed_bytes)} of {SEED_BYTES} seed bytes drawn"
         return f"{len(self.inner.history)} decisions; " + json.dumps(self.view(None), separators=(",", ":"))
 
 
@@ -248,7 +290,11 @@ class NemetonObserver:
         self.dict = encoding.layout.split(self.tensor)
 
     def set_from(self, state: NemetonState, player: int) -> None:
-        self.encoding.encode(state.view(player), self.tensor)
+        view = state.view(player)
+        if view is None:  # the seed is being drawn: nothing to see yet
+            self.tensor.fill(0.0)
+        else:
+            self.encoding.encode(view, self.tensor)
 
     def string_from(self, state: NemetonState, player: int) -> str:
         return json.dumps(state.view(player), separators=(",", ":"))
@@ -285,17 +331,11 @@ class NemetonGame(pyspiel.Game):
         self.actions = encoding.actions
         facts = encoding.facts
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(encoding.actions), max_chance_outcomes=0, num_players=facts.players,
+            num_distinct_actions=len(encoding.actions), max_chance_outcomes=256, num_players=facts.players,
             min_utility=facts.min_utility, max_utility=facts.max_utility, utility_sum=facts.utility_sum,
             max_game_length=facts.max_game_length or facts.typical_game_length)
         super().__init__(self.game_type, info, merged)
-        seed = merged["rng_seed"]
-        self._seeds = random.Random(None if seed < 0 else seed)
         self._params = merged
-
-    def next_seed(self) -> int:
-        """The seed of the next new game, drawn from the game's stream (``rng_seed``)."""
-        return self._seeds.getrandbits(63)
 
     def deal(self, seed: int):
         """A new engine game, its event log on (the players' information states)."""
@@ -305,8 +345,8 @@ class NemetonGame(pyspiel.Game):
         return NemetonState(self)
 
     def deserialize_state(self, text: str) -> NemetonState:
-        """The state ``NemetonState.serialize`` wrote (seed and action ids, or a sample's full
-        state); anything else raises InputError."""
+        """The state ``NemetonState.serialize`` wrote (seed and action ids, the seed bytes
+        drawn, or a sample's full state); anything else raises InputError."""
         try:
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
@@ -314,10 +354,22 @@ class NemetonGame(pyspiel.Game):
         if isinstance(data, dict) and "state" in data:
             recall = tuple(tuple(r) for r in data.get("recall", []))
             return NemetonState(self, self.spec.state_from_json(data["state"]).record_events(True), recall)
+        state = NemetonState(self)
+        if isinstance(data, dict) and isinstance(data.get("seed_bytes"), list) and len(data) == 1:
+            drawn = data["seed_bytes"]
+            if len(drawn) >= SEED_BYTES or any(type(b) is not int or not 0 <= b < 256 for b in drawn):
+                raise InputError(f"seed_bytes: fewer than {SEED_BYTES} bytes, each 0 to 255")
+            for b in drawn:
+                state.apply_action(b)
+            return state
         if not (isinstance(data, dict) and type(data.get("seed")) is int and isinstance(data.get("actions"), list)):
-            raise InputError('a serialised Nemeton state is {"seed": int, "actions": [ids]} or {"state": ...}')
-        state = NemetonState(self, self.deal(data["seed"]))
-        state._seed = data["seed"]
+            raise InputError('a serialised Nemeton state is {"seed": int, "actions": [ids]}, '
+                             '{"seed_bytes": [bytes]} or {"state": ...}')
+        seed = data["seed"]
+        if not 0 <= seed < 256 ** SEED_BYTES:
+            raise InputError(f"the seed of an OpenSpiel Nemeton game is 0 to 2^{8 * SEED_BYTES} - 1; got {seed}")
+        for b in seed.to_bytes(SEED_BYTES, "big"):
+            state.apply_action(b)
         for action in data["actions"]:
             if type(action) is not int:
                 raise InputError(f"an action id must be an integer; got {action!r}")
@@ -337,7 +389,7 @@ def _game_type(spec) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=_NAME.format(spec.name), long_name=f"Nemeton {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -379,10 +431,10 @@ REFUSED = {
                   "(it cannot resample a Python state): use make_bot('ismcts', ...), the Python ISMCTS",
     "cpp_mcts": "OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot) searches the true state, hidden cards included: "
                 "use make_bot('mcts', ...), MCTS on determinized samples",
-    "cfr": "CFR (and CFR+, best response, exploitability) walks the whole game tree from one initial state, "
-           "but these games sample chance inside the state (a new initial state is a new deal, no chance "
-           "nodes), so it would solve one deal and the tree is far too large; outcome-sampling MCCFR "
-           "(open_spiel.python.algorithms.outcome_sampling_mccfr) samples a new deal each iteration",
+    "cfr": "CFR (and CFR+, best response, exploitability) walks the whole game tree, and these games' trees "
+           "have 2^32 deals at the root and far too many decisions under each: it would never finish "
+           "a first iteration; outcome-sampling MCCFR (open_spiel.python.algorithms.outcome_sampling_mccfr) "
+           "samples a deal and a line of play each iteration",
 }
 REFUSED["cfr_plus"] = REFUSED["cfr"]
 
