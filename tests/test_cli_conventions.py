@@ -33,6 +33,31 @@ def test_shell_completion_is_offered():
     assert "--install-completion" in result.output and "--show-completion" in result.output
 
 
+def _completions(words: str) -> list[str]:
+    """What the shell offers after ``words`` (Typer's zsh completion protocol, run as the
+    installed command)."""
+    command = os.path.join(os.path.dirname(sys.executable), "nemeton")
+    r = subprocess.run([command], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "_NEMETON_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": words})
+    assert r.returncode == 0, r.stderr
+    return [line.strip().strip('"').removeprefix("_arguments '*: :((").strip('"')
+            for line in r.stdout.replace("))'", "").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("words, offered", [
+    ("nemeton simulate a", ["alarun", "amarok"]),
+    ("nemeton play e", ["edora"]),
+    ("nemeton tournament alarun -p 2 --backend ", ["local", "ray"]),
+    ("nemeton tournament alarun --lineup f", ["focal"]),
+    ("nemeton simulate alarun --engine ", ["reference", "fast"]),
+    ("nemeton simulate alarun -a heuristic,is", ["heuristic,ismcts"]),
+    ("nemeton bot http://x/ --agent h", ["heuristic"]),
+    ("nemeton play alarun -p 2 -a h", ["heuristic", "human"]),
+])
+def test_the_shell_completes_the_fixed_choices(words, offered):
+    assert _completions(words) == offered
+
+
 @pytest.mark.parametrize("args, shown", [
     (["tournament", "alarun", "-p", "2", "-a", "heuristic", "--backend", "spark"],
      "--backend must be one of local, ray; got 'spark'"),

@@ -19,7 +19,8 @@ from ..agents.base import is_code_spec, make_agent
 from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
-from .common import console, err, fail, parse_option_pairs, say, show, shown_option, split_agent_specs
+from .common import (complete_agents, complete_from, complete_game, console, err, fail, parse_option_pairs, say, show,
+                     shown_option, split_agent_specs)
 from .analyse import analyse_command, analyze_alias
 from .arena import analyze_command, tournament_command
 from .agents import agents_command
@@ -108,18 +109,18 @@ def option_json(o: OptionInfo, bot_default: Any) -> dict[str, Any]:
 
 @app.command("simulate")
 def simulate_command(
-    game: str = typer.Argument(..., help="Game name (see `nemeton games`)."),
+    game: str = typer.Argument(..., help="Game name (see `nemeton games`).", autocompletion=complete_game),
     players: int = typer.Option(..., "--players", "-p", help="Number of players."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed: the same seed gives the same results."),
-    agents: str = typer.Option("random", "--agents", "-a",
+    agents: str = typer.Option("random", "--agents", "-a", autocompletion=complete_agents,
                                help="Agent specs per seat, comma-separated (one spec = all seats), "
                                     "e.g. ismcts:iterations=500,heuristic,random."),
     option: List[str] = typer.Option([], "--option", "-o",
                                      help="Game option name=value (repeatable); for a data option, name=FILE."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (same as --option deck=FILE; Amarok)."),
     board: Optional[str] = typer.Option(None, "--board", help="Board file (same as --option board=FILE; Edora)."),
-    engine: str = typer.Option("reference", "--engine", "-e",
+    engine: str = typer.Option("reference", "--engine", "-e", autocompletion=complete_from(*ENGINES),
                                help="reference (the Python rules, any agent) or fast (the compiled kernel: "
                                     "random and heuristic agents; needs the fast extra)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),

@@ -23,9 +23,10 @@ from ..arena.summary import Summary, summarise
 from ..arena.tournament import TournamentConfig, run_tournament
 from ..engine import GameSpec, NemetonError, get_game
 from .agents import require_extra
-from .common import STANDARD_WORDS, console, err, fail, parse_option_pairs, read_text_file, say, split_agent_specs
+from .common import (STANDARD_WORDS, complete_agents, complete_from, complete_game, console, err, fail,
+                     parse_option_pairs, read_text_file, say, split_agent_specs)
 
-GAME = typer.Argument(..., help="Game name (see `nemeton games`).")
+GAME = typer.Argument(..., help="Game name (see `nemeton games`).", autocompletion=complete_game)
 
 
 def _progress() -> Progress:
@@ -52,19 +53,19 @@ def _interrupted(directory: Optional[Path]) -> None:
 def tournament_command(
     game: str = GAME,
     players: int = typer.Option(..., "--players", "-p", help="Number of players."),
-    agents: str = typer.Option(..., "--agents", "-a", help="The pool of competing agents, comma-separated "
+    agents: str = typer.Option(..., "--agents", "-a", autocompletion=complete_agents, help="The pool of competing agents, comma-separated "
                                "(agent specs as for simulate), e.g. ismcts:iterations=2000,heuristic,random."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="How many games (at most, with --until-decided)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed: the same seed gives the same games."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores); "
                                           "with --backend ray, tasks in flight (default: the cluster's CPUs)."),
-    backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray."),
+    backend: str = typer.Option("local", "--backend", autocompletion=complete_from(*BACKENDS), help="local (processes on this machine) or ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray: join this cluster (default: start a "
                                           "local Ray instance)."),
     option: List[str] = typer.Option([], "--option", "-o", help="Game option name=value (repeatable)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (Amarok; same as --option deck=FILE)."),
     board: Optional[str] = typer.Option(None, "--board", help="Board file (Edora; same as --option board=FILE)."),
-    lineup: str = typer.Option("rotate", "--lineup", help="rotate: agents rotated over the seats (teams); "
+    lineup: str = typer.Option("rotate", "--lineup", autocompletion=complete_from(*LINEUPS), help="rotate: agents rotated over the seats (teams); "
                                "focal: the first agent in one seat (team), the second everywhere else."),
     until_decided: Optional[float] = typer.Option(None, "--until-decided", help="Stop once the first agent's "
                                                   "share of the wins is decided above or below this line "
@@ -167,18 +168,18 @@ def _axes(spec: GameSpec, sweeps: List[str], fixed: List[str]):
 def analyze_command(
     game: str = GAME,
     players: int = typer.Option(..., "--players", "-p", help="Number of players."),
-    agents: str = typer.Option("heuristic", "--agents", "-a", help="The pool of agents, comma-separated."),
+    agents: str = typer.Option("heuristic", "--agents", "-a", autocompletion=complete_agents, help="The pool of agents, comma-separated."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games per tournament (per variant)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Master seed (the same deals in every variant)."),
     sweep: List[str] = typer.Option([], "--sweep", help="Rule variants name=v1,v2,... (repeatable: every "
                                     "combination); for a data option, files (or 'standard')."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: all cores)."),
-    backend: str = typer.Option("local", "--backend", help="local or ray."),
+    backend: str = typer.Option("local", "--backend", autocompletion=complete_from(*BACKENDS), help="local or ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join."),
     option: List[str] = typer.Option([], "--option", "-o", help="Game option name=value (repeatable)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck file (Amarok)."),
     board: Optional[str] = typer.Option(None, "--board", help="Board file (Edora)."),
-    lineup: str = typer.Option("rotate", "--lineup", help="rotate or focal (see `nemeton tournament`)."),
+    lineup: str = typer.Option("rotate", "--lineup", autocompletion=complete_from(*LINEUPS), help="rotate or focal (see `nemeton tournament`)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Where the games are stored and resumed "
                                            "from (default: REPORT's name with -games)."),
     out: Path = typer.Option(..., "--out", help="The HTML report to write."),

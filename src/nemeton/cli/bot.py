@@ -8,13 +8,14 @@ from typing import Optional
 import typer
 
 from ..engine import NemetonError
-from .common import err, fail, say
+from .common import complete_agents, err, fail, say
 
 
 def bot_command(
     url: str = typer.Argument(..., help="The seat's invite link as the room's page shows it, "
                                         "http://HOST/rooms/ROOM?token=TOKEN (or without the token, with --token)."),
-    agent: str = typer.Option(..., "--agent", "-a", help="The agent spec that plays the seat, "
+    agent: str = typer.Option(..., "--agent", "-a", autocompletion=complete_agents,
+                              help="The agent spec that plays the seat, "
                                                          "e.g. heuristic or ismcts:seconds=1."),
     token: Optional[str] = typer.Option(None, "--token", help="The seat's token, if the link has none."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the agent's random stream "

@@ -59,6 +59,38 @@ def read_text_file(path: str, what: str) -> str:
              "save it as UTF-8")
 
 
+# ----- shell completion of the fixed choices (`nemeton --install-completion`) -----
+def complete_game(incomplete: str) -> list[str]:
+    """The game names starting with what is typed."""
+    from ..engine import list_games
+    return [spec.name for spec in list_games() if spec.name.startswith(incomplete)]
+
+
+def complete_agents(incomplete: str) -> list[str]:
+    """Agent names for a comma-separated list of specs: the last entry is completed (built-in
+    and registered agents; your own code, ``module:Class``, is not guessed)."""
+    return _agent_names(incomplete, ())
+
+
+def _agent_names(incomplete: str, extra: tuple[str, ...]) -> list[str]:
+    from ..agents.base import _agent_classes, registered_agents
+    head, comma, last = incomplete.rpartition(",")
+    names = [*_agent_classes(), *registered_agents(), *extra]
+    return [head + comma + n for n in dict.fromkeys(names) if n.startswith(last)]
+
+
+def complete_seats(incomplete: str) -> list[str]:
+    """As :func:`complete_agents`, with ``human`` (your seat in ``nemeton play``)."""
+    return _agent_names(incomplete, ("human",))
+
+
+def complete_from(*choices: str):
+    """A completion callback offering ``choices``."""
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete)]
+    return complete
+
+
 def split_agent_specs(text: str) -> list[str]:
     """``"ismcts:seconds=1,heuristic"`` -> specs; an empty entry is an error."""
     specs = [a.strip() for a in text.split(",")]

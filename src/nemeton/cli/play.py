@@ -28,7 +28,7 @@ from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
-from .common import console, fail, parse_option_pairs, say, show, split_agent_specs
+from .common import complete_game, complete_seats, console, fail, parse_option_pairs, say, show, split_agent_specs
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -263,10 +263,10 @@ def seat_plan(agent_specs: List[str], players: int, seat: Optional[int]) -> tupl
 
 
 def play_command(
-    game: str = typer.Argument(..., help="Game name (see `nemeton games`)."),
+    game: str = typer.Argument(..., help="Game name (see `nemeton games`).", autocompletion=complete_game),
     players: int = typer.Option(..., "--players", "-p", help="Number of players."),
     seat: Optional[int] = typer.Option(None, "--seat", help="Your seat (default 0 = the first player)."),
-    agents: str = typer.Option("random", "--agents", "-a",
+    agents: str = typer.Option("random", "--agents", "-a", autocompletion=complete_seats,
                                help="Agent spec for the other seats (one for all), or one spec per seat "
                                     "with 'human' at yours, e.g. human,heuristic,ismcts:seconds=1."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s",
