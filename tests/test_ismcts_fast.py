@@ -187,3 +187,17 @@ def test_a_search_whose_time_ran_out_before_it_began_still_chooses_a_legal_move(
     assert agent.last_iterations >= 1 and root.children
     legal = state.legal_actions(seat)
     assert set(root.children) <= set(legal)
+
+
+def test_a_server_refuses_a_kernel_search_seat_on_options_the_kernel_does_not_implement():
+    # an operator's ismcts:engine=fast seat in a room on another Edora board: the room is
+    # refused when it is made, not broken at the seat's first move
+    from nemeton.games.edora.board import standard_board_text
+    from nemeton.server.agents import AgentPolicy
+    spec = get_game("edora")
+    policy = AgentPolicy({"strong": "ismcts:engine=fast:iterations=50"})
+    policy.check("strong", spec, 1, spec.options(2))  # the standard board: the kernel plays it
+    other = spec.options(2, board=standard_board_text().replace("start_provisions: 15", "start_provisions: 16"))
+    with pytest.raises(AgentSpecError, match="engine=fast cannot play these options .*board.*engine=reference"):
+        policy.check("strong", spec, 1, other)
+    policy.check("strong", spec, 1, spec.options(2))

@@ -125,7 +125,10 @@ DEFAULT_BATCH, MAX_BATCH = 8, 1024  # engine=fast: iterations whose playouts run
 
 
 class ISMCTSAgent(Agent):
-    """``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``, ``ismcts:rollout=heuristic:cutoff=round``."""
+    """Information-set Monte Carlo tree search over determinized samples of the seat's view.
+
+    ``ismcts:iterations=2000``, ``ismcts:seconds=1.0:c=0.7``, ``ismcts:rollout=heuristic:cutoff=round``.
+    """
 
     name = "ismcts"
     params = {"iterations": int, "seconds": float, "c": float,
@@ -263,6 +266,12 @@ class ISMCTSAgent(Agent):
         per options (``search_settings_for``) applied, as at the first decision."""
         if not self._refined:
             self._refine_for({"options": options})
+        if self.engine == "fast":
+            from ..engine.kernel import kernel_refusal
+            refusal = kernel_refusal(self.game, options)
+            if refusal is not None:
+                raise AgentSpecError(f"ismcts: engine=fast cannot play these options ({refusal}); "
+                                     "use engine=reference")
         return self.settings()
 
     # ------------------------------------------------------------------------------------

@@ -27,9 +27,10 @@ def require_extra(extra: str, *modules: str) -> None:
 
 
 def _row(name: str, cls: type[Agent], origin: str) -> dict[str, Any]:
-    doc = (cls.__doc__ or "").strip().splitlines()
+    # the docstring's first paragraph, reStructuredText's ``code`` marks dropped
+    first = (cls.__doc__ or "").strip().split("\n\n")[0]
     return {"name": name, "origin": origin, "parameters": sorted(cls.params),
-            "help": doc[0] if doc else ""}
+            "help": " ".join(first.replace("``", "").split())}
 
 
 def agents_command(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:

@@ -249,3 +249,28 @@ def check_options(game: str, options: Mapping[str, Any], supported: Mapping[str,
         if test is None or not test(value):
             raise KernelUnsupported(f"the compiled {game} kernel does not implement the option "
                                     f"{name}={value!r}; use --engine reference")
+
+
+_SERVES: dict[tuple[str, str], str | None] = {}  # (game, options' JSON) -> why not, or None
+
+
+def kernel_refusal(spec: Any, options: Mapping[str, Any] | None = None) -> str | None:
+    """Why the game's compiled kernel cannot play a game with ``options`` (their JSON form,
+    e.g. a view's; None: the defaults) in this process, or None when it can: the game has no
+    kernel, Numba (the ``fast`` extra) is missing, or the kernel does not implement an option
+    (Edora's refuses another ``board``). Known once per process per game and options."""
+    import json
+    if spec.kernel is None:
+        return f"{spec.name!r} has no compiled kernel"
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return "the compiled kernels need the fast extra (pip install 'nemeton[fast]')"
+    key = (spec.name, json.dumps(dict(options or {}), sort_keys=True, default=str))
+    if key not in _SERVES:
+        try:
+            spec.kernel()(spec.options(**dict(options or {})), 1)
+            _SERVES[key] = None
+        except KernelUnsupported as exc:
+            _SERVES[key] = str(exc)
+    return _SERVES[key]

@@ -39,7 +39,6 @@ class HintMove:
                 "visits": self.visits}
 
 
-_SERVED: dict[tuple[str, str], bool] = {}  # (game, options' JSON) -> the kernel implements them
 
 
 def fast_engine(spec: GameSpec, options: Mapping[str, Any] | None = None) -> bool:
@@ -47,25 +46,8 @@ def fast_engine(spec: GameSpec, options: Mapping[str, Any] | None = None) -> boo
     Numba imports and the kernel implements ``options`` (their JSON form, e.g. a view's; None:
     the defaults). Edora's kernel, for one, refuses another ``board``: the search then plays
     out with the Python rules. Known once per process for each game and options."""
-    if spec.kernel is None:
-        return False
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    if not options:
-        return True
-    key = (spec.name, json.dumps(dict(options), sort_keys=True, default=str))
-    served = _SERVED.get(key)
-    if served is None:
-        from ..engine.kernel import KernelUnsupported
-        try:
-            spec.kernel()(spec.options(**options), 1)
-            served = True
-        except KernelUnsupported:
-            served = False
-        _SERVED[key] = served
-    return served
+    from ..engine.kernel import kernel_refusal
+    return kernel_refusal(spec, options) is None
 
 
 def search_agent(spec: GameSpec, seat: int, iterations: int, seed: int,
