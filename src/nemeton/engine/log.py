@@ -30,7 +30,7 @@ import re
 from typing import Any, Callable, Mapping, Sequence, Union
 
 # Keys every entry has; a game's own fields never use them.
-ENTRY_KEYS = ("i", "round", "seat", "kind", "text", "parts")
+ENTRY_KEYS = ("i", "round", "seat", "kind", "text", "parts", "msg")
 
 #: The characters around a seat's number in a sentence (Unicode private use: never typed).
 SEAT_OPEN, SEAT_CLOSE = "\ue000", "\ue001"
@@ -49,7 +49,8 @@ def seat_ref(seat: int) -> str:
     return f"{SEAT_OPEN}{int(seat)}{SEAT_CLOSE}"
 
 
-def split_parts(text: str, players: int | None = None, *, capital: bool = True) -> tuple[str, list]:
+def split_parts(text: str, players: int | None = None, *, capital: bool = True,
+                words: tuple[str, str] = ("Seat {n}", "seat {n}")) -> tuple[str, list]:
     """``(plain, parts)`` of a sentence that may hold seat markers (:func:`seat_ref`).
 
     ``parts`` is a list of strings and ``{"seat": n}`` dicts (adjacent strings merged, no
@@ -57,7 +58,9 @@ def split_parts(text: str, players: int | None = None, *, capital: bool = True) 
     sentence starts). A marker whose number is not a seat (``0 <= n < players`` when
     ``players`` is given) is kept as plain text without its marker characters, and stray
     marker characters are removed, so text echoing hostile input never makes a seat up.
-    ``capital=False`` writes "seat n" everywhere (errors: their messages start in lower case)."""
+    ``capital=False`` writes "seat n" everywhere (errors: their messages start in lower case).
+    ``words`` are the plain text's seat at a sentence's start and elsewhere (another
+    language's: :func:`nemeton.i18n.render_parts`)."""
     if not isinstance(text, str):
         text = str(text)
     if SEAT_OPEN not in text and SEAT_CLOSE not in text:
@@ -83,7 +86,7 @@ def split_parts(text: str, players: int | None = None, *, capital: bool = True) 
             continue
         parts.append({"seat": n})
         start = capital and _SENTENCE_END.search("".join(plain)) is not None
-        plain.append(("Seat " if start else "seat ") + str(n))
+        plain.append((words[0] if start else words[1]).replace("{n}", str(n)))
     add(_STRAY.sub("", text[pos:]))
     return "".join(plain), parts
 

@@ -86,6 +86,9 @@ class GameSpec:
     # The folder of the game's web renderer (``renderer.js``, an ES module, and ``style.css``);
     # the server serves it at ``/games/<name>/`` and the room page imports it from there.
     web_dir: str | None = None
+    # The folder of the game's message catalogues (``<lang>/LC_MESSAGES/<name>.po`` and
+    # ``.mo``, gettext, managed with Babel: docs/i18n.md); its ids start with ``<name>.``.
+    locale_dir: str | None = None
 
     def __post_init__(self) -> None:
         # The public decoders are the game's functions behind the engine's guards.

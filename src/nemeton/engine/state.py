@@ -324,16 +324,39 @@ class State(ABC):
         if events is not None:
             events.append(Event(kind, seat, self.round, fields, secret, frozenset(seen_by)))
 
+    def event_message(self, entry: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
+        """The event as a message for ``viewer``, from that viewer's entry alone: a message id
+        and structured arguments (:mod:`nemeton.i18n`), which each client renders in its
+        reader's language. Games override; None = the game writes English sentences only
+        (:meth:`event_text`)."""
+        return None
+
     def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
-        """One English sentence for ``viewer`` from that viewer's entry alone (games override)."""
+        """One English sentence for ``viewer`` from that viewer's entry alone: the message
+        rendered in English, or a plain default for a game without messages."""
+        message = self.event_message(entry, viewer)
+        if message is not None:
+            from ..i18n import render
+            return render(message, "en")
         return default_event_text(entry, viewer)
 
-    def log(self, viewer: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+    def _told(self, entry: dict[str, Any], viewer: int | None, lang: str) -> tuple[str, list, dict | None]:
+        """(text, parts, message) of an entry in ``lang``."""
+        message = self.event_message(entry, viewer)
+        if message is None:
+            return (*split_parts(self.event_text(entry, viewer), self.options.players), None)
+        from ..i18n import render_parts
+        return (*render_parts(message, lang, self.options.players), message)
+
+    def log(self, viewer: int | None = None, since: int = 0, lang: str = "en") -> list[dict[str, Any]]:
         """The events from index ``since`` on, as ``viewer`` (None = spectator) may know them:
-        JSON-ready dicts with ``i``, ``round``, ``seat``, ``kind``, ``text``, ``parts`` and the
-        kind's own fields. ``text`` is the plain sentence (seats as "seat n"), ``parts`` the same
-        sentence as strings and ``{"seat": n}`` (:func:`nemeton.engine.log.split_parts`).
-        Empty when this state does not record events (see :meth:`record_events`)."""
+        JSON-ready dicts with ``i``, ``round``, ``seat``, ``kind``, ``text``, ``parts``, ``msg``
+        and the kind's own fields. ``msg`` is the event as a message (id and arguments, to be
+        rendered in the reader's language: :mod:`nemeton.i18n`; absent for a game that writes
+        sentences only); ``text`` is the plain sentence in ``lang`` (seats as "seat n"),
+        ``parts`` the same sentence as strings and ``{"seat": n}``
+        (:func:`nemeton.engine.log.split_parts`). Empty when this state does not record
+        events (see :meth:`record_events`)."""
         viewer = self.check_seat(viewer, spectator=True)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             raise InputError(f"since must be a non-negative integer (a log index); got {snippet(since, 40)}")
@@ -342,7 +365,9 @@ class State(ABC):
         out = []
         for i in range(since, len(events)):
             entry = events[i].entry(i, viewer)
-            entry["text"], entry["parts"] = split_parts(self.event_text(entry, viewer), players)
+            entry["text"], entry["parts"], message = self._told(entry, viewer, lang)
+            if message is not None:
+                entry["msg"] = message
             out.append(entry)
         return out
 
@@ -377,7 +402,7 @@ class State(ABC):
         for i in range(len(events) - 1, -1, -1):
             if events[i].action == h and (i == 0 or events[i - 1].action != h):
                 entry = events[i].entry(i, viewer)
-                text, told = split_parts(self.event_text(entry, viewer), self.options.players)
+                text, told, _message = self._told(entry, viewer, "en")
                 return told if parts else text
         # events loaded from JSON carry no action index: replay the record to find them
         if self.seed is None:

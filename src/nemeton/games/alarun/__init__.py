@@ -55,6 +55,7 @@ SPEC = register(GameSpec(
     kernel=part(f"{__name__}.kernel", "KERNEL"),
     companion=part(f"{__name__}.companion", "COMPANION"),
     web_dir=str(Path(__file__).with_name("web")),
+    locale_dir=str(Path(__file__).with_name("locale")),
 ))
 
 __all__ = ["AlarunOptions", "AlarunState", "SPEC"]

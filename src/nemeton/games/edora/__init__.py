@@ -60,6 +60,7 @@ SPEC = register(GameSpec(
     kernel=part(f"{__name__}.kernel", "KERNEL"),
     signals=part(f"{__name__}.signals", "SIGNALS"),
     web_dir=str(Path(__file__).with_name("web")),
+    locale_dir=str(Path(__file__).with_name("locale")),
 ))
 
 __all__ = ["EdoraOptions", "EdoraState", "SPEC"]
