@@ -324,11 +324,11 @@ class Table:
         self._legal = (key, seat, legal)
         return list(legal)
 
-    def news(self, seat: int) -> list[dict[str, Any]]:
+    def news(self, seat: int, lang: str = "en") -> list[dict[str, Any]]:
         """``seat``'s log entries since its last decision (all of them before its first),
-        its own last action included."""
+        its own last action included; their text in ``lang``."""
         seat = self.state.check_seat(seat)
-        return self.state.log(seat, since=self._since[seat])
+        return self.state.log(seat, since=self._since[seat], lang=lang)
 
     def submit(self, seat: int, action: Action) -> None:
         """A person's action for ``seat``, checked: a seat that is not a person's or may not

@@ -19,8 +19,8 @@ from ..agents.base import is_code_spec, make_agent
 from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
-from .common import (complete_agents, complete_from, complete_game, console, err, fail, parse_option_pairs, say, show,
-                     shown_option, split_agent_specs)
+from .common import (complete_agents, complete_from, complete_game, console, err, fail, parse_option_pairs, say,
+                     set_language, show, shown_option, split_agent_specs)
 from .analyse import analyse_command, analyze_alias
 from .arena import analyze_command, tournament_command
 from .agents import agents_command
@@ -43,8 +43,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(_version_: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                         help="Print the version and exit.")) -> None:
+                                         help="Print the version and exit."),
+          lang: Optional[str] = typer.Option(None, "--lang", autocompletion=complete_from("en", "it", "es"),
+                                             help="The language the games speak: en, it or es (default: "
+                                                  "the environment's, LANG; else English).")) -> None:
     """Nemeton: play and study Alarún, Amarok and The Druids of Edora."""
+    set_language(lang)
 
 
 app.command("agents")(agents_command)

@@ -59,6 +59,27 @@ def read_text_file(path: str, what: str) -> str:
              "save it as UTF-8")
 
 
+# ----- the terminal's language (LANG, or --lang before the command) -----
+_LANGUAGE: list[str] = []
+
+
+def language() -> str:
+    """The language the terminal speaks: ``nemeton --lang``, else the environment's
+    (``NEMETON_LANG``, ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English."""
+    from ..i18n import from_environment
+    return _LANGUAGE[0] if _LANGUAGE else from_environment()
+
+
+def set_language(code: str | None) -> None:
+    from ..i18n import LANGUAGES, normalize
+    if code is None:
+        return
+    found = normalize(code)
+    if found is None:
+        fail(f"--lang must be one of {', '.join(LANGUAGES)}; got {code!r}")
+    _LANGUAGE[:] = [found]
+
+
 # ----- shell completion of the fixed choices (`nemeton --install-completion`) -----
 def complete_game(incomplete: str) -> list[str]:
     """The game names starting with what is typed."""

@@ -28,7 +28,7 @@ from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
-from .common import complete_game, complete_seats, console, fail, parse_option_pairs, say, show, split_agent_specs
+from .common import complete_game, complete_seats, console, language, fail, parse_option_pairs, say, show, split_agent_specs
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -218,7 +218,7 @@ def hinter_for(spec: Any, table: Table, seat: int, seconds: float, seed: int) ->
 
 
 def show_news(table: Table, seat: int, screen: Screen) -> None:
-    for entry in table.news(seat):
+    for entry in table.news(seat, lang=language()):
         say(screen.parts(entry["parts"]))
 
 

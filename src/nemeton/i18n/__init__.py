@@ -43,6 +43,8 @@ LANGUAGES = ("en", "it", "es")
 DEFAULT = "en"
 #: The locale each language formats numbers and lists in (British English: "a, b and c").
 FORMAT_LOCALE = {"en": "en_GB", "it": "it_IT", "es": "es_ES"}
+#: Languages whose numbers group thousands only from five digits up (CLDR).
+MIN_GROUPING_2 = ("it", "es")
 #: The name of each language in itself (the language switcher's labels).
 NATIVE_NAMES = {"en": "English", "it": "Italiano", "es": "Español"}
 
@@ -202,7 +204,10 @@ def format_number(value: float, lang: str = DEFAULT) -> str:
     from babel.numbers import format_decimal
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return format_decimal(value, locale=FORMAT_LOCALE.get(lang, "en_GB"))
+    # CLDR's minimum grouping digits (2 in Italian and Spanish: 1234 but 12.345), which
+    # browsers' Intl.NumberFormat applies and Babel does not
+    grouping = not (lang in MIN_GROUPING_2 and abs(value) < 10000)
+    return format_decimal(value, locale=FORMAT_LOCALE.get(lang, "en_GB"), group_separator=grouping)
 
 
 def format_percent(value: float, lang: str = DEFAULT, decimals: int = 0) -> str:
