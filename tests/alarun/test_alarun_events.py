@@ -9,13 +9,13 @@ import random
 from nemeton.engine import get_game
 from nemeton.games.alarun.actions import PLACES
 from nemeton.games.alarun.components import CARD_NAMES, COLOURS, DRUID, card_name
-from nemeton.engine.log import split_parts
-from nemeton.games.alarun.events import EVENT_KINDS, card_words, event_text as marked_text
+from nemeton.games.alarun.events import EVENT_KINDS, card_words, event_message
+from nemeton.i18n import render_parts
 
 
 def event_text(entry, viewer):
-    """The plain sentence (seats as \"seat n\") the log gives for the entry."""
-    return split_parts(marked_text(entry, viewer))[0]
+    """The plain English sentence (seats as \"seat n\") the log gives for the entry."""
+    return render_parts(event_message(entry, viewer), "en")[0]
 from nemeton.games.alarun.rules import AlarunState
 from nemeton.games.alarun.scoring import ScoreBreakdown
 from nemeton.games.alarun.square import CELL_XY, MagicSquare, cell_index

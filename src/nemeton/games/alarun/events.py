@@ -1,15 +1,17 @@
-"""Alarún's event log: the kinds of event the rules record, and one sentence per entry.
+"""Alarún's event log: the kinds of event the rules record, and one message per entry.
 
 The rules (:mod:`.rules`) record an event for every action and for every automatic effect:
 the deals, the first pass that takes Alarún, the end of the action phase, the reveal of the
 round's placements, the centre between rounds, and the final scoring line by line. The
-entries' fields name cards as actions and views do (``dragon_eggs:blue``); the sentences name
-them as the rulebook does ("Dragon eggs (blue)", "Centum auri", "the druid apprentice"), and
-seats with :func:`~nemeton.engine.log.seat_ref`. Cells are offsets from the druid.
+entries' fields name cards as actions and views do (``dragon_eggs:blue``); the messages
+(:mod:`nemeton.i18n`, catalogues in ``locale/<lang>/LC_MESSAGES/alarun.po``) name them as the
+rulebook does ("Dragon eggs (blue)", "Centum auri", "the druid apprentice") through nested
+term messages, and seats as seat arguments. Cells are offsets from the druid. The viewer's
+own seat ("you") has its own message ids (``….you``), so every language can conjugate.
 
 Who sees what: everything is public except the cards dealt to a hand and the secret colour
 card (their owner only), and a placement's card and cell (the placer only, until everyone has
-placed: then ``placements_revealed`` tells everyone). ``event_text`` writes each sentence
+placed: then ``placements_revealed`` tells everyone). ``event_message`` builds each message
 from the viewer's entry alone, so a redacted entry can never be told in full.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...engine.log import number, seat_ref, sentence, verb, who
+from ...i18n import Message, msg, render, seat
 from .components import COLOURS, HAND_SIZE, INGREDIENTS, ROUNDS
 
 EVENT_KINDS: dict[str, str] = {
@@ -46,42 +48,62 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 
-# ----- pieces of sentences -------------------------------------------------------------------
-def _and(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+# ----- terms ---------------------------------------------------------------------------------
+def _you(s: int, v: int | None) -> bool:
+    return s is not None and s == v
 
 
-def _whose(seat: int, viewer: int | None, capital: bool = False) -> str:
-    if seat != viewer:
-        return f"{seat_ref(seat)}'s"
-    return "Your" if capital else "your"
+def _told(base: str, s: int, v: int | None, **args: Any) -> Message:
+    """Message ``base`` about seat ``s`` (its argument ``seat``), or ``base.you`` (without the
+    seat) when ``s`` is the viewer's own: the languages conjugate "you" apart."""
+    if _you(s, v):
+        return msg(base + ".you", **args)
+    return msg(base, seat=seat(s), **args)
 
 
-# The ingredients as the rulebook names them (its list of components).
-INGREDIENT_WORDS = {"fungi_magica": "Fungi magica", "moon_berries": "Moon berries", "calendula": "Calendula",
-                    "phoenix_feathers": "Phoenix feathers", "dragon_eggs": "Dragon eggs",
-                    "mandrake": "Mandrake", "myrrh": "Myrrh"}
-assert set(INGREDIENT_WORDS) == set(INGREDIENTS)
+def ingredient_message(ingredient: str) -> Message | str:
+    """An ingredient as a card's name ("Dragon eggs")."""
+    return msg(f"alarun.ingredient.{ingredient}") if ingredient in INGREDIENTS else str(ingredient)
 
 
-def card_words(card: str) -> str:
+def ingredients_message(ingredient: str) -> Message | str:
+    """An ingredient in running text, counted ("dragon eggs" in "a potion of 3 dragon eggs")."""
+    return msg(f"alarun.ingredients.{ingredient}") if ingredient in INGREDIENTS else str(ingredient)
+
+
+def colour_message(colour: str) -> Message | str:
+    return msg(f"alarun.colour.{colour}") if colour in COLOURS else str(colour)
+
+
+def card_message(card: str) -> Message | str:
     """A card as the rulebook names it: ``fungi_magica:orange`` -> "Fungi magica (orange)",
-    ``centum_auri`` -> "Centum auri", ``druid`` -> "the druid apprentice"."""
+    ``centum_auri`` -> "Centum auri", ``druid`` -> "the druid apprentice"; anything else as
+    it is."""
     if card == "centum_auri":
-        return "Centum auri"
+        return msg("alarun.card.centum_auri")
     if card == "druid":
-        return "the druid apprentice"
+        return msg("alarun.card.druid")
     ingredient, _, colour = str(card).partition(":")
-    if ingredient in INGREDIENT_WORDS and colour in COLOURS:
-        return f"{INGREDIENT_WORDS[ingredient]} ({colour})"
+    if ingredient in INGREDIENTS and colour in COLOURS:
+        return msg("alarun.card.ingredient", ingredient=ingredient_message(ingredient), colour=colour_message(colour))
     return str(card)
 
 
-def _cards(cards) -> str:
-    return ", ".join(card_words(c) for c in cards)
+def card_words(card: str) -> str:
+    """A card's name in English (tests and tools)."""
+    c = card_message(card)
+    return c if isinstance(c, str) else render(c, "en")
+
+
+def _cards(cards) -> Message | str:
+    """Cards separated by commas (no "and": a list of names): nested pairs ``{first}, {rest}``."""
+    names = [card_message(c) for c in cards]
+    if not names:
+        return ""
+    out = names[-1]
+    for name in reversed(names[:-1]):
+        out = msg("alarun.cards", first=name, rest=out)
+    return out
 
 
 def _cell(x: int, y: int) -> str:
@@ -90,184 +112,171 @@ def _cell(x: int, y: int) -> str:
     return f"({signed(x)},{signed(y)})"
 
 
-def _points(value: Any) -> str:
-    return f"{number(value)} point" + ("" if value == 1 else "s")
+def _points(value: Any) -> Message:
+    return msg("alarun.points", count=value)
 
 
-_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+def _seats(seats: list[int], v: int | None, start: bool = False) -> list:
+    """Seats as a list argument, the viewer's own as "you" ("You" when it starts a sentence)."""
+    return [msg("alarun.you.start" if start and k == 0 else "alarun.you") if _you(s, v) else seat(s)
+            for k, s in enumerate(seats)]
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
-# ----- one sentence per kind ---------------------------------------------------------------
-def _round_started(e: Mapping[str, Any], v: int | None) -> str:
+# ----- one message per kind ----------------------------------------------------------------
+def _round_started(e: Mapping[str, Any], v: int | None) -> Message:
     s = e["start_player"]
-    text = f"Round {e['round']} of {ROUNDS} begins: {who(s, v)} {verb(s, v, 'starts', 'start')}"
-    if e["round"] > 1:
-        text += f", as the first to pass last round, and {verb(s, v, 'puts', 'put')} Alarún back on the stack"
-    return sentence(text)
+    base = "alarun.event.round_started" + (".later" if e["round"] > 1 else "")
+    return _told(base, s, v, round=e["round"], rounds=ROUNDS)
 
 
 def _centre_dealt(e, v):
-    text = f"Dealt face up to the centre: {_cards(e['cards'])}"
     if e["face_down"]:
-        text += f"; {e['face_down']} more cards lie face down beside them"
-    return sentence(text)
+        return msg("alarun.event.centre_dealt.face_down", cards=_cards(e["cards"]), face_down=e["face_down"])
+    return msg("alarun.event.centre_dealt", cards=_cards(e["cards"]))
 
 
 def _hand_dealt(e, v):
     p = e["player"]
-    text = f"{who(p, v, capital=True)} {verb(p, v, 'takes', 'take')} {e['count']} cards from the stack"
     if "cards" in e:
-        text += ": " + _cards(e["cards"])
-    return sentence(text)
+        return _told("alarun.event.hand_dealt.cards", p, v, n=e["count"], cards=_cards(e["cards"]))
+    return _told("alarun.event.hand_dealt", p, v, n=e["count"])
 
 
 def _colour_dealt(e, v):
     p = e["player"]
     if "colour" in e:
-        return sentence(f"{who(p, v, capital=True)} {verb(p, v, 'takes', 'take')} the colour card "
-                        f"{e['colour']} from Alarún; it stays secret until the end")
-    return sentence(f"{who(p, v, capital=True)} {verb(p, v, 'takes', 'take')} a colour card from Alarún "
-                    f"and {verb(p, v, 'keeps', 'keep')} it secret")
+        return _told("alarun.event.colour_dealt.colour", p, v, colour=colour_message(e["colour"]))
+    return _told("alarun.event.colour_dealt", p, v)
 
 
 def _swap(e, v):
     s = e["seat"]
-    return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'swaps', 'swap')}: "
-                    f"{verb(s, v, 'gives', 'give')} {card_words(e['give'])} to the centre and "
-                    f"{verb(s, v, 'takes', 'take')} {card_words(e['take'])}")
+    return _told("alarun.event.swap", s, v, give=card_message(e["give"]),
+                 take=card_message(e["take"]))
 
 
 def _pass(e, v):
     s = e["seat"]
-    return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'passes', 'pass')}")
+    return _told("alarun.event.pass", s, v)
 
 
 def _swap_all_and_pass(e, v):
     s = e["seat"]
-    return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'swaps', 'swap')} all and "
-                    f"{verb(s, v, 'passes', 'pass')}: {verb(s, v, 'gives', 'give')} {_cards(e['gave'])} "
-                    f"to the centre and {verb(s, v, 'takes', 'take')} {_cards(e['took'])}")
+    return _told("alarun.event.swap_all_and_pass", s, v, gave=_cards(e["gave"]),
+                 took=_cards(e["took"]))
 
 
 def _flip(e, v):
     s = e["seat"]
-    return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'flips', 'flip')}: "
-                    f"{verb(s, v, 'discards', 'discard')} {_cards(e['discarded'])} from the centre and "
-                    f"{verb(s, v, 'turns', 'turn')} up {_cards(e['turned_up'])}")
+    return _told("alarun.event.flip", s, v, discarded=_cards(e["discarded"]),
+                 turned_up=_cards(e["turned_up"]))
 
 
 def _alarun_taken(e, v):
     p = e["player"]
     rest = e["one_more"]
-    others = _and([who(s, v) for s in rest])
-    has = verb(rest[0], v, "has", "have") if len(rest) == 1 else "have"
-    each = " each" if len(rest) > 1 else ""
-    return sentence(f"{who(p, v, capital=True)} passed first and {verb(p, v, 'takes', 'take')} Alarún; "
-                    f"{others} {has} one more action{each}, then the round's placement begins")
+    if len(rest) == 1:
+        one_more = _told("alarun.one_more", rest[0], v)
+    else:
+        mine = any(_you(s, v) for s in rest)
+        one_more = msg("alarun.one_more.many" + (".you" if mine else ""), seats=_seats(rest, v))
+    return _told("alarun.event.alarun_taken", p, v, one_more=one_more)
 
 
 def _action_cap_reached(e, v):
-    return sentence(f"The round's cap of {e['cap']} actions is reached: the only action left is to pass")
+    return msg("alarun.event.action_cap_reached", cap=e["cap"])
 
 
 def _placement_started(e, v):
-    return sentence(f"The actions of round {e['round']} are over: every player places their "
-                    f"{e['cards']} cards at once")
+    return msg("alarun.event.placement_started", round=e["round"], cards=e["cards"])
 
 
 def _place(e, v):
     s = e["seat"]
-    count = f"{e['placed']} of {HAND_SIZE}"
     if "card" in e:
-        return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'places', 'place')} {card_words(e['card'])} at "
-                        f"{_cell(e['x'], e['y'])} ({count}, hidden from the others until everyone has placed)")
-    return sentence(f"{who(s, v, capital=True)} {verb(s, v, 'places', 'place')} a card ({count}; "
-                    f"hidden until everyone has placed)")
+        return _told("alarun.event.place.card", s, v, card=card_message(e["card"]),
+                     cell=_cell(e["x"], e["y"]), placed=e["placed"], hand=HAND_SIZE)
+    return _told("alarun.event.place", s, v, placed=e["placed"], hand=HAND_SIZE)
 
 
 def _placements_revealed(e, v):
     p = e["player"]
-    cards = _and([f"{card_words(c['card'])} at {_cell(c['x'], c['y'])}" for c in e["cards"]])
-    return sentence(f"{_whose(p, v, capital=True)} cards of round {e['round']} are revealed: {cards}")
+    cards = [msg("alarun.card_at", card=card_message(c["card"]), cell=_cell(c["x"], c["y"])) for c in e["cards"]]
+    return _told("alarun.event.placements_revealed", p, v, round=e["round"], cards=cards)
 
 
 def _centre_discarded(e, v):
-    text = f"The centre cards {_cards(e['cards'])} go to the open discard pile"
     if e["face_down"]:
-        text += f", and so do the face-down {_cards(e['face_down'])}, turned face up"
-    return sentence(text)
+        return msg("alarun.event.centre_discarded.face_down", cards=_cards(e["cards"]),
+                   face_down=_cards(e["face_down"]))
+    return msg("alarun.event.centre_discarded", cards=_cards(e["cards"]))
 
 
 def _centre_kept(e, v):
-    return sentence(f"The centre cards {_cards(e['cards'])} stay for round {e['round']}")
+    return msg("alarun.event.centre_kept", cards=_cards(e["cards"]), round=e["round"])
 
 
 def _druid_value(e, v):
     p = e["player"]
-    return sentence(f"{_whose(p, v, capital=True)} druid apprentice counts as {card_words(e['card'])} "
-                    f"(the value that brews the most potion points)")
+    return _told("alarun.event.druid_value", p, v, card=card_message(e["card"]))
+
+
+_ORDINALS = tuple(msg(f"alarun.ordinal.{k}") for k in range(1, 6))
 
 
 def _potion_scored(e, v):
     p = e["player"]
     k = "ABCDEFGHIJ".index(e["line"])
-    where = f"row {e['line']} ({_ORDINALS[k]} from the top)" if k < 5 else \
-        f"column {e['line']} ({_ORDINALS[k - 5]} from the left)"
-    line = f"{_whose(p, v, capital=True)} {where}"
+    if k < 5:
+        where = msg("alarun.line.row", line=e["line"], ordinal=_ORDINALS[k])
+    else:
+        where = msg("alarun.line.column", line=e["line"], ordinal=_ORDINALS[k - 5])
     strength, by = e["strength"], e["by"]
     if by == "ingredient":
-        potion = f"a potion of {strength} {_words(e['shared'])} in different colours"
+        potion = msg("alarun.potion.ingredient", strength=strength, ingredient=ingredients_message(e["shared"]))
     elif by == "colour":
-        potion = f"a potion of {strength} different {e['shared']} ingredients"
+        potion = msg("alarun.potion.colour", strength=strength, colour=colour_message(e["shared"]))
     elif strength == 1:
-        potion = "no two neighbouring ingredients share a type or a colour"
+        potion = msg("alarun.potion.nothing_shared")
     else:
-        potion = "no ingredient"
-    return sentence(f"{line}: {potion}, {_points(e['points'])}")
+        potion = msg("alarun.potion.empty")
+    return _told("alarun.event.potion_scored", p, v, line=where, potion=potion,
+                 points=_points(e["points"]))
 
 
 def _centum_auri_scored(e, v):
     p = e["player"]
     if e["points"]:
-        return sentence(f"{_whose(p, v, capital=True)} Centum auri: {_points(e['points'])}")
-    return sentence(f"{who(p, v, capital=True)} {verb(p, v, 'has', 'have')} no Centum auri: 0 points")
+        return _told("alarun.event.centum_auri_scored", p, v, points=_points(e["points"]))
+    return _told("alarun.event.centum_auri_scored.none", p, v)
 
 
 def _colour_bonus(e, v):
     p = e["player"]
-    count = e["cards"]
-    noun = "ingredient" if count == 1 else "ingredients"
-    return sentence(f"{_whose(p, v, capital=True)} secret colour is {e['colour']}: {count} {e['colour']} {noun} "
-                    f"in the square, colour bonus {_points(e['points'])}")
+    return _told("alarun.event.colour_bonus", p, v, colour=colour_message(e["colour"]),
+                 count=e["cards"], points=_points(e["points"]))
 
 
 def _final_score(e, v):
     p = e["player"]
-    return sentence(f"{who(p, v, capital=True)} {verb(p, v, 'scores', 'score')} {_points(e['total'])} in total: "
-                    f"potions {number(e['potions'])} + Centum auri {number(e['centum_auri'])} + "
-                    f"colour bonus {number(e['colour_bonus'])}")
+    return _told("alarun.event.final_score", p, v, total=_points(e["total"]),
+                 potions=e["potions"], centum_auri=e["centum_auri"], colour_bonus=e["colour_bonus"])
 
 
 def _game_won(e, v):
     winners = e["winners"]
-    names = _and([who(s, v) for s in winners])
-    names = names[:1].upper() + names[1:]
     if len(winners) > 1:
-        return sentence(f"{names} share the victory with {_points(e['total'])} each "
-                        f"(tied on potion points too, {number(e['potions'])})")
+        mine = any(_you(s, v) for s in winners)
+        return msg("alarun.event.game_won.shared" + (".you" if mine else ""), seats=_seats(winners, v, start=True),
+                   total=_points(e["total"]), potions=e["potions"])
     w = winners[0]
-    text = f"{names} {verb(w, v, 'wins', 'win')} with {_points(e['total'])}"
+    base = "alarun.event.game_won" + (".tie_break" if e["tie_break"] else "")
     if e["tie_break"]:
-        text += f", tied on the total but ahead on potion points ({number(e['potions'])})"
-    winner = "are" if w == v else "is"
-    return sentence(text + (", and " if e["tie_break"] else " and ") + f"{winner} appointed the new druid of the village")
+        return _told(base, w, v, total=_points(e["total"]), potions=e["potions"])
+    return _told(base, w, v, total=_points(e["total"]))
 
 
-_TEXTS: dict[str, Callable[[Mapping[str, Any], int | None], str]] = {
+_MESSAGES: dict[str, Callable[[Mapping[str, Any], int | None], Message]] = {
     "round_started": _round_started, "centre_dealt": _centre_dealt, "hand_dealt": _hand_dealt,
     "colour_dealt": _colour_dealt, "swap": _swap, "pass": _pass, "swap_all_and_pass": _swap_all_and_pass,
     "flip": _flip, "alarun_taken": _alarun_taken, "action_cap_reached": _action_cap_reached,
@@ -276,12 +285,12 @@ _TEXTS: dict[str, Callable[[Mapping[str, Any], int | None], str]] = {
     "potion_scored": _potion_scored, "centum_auri_scored": _centum_auri_scored, "colour_bonus": _colour_bonus,
     "final_score": _final_score, "game_won": _game_won,
 }
-assert set(_TEXTS) == set(EVENT_KINDS)
+assert set(_MESSAGES) == set(EVENT_KINDS)
 
 
-def event_text(entry: Mapping[str, Any], viewer: int | None) -> str:
-    """One English sentence telling ``viewer`` (None = spectator) what the entry says."""
-    return _TEXTS[entry["kind"]](entry, viewer)
+def event_message(entry: Mapping[str, Any], viewer: int | None) -> Message:
+    """The entry as a message for ``viewer`` (None = spectator), from that viewer's entry alone."""
+    return _MESSAGES[entry["kind"]](entry, viewer)
 
 
-__all__ = ["EVENT_KINDS", "event_text"]
+__all__ = ["EVENT_KINDS", "card_message", "card_words", "event_message"]

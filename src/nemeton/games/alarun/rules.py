@@ -30,7 +30,7 @@ from .checks import field
 from .actions import FLIP, PASS, PLACES, SWAP_ALL, SWAPS, Flip, Pass, Place, Swap, SwapAllAndPass
 from .components import (CARD_IDS, CARD_NAMES, CENTRE_SIZE, COLOURS, DRUID, EMPTY, HAND_SIZE, INGREDIENTS, ROUNDS,
                     card_name, full_deck)
-from .events import event_text as sentence_for
+from .events import event_message as message_for
 from .options import PLAYER_COUNTS, AlarunOptions  # (re-exported: options live in options.py)
 from .scoring import POINTS, ScoreBreakdown, score_grid, strongest_potion
 from .square import CELL_XY, MagicSquare, cell_index
@@ -437,8 +437,8 @@ class AlarunState(State):
         than merged in."""
         return _view_builder()(self, self.check_seat(seat, spectator=True), True)
 
-    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
-        return sentence_for(entry, viewer)
+    def event_message(self, entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        return message_for(entry, viewer)
 
     # ----- copies and serialisation -----------------------------------------------------
     def clone(self) -> "AlarunState":
