@@ -4,12 +4,13 @@
 
 import { h } from "./kit.js";
 import { seatColour } from "./text.js";
+import { fmtPercent, t } from "./i18n.js";
 
-// lichess's marks: inaccuracy ?!, mistake ?, blunder ??
+// lichess's marks: inaccuracy ?!, mistake ?, blunder ??; the words in the page's language
 export const CLASSES = {
-  inaccuracy: { mark: "?!", words: "inaccuracy" },
-  mistake: { mark: "?", words: "mistake" },
-  blunder: { mark: "??", words: "blunder" },
+  inaccuracy: { mark: "?!", get words() { return t("nemeton.web.analysis.class.inaccuracy"); } },
+  mistake: { mark: "?", get words() { return t("nemeton.web.analysis.class.mistake"); } },
+  blunder: { mark: "??", get words() { return t("nemeton.web.analysis.class.blunder"); } },
 };
 const DASHES = ["", "8 4", "2 4", "10 4 2 4", "4 4", "12 3 3 3"];  // colour is never the only signal
 
@@ -43,7 +44,7 @@ export function winGraph(analysis, { moves, name, href }) {
   const y = (p) => PAD.top + (1 - p) * (HEIGHT - PAD.top - PAD.bottom);
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => h("g", { key: `y${p}`, class: "grid" },
     h("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(p), y2: y(p) }),
-    h("text", { x: PAD.left - 6, y: y(p) + 5, "text-anchor": "end" }, `${Math.round(p * 100)}%`)));
+    h("text", { x: PAD.left - 6, y: y(p) + 5, "text-anchor": "end" }, fmtPercent(p))));
   const ticks = Math.min(8, last);
   const xTicks = Array.from({ length: ticks + 1 }, (_, k) => Math.round((k * last) / ticks)).map((i) =>
     h("text", { key: `x${i}`, class: "tick", x: x(i), y: HEIGHT - 26, "text-anchor": "middle" }, String(i)));
@@ -55,23 +56,23 @@ export function winGraph(analysis, { moves, name, href }) {
     const dash = DASHES[(teamOf.has(seat) ? teamOf.get(seat) : k) % DASHES.length] || null;
     const end = points[points.length - 1];
     return h("g", { key: `seat${seat}`, class: "seat-line", dataset: { seat } },
-      h("title", {}, `${name(seat)}: win chance at each of their decisions`),
+      h("title", {}, t("nemeton.web.analysis.line_title", { name: name(seat) })),
       h("polyline", { points: points.map(([i, p]) => `${x(i).toFixed(1)},${y(p).toFixed(1)}`).join(" "), fill: "none",
                       stroke: c.css, "stroke-width": 2.5, "stroke-dasharray": dash }),
       h("text", { class: "line-end", x: x(end[0]) + 4, y: y(end[1]) + 5, fill: c.css }, c.symbol));
   });
   const marks = costly(analysis).map((d) => {
     const c = CLASSES[d.class];
-    const words = `${name(d.seat)}, move ${d.index + 1}: ${c.words}, about ${Math.round(d.loss * 100)}% win chance lost`;
+    const words = t("nemeton.web.analysis.mark_label", { name: name(d.seat), n: d.index + 1, class: c.words, percent: fmtPercent(d.loss) });
     return h("a", { key: `m${d.index}`, href: href(d), class: `mark ${d.class}`, dataset: { index: d.index }, "aria-label": words },
       h("title", {}, words),
       h("circle", { cx: x(d.index + 1), cy: y(d.after), r: 10, stroke: seatColour(d.seat).css }),
       h("text", { x: x(d.index + 1), y: y(d.after) + 4, "text-anchor": "middle" }, c.mark));
   });
   return h("svg", { class: "win-graph", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img",
-                    "aria-label": "Each seat's win chance over the game, with the costly moves marked" },
+                    "aria-label": t("nemeton.web.analysis.graph_label") },
     grid, xTicks,
     h("text", { class: "axis", x: (PAD.left + WIDTH - PAD.right) / 2, y: HEIGHT - 6, "text-anchor": "middle" },
-      "moves played in the game"),
+      t("nemeton.web.analysis.axis")),
     paths, marks);
 }

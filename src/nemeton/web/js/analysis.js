@@ -6,6 +6,7 @@ import { api, loadRenderer } from "./common.js";
 import { h, render, seatBadge } from "./kit.js";
 import { CLASSES, costly, winGraph } from "./analysis-graph.js";
 import { seatNameOf } from "./text.js";
+import { fmtNumber, fmtPercent, startPage, t } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -19,12 +20,12 @@ async function start() {
   const catalogue = await api("GET", "/api/games").catch(() => []);
   const game = catalogue.find((g) => g.name === page.info.game);
   const title = game ? game.title : page.info.game;
-  document.title = `Analysis · ${title} · Nemeton`;
-  $("title").textContent = `Analysis · ${title}`;
+  document.title = t("nemeton.web.analysis.document_title", { game: title });
+  $("title").textContent = t("nemeton.web.analysis.heading", { game: title });
   document.body.dataset.game = page.info.game;
-  render([h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, "Replay"), " ",
-    h("a", { class: "button", href: "/" }, "Lobby")], $("links"));
-  if (page.info.status !== "finished") return fail("A game is analysed once it has ended.");
+  render([h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, t("nemeton.web.replay_button")), " ",
+    h("a", { class: "button", href: "/" }, t("nemeton.web.lobby_button"))], $("links"));
+  if (page.info.status !== "finished") return fail(t("nemeton.web.analysis.not_ended"));
   page.game = await loadRenderer(page.info.game);  // the moves' words, seats by name
   let state;
   try {
@@ -36,7 +37,7 @@ async function start() {
     await new Promise((r) => setTimeout(r, 500));
     try { state = await api("GET", `${room}/analysis`); } catch (err) { return fail(err.message); }
   }
-  if (state.state !== "done") return fail(state.message || "the analysis could not be made");
+  if (state.state !== "done") return fail(state.message || t("nemeton.web.analysis.failed"));
   draw(state.analysis);
 }
 
@@ -46,10 +47,11 @@ function fail(message) {
 
 function progress(state) {
   const known = state.total > 0;
-  render([h("h2", {}, "Analysing the game…"),
+  render([h("h2", {}, t("nemeton.web.analysis.analysing")),
     h("progress", { id: "analysis-progress", max: known ? state.total : null, value: known ? state.done : null,
-                    "aria-label": "decisions analysed" }),
-    h("p", { class: "hint" }, known ? `${state.done} of ${state.total} decisions` : "starting")], $("progress"));
+                    "aria-label": t("nemeton.web.analysis.progress_label") }),
+    h("p", { class: "hint" }, known ? t("nemeton.web.analysis.progress", { done: state.done, count: state.total })
+      : t("nemeton.web.analysis.starting"))], $("progress"));
 }
 
 const name = (seat) => seatNameOf(page.info.seats, seat);
@@ -69,9 +71,9 @@ function words(entry, view) {
  *  played cost about N% win chance (before to after); the best move kept it. */
 function comment(d, view) {
   if (!view || !page.game || !page.game.label) return d.comment;
-  const played = words(d, view);
-  const kept = d.best ? `; ${lower(words(d.best, view))} kept it` : "";
-  return `${played} cost about ${pct(d.loss)} win chance (${pct(d.before)} to ${pct(d.after)})${kept}.`;
+  const args = { move: words(d, view), loss: pct(d.loss), before: pct(d.before), after: pct(d.after) };
+  return d.best ? t("nemeton.web.analysis.comment_best", { ...args, best: lower(words(d.best, view)) })
+    : t("nemeton.web.analysis.comment", args);
 }
 
 const lower = (text) => text.charAt(0).toLowerCase() + text.slice(1);
@@ -97,31 +99,34 @@ async function draw(analysis) {
   render(winGraph(analysis, { moves: page.info.moves, name, href: replayAt }), $("graph"));
   const teams = analysis.teams;
   const legendSeat = (s) => h("li", { key: s.seat }, seatBadge(s.seat, name(s.seat)));
-  render(teams ? h("ul", { class: "legend" }, teams.map((team, k) => h("li", { key: k }, `Team ${k + 1}: `,
+  render(teams ? h("ul", { class: "legend" }, teams.map((team, k) => h("li", { key: k }, t("nemeton.web.analysis.team_legend", { n: k + 1 }), " ",
     h("ul", { class: "legend-team" }, team.map((seat) => legendSeat({ seat }))))))
     : h("ul", { class: "legend" }, analysis.seats.map(legendSeat)), $("legend"));
   render(h("table", { class: "score-table accuracy" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), teams ? h("th", {}, "Team") : null, h("th", {}, "Accuracy"),
-      h("th", {}, "Decisions"), h("th", {}, "?! inaccuracies"), h("th", {}, "? mistakes"), h("th", {}, "?? blunders"))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("nemeton.web.analysis.player")), teams ? h("th", {}, t("nemeton.web.analysis.team")) : null,
+      h("th", {}, t("nemeton.web.analysis.accuracy")), h("th", {}, t("nemeton.web.analysis.decisions")),
+      h("th", {}, t("nemeton.web.analysis.inaccuracies")), h("th", {}, t("nemeton.web.analysis.mistakes")),
+      h("th", {}, t("nemeton.web.analysis.blunders")))),
     h("tbody", {}, analysis.seats.map((s) => h("tr", { key: s.seat, dataset: { seat: s.seat } },
-      h("th", {}, seatBadge(s.seat, name(s.seat))), teams ? h("td", {}, s.team === null ? "" : `Team ${s.team + 1}`) : null,
-      h("td", {}, s.accuracy === null || s.accuracy === undefined ? "–" : `${s.accuracy.toFixed(1)}%`),
+      h("th", {}, seatBadge(s.seat, name(s.seat))), teams ? h("td", {}, s.team === null ? "" : t("nemeton.web.analysis.team_n", { n: s.team + 1 })) : null,
+      h("td", {}, s.accuracy === null || s.accuracy === undefined ? "–" : fmtPercent(s.accuracy / 100, 1)),
       h("td", {}, String(s.decisions)), h("td", {}, String(s.inaccuracies)), h("td", {}, String(s.mistakes)),
       h("td", {}, String(s.blunders)))))), $("accuracy"));
   render(list.length ? list.map((d) => h("li", { key: d.index, class: `costly-move ${d.class}`, dataset: { index: d.index } },
     h("a", { href: replayAt(d), class: "costly-link" },
       h("span", { class: `mark ${d.class}`, "aria-hidden": "true" }, CLASSES[d.class].mark), " ",
-      `Move ${d.index + 1}`, " · ", seatBadge(d.seat, name(d.seat)), " · ", CLASSES[d.class].words,
-      ` (−${Math.round(d.loss * 100)}%)`),
+      t("nemeton.web.analysis.move_n", { n: d.index + 1 }), " · ", seatBadge(d.seat, name(d.seat)), " · ", CLASSES[d.class].words,
+      ` (−${pct(d.loss)})`),
     h("p", { class: "costly-comment" }, comment(d, views.get(d.index)))))
-    : h("li", { class: "hint" }, "No decision gave up 5% win chance or more."), $("costly"));
+    : h("li", { class: "hint" }, t("nemeton.web.analysis.none_costly", { percent: pct(0.05) })), $("costly"));
   const b = analysis.budget || {};
-  const t = analysis.thresholds || {};
-  $("budget").textContent = `Each decision searched for ${b.iterations} iterations (seed ${b.seed}, engine ${b.engine}). `
-    + `Classes by win chance given up: inaccuracy ≥ ${pct(t.inaccuracy)}, mistake ≥ ${pct(t.mistake)}, blunder ≥ ${pct(t.blunder)}.`;
+  const limits = analysis.thresholds || {};
+  $("budget").textContent = t("nemeton.web.analysis.budget", {
+    iterations: typeof b.iterations === "number" ? b.iterations : String(b.iterations), seed: String(b.seed), engine: String(b.engine),
+    inaccuracy: pct(limits.inaccuracy), mistake: pct(limits.mistake), blunder: pct(limits.blunder) });
   document.body.dataset.ready = "1";
 }
 
-const pct = (p) => `${Math.round((p || 0) * 100)}%`;
+const pct = (p) => fmtPercent(p || 0);
 
-start();
+startPage().then(start);

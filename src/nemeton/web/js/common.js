@@ -2,6 +2,7 @@
 
 import * as kit from "./kit.js";
 import { toNodes } from "./kit.js";
+import { t } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -57,7 +58,7 @@ export async function api(method, path, body, headers = {}) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "the server cannot be reached");
+    throw new ApiError(0, t("nemeton.web.server_unreachable"));
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, typeof data.detail === "string" ? data.detail : response.statusText,
@@ -67,7 +68,7 @@ export async function api(method, path, body, headers = {}) {
 
 // ----- seats -------------------------------------------------------------------------------
 // Colours, symbols and names live in text.js (no DOM there: Node's tests import it).
-export { SEAT_COLOURS, seatColour, seatNameOf, partsToSegments, partsText, segmentsText, joinWords, shortName } from "./text.js";
+export { SEAT_COLOURS, colourName, seatColour, seatNameOf, partsToSegments, partsText, segmentsText, joinWords, shortName } from "./text.js";
 
 // A seat's badge and an engine sentence as real nodes, for code that builds the DOM by hand
 // (the lobby, toasts); kit.js draws them (seatBadge, parts) for everything rendered by preact.
@@ -127,7 +128,7 @@ export const MAX_NAME = 24;  // the server's limit on a person's name
 export async function takeOpenSeat(room, seat, input, error, button, seats = []) {
   const name = input.value.trim();
   error.textContent = "";
-  if (!name) { error.textContent = "Type your name first: the other players will see it."; input.focus(); return false; }
+  if (!name) { error.textContent = t("nemeton.web.name_first"); input.focus(); return false; }
   button.disabled = true;
   try {
     const joined = await api("POST", `/api/rooms/${encodeURIComponent(room)}/seats/${seat}/join`, { name });

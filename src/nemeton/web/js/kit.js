@@ -7,7 +7,8 @@
 // touches the DOM but `render`, `clear` and `toNodes`: Node's tests (tests/js) read the trees.
 
 import { h as preactH, html, render as preactRender } from "../vendor/htm-preact.js";
-import { partsToSegments, seatColour } from "./text.js";
+import { fmtPercent, has, msgParts, t } from "./i18n.js";
+import { colourName, partsToSegments, seatColour } from "./text.js";
 
 export { html };
 
@@ -71,7 +72,8 @@ export function clickable(onActivate, label) {
 export function seatBadge(seat, name) {
   const c = seatColour(seat);
   const full = String(name ?? "");
-  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: full ? `${full} (${c.name} ${c.symbol})` : `${c.name} ${c.symbol}`,
+  const colour = `${colourName(seat)} ${c.symbol}`;
+  return h("span", { class: "seat-badge", style: `--seat:${c.css}`, title: full ? `${full} (${colour})` : colour,
                      dataset: { seat: String(seat) } },
     h("span", { class: "seat-symbol", "aria-hidden": "true" }, c.symbol), full ? " " : null,
     full ? h("span", { class: "seat-name" }, full) : null);
@@ -94,11 +96,20 @@ export function parts(list, seats, fallbackText = "", options = {}) {
 }
 
 // ----- the log ---------------------------------------------------------------------------------
+/** An entry's sentence as parts in the reader's language: from its message (`msg`, rendered
+ *  here: each browser in its own language) when the catalogues know it, else the server's
+ *  parts (null without: its text is shown). */
+export function entryParts(e) {
+  if (e && e.msg && typeof e.msg === "object" && typeof e.msg.id === "string" && has(e.msg.id)) return msgParts(e.msg);
+  return e && Array.isArray(e.parts) ? e.parts : null;
+}
+
 /** An entry's marker: ◇ for the game's own effects; the actor's symbol unless the sentence
  *  starts by naming the actor (its badge says it already). */
 export function logMarker(e) {
   if (e.seat === null || e.seat === undefined) return h("span", { class: "auto", "aria-hidden": "true" }, "◇ ");
-  const first = Array.isArray(e.parts) ? e.parts[0] : null;
+  const list = entryParts(e);
+  const first = Array.isArray(list) ? list[0] : null;
   if (first && typeof first === "object" && first.seat === e.seat) return null;
   return [seatBadge(e.seat, ""), " "];
 }
@@ -106,10 +117,10 @@ export function logMarker(e) {
 /** One log entry: its marker and its sentence, seats by name. */
 export function logEntry(e, seats) {
   return h("li", { key: e.i, class: `log-entry kind-${e.kind}`, dataset: { i: e.i, kind: e.kind } },
-    logMarker(e), parts(e.parts, seats, e.text));
+    logMarker(e), parts(entryParts(e), seats, e.text));
 }
 
-/** The log grouped by round ("Setup" before the first). */
+/** The log grouped by round ("Setup" before the first), in the reader's language. */
 export function logRounds(log, seats) {
   const groups = new Map();
   for (const entry of log) {
@@ -117,7 +128,7 @@ export function logRounds(log, seats) {
     groups.get(entry.round).push(entry);
   }
   return [...groups.entries()].map(([round, entries]) => h("section", { key: String(round), class: "log-round" },
-    h("h3", {}, round ? `Round ${round}` : "Setup"),
+    h("h3", {}, round ? t("nemeton.web.log.round", { round }) : t("nemeton.web.log.setup")),
     h("ol", {}, entries.map((e) => logEntry(e, seats)))));
 }
 
@@ -126,7 +137,7 @@ export function logRounds(log, seats) {
 export function linkRow(link, { id = null, label, inputClass = "invite", buttonClass = null, dataset = null, onCopy }) {
   return h("div", { class: "invite-row" },
     h("input", { class: inputClass, id, readonly: true, value: link, dataset, "aria-label": label }),
-    h("button", { type: "button", class: buttonClass, onclick: () => onCopy(link) }, "Copy link"));
+    h("button", { type: "button", class: buttonClass, onclick: () => onCopy(link) }, t("nemeton.web.copy_link")));
 }
 
 /** A seat's score table (the fallback score sheet: one row per seat). */
@@ -140,7 +151,6 @@ export function scoreTable(seats, scores) {
 // the table and the action bar), score(ctx) -> the final sheet, and label(action, ctx) -> the
 // move's words (docs/web.md).
 
-const BROKEN = "This table could not be drawn; the moves list below still plays.";
 
 /** The table of `game` for `ctx` into `board` and `bar`; without a renderer, the view as JSON. */
 export function drawGame(game, board, bar, ctx) {
@@ -152,7 +162,7 @@ export function drawGame(game, board, bar, ctx) {
       render(out.bar || null, bar);
     } catch (err) {
       console.error(err);
-      render(h("p", { class: "fatal" }, BROKEN), board);
+      render(h("p", { class: "fatal" }, t("nemeton.web.broken_table")), board);
       render(null, bar);
     }
     return;
@@ -195,14 +205,14 @@ export function hintFor(ctx, actions) {
 
 /** A hint's words: "hint 1: about 62% win chance". */
 export function hintWords(hint) {
-  return `hint ${hint.rank}: about ${Math.round(hint.win * 100)}% win chance`;
+  return t("nemeton.web.hint.words", { rank: hint.rank, percent: fmtPercent(hint.win) });
 }
 
 /** The props that mark a thing with `hint` (none without one): its rank and win chance
  *  (data-hint; `h` draws them as a ring and a badge inside an HTML thing, a renderer on SVG). */
 export function hintProps(hint) {
   if (!hint) return {};
-  return { "data-hint": `${hint.rank} · ${Math.round(hint.win * 100)}%`, "data-hint-rank": String(hint.rank) };
+  return { "data-hint": `${hint.rank} · ${fmtPercent(hint.win)}`, "data-hint-rank": String(hint.rank) };
 }
 
 // The SVG elements a renderer may hint (drawn by the renderer itself: no HTML can go inside them).

@@ -1,25 +1,27 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { MAX_NAME, api, h, loadTokens, myName, renderParts, saveTokens, seatBadge, seatColour, takeOpenSeat, toast } from "./common.js";
+import { MAX_NAME, api, colourName, h, loadTokens, myName, renderParts, saveTokens, seatBadge, seatColour, takeOpenSeat } from "./common.js";
+import { startPage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
 let game = null;
 let filter = "open";
 
-const SEAT_KINDS = [
-  { value: "here", label: "Played here (on this device)" },
-  { value: "invite", label: "A friend (invite link)" },
-  { value: "open", label: "Anyone (open seat in the lobby)" },
-  { value: "ai", label: "AI" },
+// who plays a seat (the words are drawn in the page's language, once it is loaded)
+const SEAT_KINDS = () => [
+  { value: "here", label: t("nemeton.web.lobby.kind_here") },
+  { value: "invite", label: t("nemeton.web.lobby.kind_invite") },
+  { value: "open", label: t("nemeton.web.lobby.kind_open") },
+  { value: "ai", label: t("nemeton.web.lobby.kind_ai") },
 ];
 
 async function start() {
   try {
     catalogue = await api("GET", "/api/games");
   } catch (err) {
-    $("form-error").textContent = `The server cannot be reached: ${err.message}`;
+    $("form-error").textContent = t("nemeton.web.lobby.unreachable", { error: err.message });
     return;
   }
   $("game-choice").replaceChildren(...catalogue.map((g, i) => h("label", { class: "game-option" },
@@ -43,7 +45,7 @@ async function start() {
 function choose(name) {
   game = catalogue.find((g) => g.name === name);
   $("game-summary").textContent = game.summary;
-  $("players").replaceChildren(...game.players.map((n) => h("option", { value: n }, `${n} players`)));
+  $("players").replaceChildren(...game.players.map((n) => h("option", { value: n }, t("nemeton.web.players_count", { count: n }))));
   drawSeats();
   drawOptions();
 }
@@ -55,12 +57,12 @@ function drawSeats() {
     agent: li.querySelector(".seat-agent").value }));
   const rows = [];
   for (let i = 0; i < n; i++) {
-    const was = old[i] || { kind: i === 0 ? "here" : "ai", name: i === 0 ? "You" : "", agent: "heuristic" };
-    const kind = h("select", { class: "seat-kind", "aria-label": `player ${i + 1}: who plays` },
-      SEAT_KINDS.map((k) => h("option", { value: k.value, selected: k.value === was.kind }, k.label)));
-    const name = h("input", { class: "seat-name", value: was.name, placeholder: `Player ${i + 1}`, maxlength: MAX_NAME,
-                              "aria-label": `player ${i + 1}: name` });
-    const agent = h("select", { class: "seat-agent", "aria-label": `player ${i + 1}: AI` },
+    const was = old[i] || { kind: i === 0 ? "here" : "ai", name: i === 0 ? t("nemeton.web.lobby.you_name") : "", agent: "heuristic" };
+    const kind = h("select", { class: "seat-kind", "aria-label": t("nemeton.web.lobby.seat_kind_label", { n: i + 1 }) },
+      SEAT_KINDS().map((k) => h("option", { value: k.value, selected: k.value === was.kind }, k.label)));
+    const name = h("input", { class: "seat-name", value: was.name, placeholder: t("nemeton.web.player_n", { n: i + 1 }), maxlength: MAX_NAME,
+                              "aria-label": t("nemeton.web.lobby.seat_name_label", { n: i + 1 }) });
+    const agent = h("select", { class: "seat-agent", "aria-label": t("nemeton.web.lobby.seat_agent_label", { n: i + 1 }) },
       game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
     const sync = () => { name.hidden = kind.value === "ai" || kind.value === "open"; agent.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);
@@ -79,8 +81,8 @@ function suggestHints() {
   const kinds = [...$("seat-list").children].map((li) => li.querySelector(".seat-kind").value);
   const people = kinds.filter((k) => k !== "ai");
   const online = people.length >= 2 && people.some((k) => k !== "here");
-  $("hints-default").textContent = online ? "(off by default: people play from their own links)"
-    : "(on by default: against the AI, or everyone on this device)";
+  $("hints-default").textContent = online ? t("nemeton.web.lobby.hints_off_default")
+    : t("nemeton.web.lobby.hints_on_default");
   if (!hintsChosen) $("hints").checked = !online;
 }
 
@@ -95,7 +97,7 @@ function drawOptions() {
     if (o.kind === "choice") {
       input = h("select", { name: o.name }, o.choices.map((c) => h("option", { value: c, selected: c === String(o.default) }, c)));
     } else if (o.kind === "int") {
-      input = h("input", { type: "number", name: o.name, value: o.default ?? "", placeholder: o.default === null ? "none" : "" });
+      input = h("input", { type: "number", name: o.name, value: o.default ?? "", placeholder: o.default === null ? t("nemeton.web.lobby.option_none") : "" });
     } else if (o.kind === "data") {
       input = h("input", { type: "file", name: o.name, accept: ".toml,.json,.yaml,.yml,.txt" });
     } else {
@@ -104,7 +106,7 @@ function drawOptions() {
     return h("div", { class: "option" }, h("label", { class: "field" }, o.name.replaceAll("_", " "), " ", input),
       h("p", { class: "hint" }, `${o.help} (${o.allowed})`));
   });
-  $("options").replaceChildren(...(fields.length ? fields : [h("p", { class: "hint" }, "This game has no options.")]));
+  $("options").replaceChildren(...(fields.length ? fields : [h("p", { class: "hint" }, t("nemeton.web.lobby.no_options"))]));
 }
 
 async function readOptions() {
@@ -124,7 +126,7 @@ async function create(event) {
   event.preventDefault();
   $("form-error").textContent = "";
   const rows = [...$("seat-list").children].map((li, i) => ({
-    kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value.trim() || `Player ${i + 1}`,
+    kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value.trim() || t("nemeton.web.player_n", { n: i + 1 }),
     agent: li.querySelector(".seat-agent").value }));
   const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent }
     : r.kind === "open" ? { kind: "open" } : { kind: "human", name: r.name }));
@@ -142,7 +144,7 @@ async function create(event) {
     saveTokens(made.room, tokens);
     location.href = `/rooms/${encodeURIComponent(made.room)}${Object.keys(tokens.seats).length ? "" : "?watch"}`;
   } catch (err) {  // the server names seats as references: drawn with the form's names
-    $("form-error").replaceChildren(...renderParts(err.parts, rows.map((r, i) => ({ seat: i, name: r.kind === "ai" ? "the AI" : r.kind === "open" ? "the open seat" : r.name })), err.message));
+    $("form-error").replaceChildren(...renderParts(err.parts, rows.map((r, i) => ({ seat: i, name: r.kind === "ai" ? t("nemeton.web.lobby.the_ai") : r.kind === "open" ? t("nemeton.web.lobby.the_open_seat") : r.name })), err.message));
     $("create").disabled = false;
   }
 }
@@ -166,27 +168,27 @@ async function listRooms() {
   const title = (name) => (catalogue.find((g) => g.name === name) || { title: name }).title;
   $("rooms").replaceChildren(...(shown.length ? shown.map((r) => {
     const links = [];
-    if (mine(r) && r.status !== "finished") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, "Continue"));
-    if (r.status !== "finished") links.push(h("a", { class: "button", href: `/rooms/${r.room}?watch` }, "Watch"));
-    else links.push(h("a", { class: "button", href: `/rooms/${r.room}/replay` }, "Replay"));
+    if (mine(r) && r.status !== "finished") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, t("nemeton.web.lobby.continue")));
+    if (r.status !== "finished") links.push(h("a", { class: "button", href: `/rooms/${r.room}?watch` }, t("nemeton.web.lobby.watch")));
+    else links.push(h("a", { class: "button", href: `/rooms/${r.room}/replay` }, t("nemeton.web.replay_button")));
     const seat = (s) => {
       if (s.open) {
         const take = h("button", { type: "button", class: "take-seat primary", dataset: { seat: s.seat },
-                                   "aria-label": `Take the ${seatColour(s.seat).name} ${seatColour(s.seat).symbol} open seat`,
-                                   onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, "Take it");
-        return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, "Open seat"), " ", mine(r) ? "" : take);
+                                   "aria-label": t("nemeton.web.take_open_seat_label", { colour: colourName(s.seat), symbol: seatColour(s.seat).symbol }),
+                                   onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, t("nemeton.web.lobby.take_it"));
+        return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, t("nemeton.web.open_seat")), " ", mine(r) ? "" : take);
       }
-      return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? `AI (${s.agent})` : s.name),
-        s.kind === "human" && !s.connected && r.status === "playing" ? h("em", {}, " away") : "");
+      return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? t("nemeton.web.lobby.ai_agent", { agent: s.agent }) : s.name),
+        s.kind === "human" && !s.connected && r.status === "playing" ? [" ", h("em", {}, t("nemeton.web.away"))] : "");
     };
-    const status = r.status === "finished" ? " · finished" : r.status === "waiting"
-      ? ` · waiting for ${r.open_seats.length} player${r.open_seats.length > 1 ? "s" : ""}` : "";
+    const status = r.status === "finished" ? ` · ${t("nemeton.web.lobby.finished")}` : r.status === "waiting"
+      ? ` · ${t("nemeton.web.lobby.waiting_for", { count: r.open_seats.length })}` : "";
     return h("li", { class: "room", dataset: { room: r.room } },
-      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${r.players} players`, status),
+      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${t("nemeton.web.players_count", { count: r.players })}`, status),
       h("div", { class: "room-seats" }, r.seats.map(seat)),
       h("div", { class: "room-links" }, links));
-  }) : [h("li", { class: "hint" }, filter === "open" ? "No game is waiting for players: create one with open seats, or invite friends by link." : "None yet.")]));
+  }) : [h("li", { class: "hint" }, filter === "open" ? t("nemeton.web.lobby.none_open") : t("nemeton.web.lobby.none_yet"))]));
   $("rooms").dataset.filter = filter;  // what the list shows now (tests wait for it)
 }
 
-start();
+startPage().then(start);

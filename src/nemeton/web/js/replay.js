@@ -4,6 +4,7 @@
 import { api, loadRenderer, loadTokens } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
 import { seatNameOf } from "./text.js";
+import { startPage, t, tNodes } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -13,24 +14,23 @@ async function start() {
   try {
     page.info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
   } catch (err) {
-    render(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, "Back to the lobby")), $("board"));
+    render(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, t("nemeton.web.back_to_lobby"))), $("board"));
     return;
   }
   const catalogue = await api("GET", "/api/games");
   const game = catalogue.find((g) => g.name === page.info.game);
-  document.title = `Replay · ${game ? game.title : page.info.game} · Nemeton`;
-  $("title").textContent = `Replay · ${game ? game.title : page.info.game}`;
+  document.title = t("nemeton.web.replay.document_title", { game: game ? game.title : page.info.game });
+  $("title").textContent = t("nemeton.web.replay.heading", { game: game ? game.title : page.info.game });
   document.body.dataset.game = page.info.game;
   page.game = await loadRenderer(page.info.game);
   page.tokens = loadTokens(roomId);
   page.over = page.info.status === "finished";
   // a game still on: the spectator's replay, or the replay of a seat this browser holds
   const viewers = page.info.seats.filter((s) => page.over || page.tokens.seats[s.seat]);
-  render([h("option", { value: "" }, "the spectator"),
+  render([h("option", { value: "" }, t("nemeton.web.replay.the_spectator")),
     ...viewers.map((s) => h("option", { value: s.seat }, aiName(s)))], $("viewer"));
   $("note").hidden = page.over;
-  $("note").textContent = page.over ? "" : "This game is still being played: the replay shows the moves so far, as the spectator "
-    + "saw them (or as your own seat, if you play in it). Other seats' views open once the game has ended.";
+  $("note").textContent = page.over ? "" : t("nemeton.web.replay.still_playing");
   $("viewer").addEventListener("change", () => { page.seat = $("viewer").value === "" ? null : Number($("viewer").value); page.cache.clear(); go(page.step); });
   $("first").addEventListener("click", () => go(0));
   $("back").addEventListener("click", () => go(page.step - 1));
@@ -51,7 +51,7 @@ async function start() {
     $("viewer").value = seat;
   }
   if (page.over) {
-    render(h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, "Analyse the game"),
+    render(h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, t("nemeton.web.analyse_game")),
       $("analyse-box"));
   }
   const step = Number(asked.get("step"));
@@ -90,7 +90,7 @@ async function go(step, first = false) {
   page.steps = data.steps;
   $("step").max = String(data.steps);
   $("step").value = String(data.step);
-  $("step-text").textContent = `step ${data.step} of ${data.steps}`;
+  $("step-text").textContent = t("nemeton.web.replay.step_of", { step: data.step, steps: data.steps });
   draw();
   if (page.step >= page.steps) stop();
 }
@@ -98,20 +98,21 @@ async function go(step, first = false) {
 // An AI seat's name says so once ("Birch (AI)" from the server, "Bob (AI)" when it was named).
 function aiName(s) {
   const name = seatNameOf(page.info.seats, s.seat);
-  return s.kind === "ai" && !name.endsWith("(AI)") ? `${name} (AI)` : name;
+  const marked = t("nemeton.web.ai_name", { name });
+  return s.kind === "ai" && !name.endsWith("(AI)") && !name.endsWith(marked.slice(name.length)) ? marked : name;
 }
 
 function togglePlay() {
   if (page.timer) { stop(); return; }
   if (page.step >= page.steps) go(0);
   page.timer = setInterval(() => go(page.step + 1), 700);
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = t("nemeton.web.replay.pause");
 }
 
 function stop() {
   clearInterval(page.timer);
   page.timer = null;
-  $("play").textContent = "▶ Play";
+  $("play").textContent = t("nemeton.web.replay.play");
 }
 
 function draw() {
@@ -119,11 +120,13 @@ function draw() {
   const seats = data.seats;
   const names = (s) => seatNameOf(seats, s);
   const last = data.last;
-  render([data.terminal ? "The end." : (data.acting.length ? (data.over === false && data.step === data.steps ? "Now, to act: " : "To act: ") : null),
-    ...(data.terminal ? [] : data.acting.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]))], $("status"));
-  render([h("h2", {}, "Players"), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.acting.includes(s.seat) ? " acting" : ""}` },
-    seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : "person"),
-    data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: "score" }, String(data.view.scores[s.seat])) : null)))],
+  const acting = data.acting.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]);
+  render(data.terminal ? t("nemeton.web.replay.the_end") : !data.acting.length ? null
+    : tNodes(data.over === false && data.step === data.steps ? "nemeton.web.replay.now_to_act" : "nemeton.web.replay.to_act", {}, { seats: acting }),
+  $("status"));
+  render([h("h2", {}, t("nemeton.web.players")), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.acting.includes(s.seat) ? " acting" : ""}` },
+    seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: s.agent }) : t("nemeton.web.replay.person")),
+    data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: t("nemeton.web.score") }, String(data.view.scores[s.seat])) : null)))],
   $("players"));
   const log = data.log;
   const lastMove = last === null ? -1 : log.map((e) => e.seat).lastIndexOf(last);
@@ -138,4 +141,4 @@ function draw() {
   else clear($("score-inline"));
 }
 
-start();
+startPage().then(start);

@@ -4,8 +4,9 @@
 
 import { MAX_NAME, api, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
   renderParts, saveTokens, seatColour, takeOpenSeat, toast } from "./common.js";
-import { clear, drawGame, drawScoreSheet, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
-import { partsText, seatNameOf } from "./text.js";
+import { clear, drawGame, drawScoreSheet, entryParts, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
+import { colourName, partsText, seatNameOf } from "./text.js";
+import { fmtNumber, fmtPercent, startPage, t, tNodes } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -48,7 +49,7 @@ class Connection {
       this.pending = false;
       showConnection();
       if (event.code >= 4400 && event.code < 4500) {  // refused (unknown room or token): do not retry
-        fatal(event.reason || "this room refused the connection");
+        fatal(event.reason || t("nemeton.web.room.refused"));
         return;
       }
       const delay = Math.min(10000, 500 * 2 ** this.retry++);
@@ -79,7 +80,7 @@ class Connection {
   }
 
   send(message) {
-    if (!this.connected) { toast("not connected: reconnecting…", "error"); return false; }
+    if (!this.connected) { toast(t("nemeton.web.room.not_connected"), "error"); return false; }
     this.ws.send(JSON.stringify({ ...message, version: this.snap ? this.snap.version : undefined }));
     return true;
   }
@@ -93,13 +94,13 @@ class Connection {
 function showConnection() {
   const all = [...page.conns.values()];
   const down = all.filter((c) => !c.connected).length;
-  $("connection").textContent = down ? "Reconnecting…" : "Connected";
+  $("connection").textContent = down ? t("nemeton.web.room.reconnecting") : t("nemeton.web.room.connected");
   $("connection").classList.toggle("down", down > 0);
 }
 
 function fatal(message) {
-  $("title").textContent = "This room cannot be opened";
-  render(h("p", { class: "fatal" }, message, " ", h("a", { href: "/" }, "Back to the lobby")), $("board"));
+  $("title").textContent = t("nemeton.web.room.cannot_open");
+  render(h("p", { class: "fatal" }, message, " ", h("a", { href: "/" }, t("nemeton.web.back_to_lobby"))), $("board"));
 }
 
 // ----- start -----------------------------------------------------------------------------
@@ -207,33 +208,33 @@ function drawPass(names) {
   const pass = $("pass");
   if (page.passTo === null) { pass.hidden = true; return; }
   const name = names(page.passTo);
-  $("pass-title").textContent = `Pass to ${name}`;
-  $("pass-text").textContent = `Hand the device to ${name}. Nothing of their hand is shown until they are ready.`;
-  $("pass-ready").textContent = `I am ${name}: show my table`;
+  $("pass-title").textContent = t("nemeton.web.room.pass_to", { name });
+  $("pass-text").textContent = t("nemeton.web.room.pass_text", { name });
+  $("pass-ready").textContent = t("nemeton.web.room.pass_ready", { name });
   pass.hidden = false;
   $("pass-ready").focus();
 }
 
 function drawHeader(conn, snap, seats, names) {
   const game = page.catalogue.find((g) => g.name === page.info.game);
-  $("title").textContent = `${game ? game.title : page.info.game}${snap.view.round ? ` · round ${snap.view.round}` : ""}`;
+  const title = game ? game.title : page.info.game;
+  $("title").textContent = snap.view.round ? t("nemeton.web.room.title_round", { game: title, round: snap.view.round }) : title;
   let said;
   if (snap.terminal) {
-    said = "The game is over.";
+    said = t("nemeton.web.room.game_over");
   } else if (snap.waiting) {
-    const open = (snap.open_seats || []).length;
-    said = `Waiting for players: ${open} open seat${open === 1 ? "" : "s"}`;
+    said = t("nemeton.web.room.waiting_open_seats", { count: (snap.open_seats || []).length });
   } else if (conn.seat !== null && snap.legal_actions.length) {
-    said = h("strong", { class: "your-turn" }, hotseat() ? `${names(conn.seat)}, your turn` : "Your turn");
+    said = h("strong", { class: "your-turn" }, hotseat() ? t("nemeton.web.room.your_turn_name", { name: names(conn.seat) }) : t("nemeton.web.room.your_turn"));
   } else {
-    const acting = snap.acting;
-    said = [acting.length ? "Waiting for " : null, ...acting.map((s, i) => [
+    const acting = snap.acting.map((s, i) => [
       i ? ", " : null, seatBadge(s, names(s)),
-      seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": "thinking" }) : null])];
+      seats[s] && (seats[s].kind === "ai" || seats[s].stand_in) ? h("span", { class: "spinner", "aria-label": t("nemeton.web.room.thinking") }) : null]);
+    said = acting.length ? tNodes("nemeton.web.room.waiting_for", {}, { seats: acting }) : null;
   }
   const standIn = conn.snap.stand_in && conn.snap.stand_in.until_return
-    ? [" · ", `${conn.snap.stand_in.agent} is playing for you while you were away `,
-      h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, "I'm back")] : null;
+    ? [" · ", t("nemeton.web.room.stand_in", { agent: conn.snap.stand_in.agent }), " ",
+      h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, t("nemeton.web.room.back"))] : null;
   render([said, standIn], $("status"));
 }
 
@@ -245,13 +246,13 @@ function drawPlayers(conn, snap, seats) {
                      style: `--seat:${seatColour(s.seat).css}` },
       h("span", { class: "marker", "aria-hidden": "true" }, acting ? "▶" : ""),
       seatBadge(s.seat, s.name),
-      s.seat === conn.seat ? h("span", { class: "tag" }, "you") : null,
-      h("span", { class: "kind" }, s.kind === "ai" ? `AI · ${s.agent}` : s.open ? "open seat"
-        : (s.stand_in ? `played by ${s.stand_in}` : (s.connected ? "online" : "away"))),
-      acting ? h("span", { class: "tag acting-tag" }, "to act") : null,
-      score !== null && score !== undefined ? h("span", { class: "score", title: "score" }, String(score)) : null);
+      s.seat === conn.seat ? h("span", { class: "tag" }, t("nemeton.web.room.you_tag")) : null,
+      h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: s.agent }) : s.open ? t("nemeton.web.room.open_seat_kind")
+        : (s.stand_in ? t("nemeton.web.room.played_by", { agent: s.stand_in }) : (s.connected ? t("nemeton.web.room.online") : t("nemeton.web.away")))),
+      acting ? h("span", { class: "tag acting-tag" }, t("nemeton.web.room.to_act")) : null,
+      score !== null && score !== undefined ? h("span", { class: "score", title: t("nemeton.web.score") }, String(score)) : null);
   });
-  render([h("h2", {}, "Players"), h("ul", {}, rows)], $("players"));
+  render([h("h2", {}, t("nemeton.web.players")), h("ul", {}, rows)], $("players"));
 }
 
 function drawLog(conn) {
@@ -328,7 +329,7 @@ function label(action) {
 
 function drawMoves(conn, snap) {
   const legal = conn.seat !== null && !conn.pending && !snap.waiting ? snap.legal_actions : [];
-  $("moves").querySelector("summary").textContent = `Moves (${legal.length})`;
+  $("moves").querySelector("summary").textContent = t("nemeton.web.room.moves_count", { count: legal.length });
   render(legal.map((a) => h("li", { key: JSON.stringify(a) },
     h("button", { type: "button", class: "move", onclick: () => conn.act(a) }, label(a)))), $("moves-list"));
 }
@@ -337,7 +338,7 @@ function drawControls(conn, snap) {
   const out = [];
   if (!snap.terminal && snap.moves > 0) {
     out.push(h("a", { class: "button", id: "replay-so-far", href: `/rooms/${encodeURIComponent(roomId)}/replay` },
-      "Replay the moves so far"), " ");
+      t("nemeton.web.room.replay_so_far")), " ");
   }
   if (snap.undo && conn.seat !== null && !snap.terminal && !snap.waiting) {
     // offered only when the server would grant it; else disabled, with the server's reason
@@ -345,9 +346,9 @@ function drawControls(conn, snap) {
     const seats = conn.seats.length ? conn.seats : page.info.seats;
     const why = info.allowed ? null : h("span", { id: "undo-reason", class: "hint" }, parts(info.parts, seats, info.reason || ""));
     out.push(h("button", { type: "button", id: "undo", disabled: !info.allowed || conn.pending,
-                           title: info.allowed ? "Take back your last move" : partsText(info.parts, seats, info.reason || ""),
+                           title: info.allowed ? t("nemeton.web.room.undo_title") : partsText(info.parts, seats, info.reason || ""),
                            "aria-describedby": why ? "undo-reason" : null,
-                           onclick: () => conn.send({ type: "undo" }) }, "Take back my last move"), why ? " " : null, why);
+                           onclick: () => conn.send({ type: "undo" }) }, t("nemeton.web.room.undo")), why ? " " : null, why);
   }
   render(out, $("controls"));
 }
@@ -408,31 +409,31 @@ function drawHint(conn, snap) {
   const thinking = hint && hint.state === "thinking";
   const shown = hintsShown(conn, snap);
   const ask = canAskHint(conn, snap);
-  const out = [h("h2", {}, "Hint")];
+  const out = [h("h2", {}, t("nemeton.web.hint.title"))];
   if (ask || thinking) {
     const seconds = hintSeconds();
     out.push(h("div", { class: "hint-ask" },
-      h("label", { class: "hint-time" }, "Think for ",
-        h("select", { id: "hint-seconds", "aria-label": "how long the hint thinks", disabled: thinking,
+      h("label", { class: "hint-time" }, t("nemeton.web.hint.think_for"), " ",
+        h("select", { id: "hint-seconds", "aria-label": t("nemeton.web.hint.seconds_label"), disabled: thinking,
                       onchange: (e) => { try { localStorage.setItem(HINT_KEY, e.target.value); } catch (err) { /* private mode */ } update(); } },
-          HINT_SECONDS.map((s) => h("option", { key: s, value: String(s), selected: s === seconds }, `${s} s`)))),
+          HINT_SECONDS.map((s) => h("option", { key: s, value: String(s), selected: s === seconds }, t("nemeton.web.hint.seconds", { seconds: s }))))),
       h("button", { type: "button", id: "hint-button", class: "primary", disabled: thinking,
-                    onclick: () => askHint(conn) }, shown.length ? "Ask again" : "Hint")));
+                    onclick: () => askHint(conn) }, shown.length ? t("nemeton.web.hint.ask_again") : t("nemeton.web.hint.title"))));
   }
   if (thinking) {
     const elapsed = (performance.now() - hint.started) / 1000;
     out.push(h("div", { class: "hint-progress", role: "status" },
       h("progress", { id: "hint-progress", max: elapsed < hint.seconds ? hint.seconds : null,
-                      value: elapsed < hint.seconds ? elapsed : null, "aria-label": "the search is thinking" }),
-      h("span", {}, `Thinking… ${Math.min(elapsed, hint.seconds).toFixed(1)} of ${hint.seconds} s`)));
+                      value: elapsed < hint.seconds ? elapsed : null, "aria-label": t("nemeton.web.hint.thinking_label") }),
+      h("span", {}, t("nemeton.web.hint.thinking", { elapsed: fmtNumber(Math.min(elapsed, hint.seconds), 1), seconds: hint.seconds }))));
   } else if (shown.length) {
     out.push(h("ol", { id: "hint-list", class: "hint-list" }, shown.map((m) => h("li", { key: m.rank, dataset: { rank: m.rank } },
       h("span", { class: "hint-rank", "aria-hidden": "true" }, String(m.rank)),
       h("span", { class: "hint-move" }, label(m.action)),
-      h("span", { class: "hint-win" }, `${Math.round(m.win * 100)}% win chance`)))),
-    h("p", { class: "hint" }, "Marked on the table. Worked out from what you can see only: the search does not know the hidden cards."));
+      h("span", { class: "hint-win" }, t("nemeton.web.hint.win_chance", { percent: fmtPercent(m.win) }))))),
+    h("p", { class: "hint" }, t("nemeton.web.hint.explained")));
   } else if (!ask) {
-    out.push(h("p", { class: "hint" }, "Hints are on in this room: ask for one when it is your turn."));
+    out.push(h("p", { class: "hint" }, t("nemeton.web.hint.on_in_room")));
   }
   render(out, box);
 }
@@ -444,25 +445,26 @@ function drawWaiting(conn, snap, seats) {
   box.hidden = false;
   const open = snap.open_seats || [];
   const mine = [...page.conns.keys()].filter((k) => k !== "watch");
-  const out = [h("h2", {}, "Waiting for players"),
-    h("p", {}, `The game starts when every seat is taken: ${open.length} open seat${open.length === 1 ? "" : "s"} left.`)];
+  const out = [h("h2", {}, t("nemeton.web.room.waiting_title")),
+    h("p", {}, t("nemeton.web.room.starts_when_taken", { count: open.length }))];
   const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}`;
-  out.push(h("p", { class: "hint" }, "Anyone with this link can take an open seat:"),
-    linkRow(link, { id: "open-link", label: "link to take an open seat", onCopy: copy }));
+  out.push(h("p", { class: "hint" }, t("nemeton.web.room.anyone_with_link")),
+    linkRow(link, { id: "open-link", label: t("nemeton.web.room.open_link_label"), onCopy: copy }));
   if (!mine.length) {  // a visitor: take a seat with a name (what they type survives a push)
-    out.push(h("label", { class: "field" }, "Your name ",
+    out.push(h("label", { class: "field" }, t("nemeton.web.your_name"), " ",
       h("input", { id: "join-name", maxlength: MAX_NAME, defaultValue: myName(), autocomplete: "nickname",
-                   placeholder: "the name others see", "aria-label": "your name" })),
+                   placeholder: t("nemeton.web.name_placeholder"), "aria-label": t("nemeton.web.your_name") })),
     h("p", { class: "error", role: "alert", id: "join-error" }),
     h("div", { class: "button-row" }, open.map((s) => h("button", {
       key: s, type: "button", class: "primary take-seat", dataset: { seat: s },
-      "aria-label": `Take the ${seatColour(s).name} ${seatColour(s).symbol} open seat`,
-      onclick: (e) => takeOpenSeat(roomId, s, $("join-name"), $("join-error"), e.currentTarget, seats) }, "Take ", seatBadge(s, "Open seat")))));
+      "aria-label": t("nemeton.web.take_open_seat_label", { colour: colourName(s), symbol: seatColour(s).symbol }),
+      onclick: (e) => takeOpenSeat(roomId, s, $("join-name"), $("join-error"), e.currentTarget, seats) },
+      tNodes("nemeton.web.room.take_seat", {}, { seat: seatBadge(s, t("nemeton.web.open_seat")) })))));
   } else {
     for (const seat of mine) {
       if (page.tokens.joined && page.tokens.joined[seat]) {
         out.push(h("button", { key: `leave-${seat}`, type: "button", class: "leave-seat", onclick: () => leave(seat) },
-          `Leave my seat (${seatNameOf(seats, seat)})`));
+          t("nemeton.web.room.leave_seat", { name: seatNameOf(seats, seat) })));
       }
     }
   }
@@ -485,17 +487,17 @@ function drawCreator(snap, seats) {
   box.hidden = false;
   const invites = page.tokens.invites || {};
   const items = seats.filter((s) => s.kind === "human").map((s) => {
-    const out = [seatBadge(s.seat, s.open ? "Open seat" : s.name)];
+    const out = [seatBadge(s.seat, s.open ? t("nemeton.web.open_seat") : s.name)];
     const token = invites[s.seat];
     if (token && !s.open) {
       const link = `${location.origin}/rooms/${encodeURIComponent(roomId)}?token=${encodeURIComponent(token)}`;
-      out.push(linkRow(link, { label: `invite link for ${s.name}`, dataset: { seat: s.seat }, buttonClass: "copy-invite", onCopy: copy }),
-        h("span", { class: "hint" }, s.connected ? "here" : "not here yet: send them this link"));
+      out.push(linkRow(link, { label: t("nemeton.web.room.invite_label", { name: s.name }), dataset: { seat: s.seat }, buttonClass: "copy-invite", onCopy: copy }),
+        h("span", { class: "hint" }, s.connected ? t("nemeton.web.room.here") : t("nemeton.web.room.not_here_yet")));
     }
     if (!snap.terminal && !s.open && !snap.waiting) {
       out.push(s.stand_in
-        ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, `Give back to ${s.name}`)
-        : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, "Hand to the AI"));
+        ? h("button", { type: "button", onclick: () => handSeat(s.seat, null) }, t("nemeton.web.room.give_back", { name: s.name }))
+        : h("button", { type: "button", onclick: () => handSeat(s.seat, "heuristic") }, t("nemeton.web.room.hand_to_ai")));
     }
     return h("li", { key: s.seat }, out);
   });
@@ -503,22 +505,22 @@ function drawCreator(snap, seats) {
   // open while a friend has yet to come (their link is what they need), folded away after;
   // a person's own opening or folding stays until that changes (preact sets `open` only then)
   const expected = seats.some((s) => invites[s.seat] && !s.connected && !s.open) || Boolean(snap.waiting);
-  render(h("details", { open: expected }, h("summary", {}, h("h2", {}, "Your room")),
+  render(h("details", { open: expected }, h("summary", {}, h("h2", {}, t("nemeton.web.room.your_room"))),
     h("p", { class: "hint" }, Object.keys(invites).length
-      ? "You created this room: send each friend their own invite link (it is their seat: keep it private); hand an absent player's seat to the AI and back."
-      : "You created this room: hand an absent player's seat to the AI and back."),
-    h("p", { class: "hint" }, page.info.listed === false ? "Unlisted: the lobby does not show this room; only its links lead here."
-      : "Listed in the lobby: anyone may watch."),
-    h("p", { class: "hint", id: "hints-setting" }, snap.hints ? "Hints on: each player may ask the search for its preferred moves."
-      : "Hints off in this room."),
+      ? t("nemeton.web.room.creator_invites")
+      : t("nemeton.web.room.creator")),
+    h("p", { class: "hint" }, page.info.listed === false ? t("nemeton.web.room.unlisted")
+      : t("nemeton.web.room.listed")),
+    h("p", { class: "hint", id: "hints-setting" }, snap.hints ? t("nemeton.web.room.hints_on")
+      : t("nemeton.web.room.hints_off")),
     h("ul", { class: "creator-seats" }, items),
-    h("div", { class: "invite-row" }, h("label", { class: "field" }, "Spectators ",
-      h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": "link for spectators" })),
-      h("button", { type: "button", onclick: () => copy(watch) }, "Copy link"))), box);
+    h("div", { class: "invite-row" }, h("label", { class: "field" }, t("nemeton.web.room.spectators"), " ",
+      h("input", { class: "invite", id: "watch-link", readonly: true, value: watch, "aria-label": t("nemeton.web.room.spectators_label") })),
+      h("button", { type: "button", onclick: () => copy(watch) }, t("nemeton.web.copy_link")))), box);
 }
 
 async function copy(text) {
-  try { await navigator.clipboard.writeText(text); toast("Link copied"); } catch (err) { toast("Select the link and copy it", "error"); }
+  try { await navigator.clipboard.writeText(text); toast(t("nemeton.web.room.copied")); } catch (err) { toast(t("nemeton.web.room.copy_failed"), "error"); }
 }
 
 async function handSeat(seat, agent) {
@@ -531,26 +533,26 @@ function drawScore(conn, snap, seats) {
   const box = $("score");
   if (!snap.terminal || page.scoreDismissed || page.passTo !== null) { box.hidden = true; return; }
   const last = [...conn.log].reverse().find((e) => e.kind === "game_won" || e.kind === "game_end");
-  render(last ? parts(last.parts, seats, last.text) : null, $("score-winner"));
+  render(last ? parts(entryParts(last), seats, last.text) : null, $("score-winner"));
   drawScoreSheet(page.game, $("score-body"), { ...page.ctx, view: snap.view, legal: [], mode: "score" }, seats);
   render([
-    h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, "Replay"),
-    h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, "Analyse the game"),
+    h("a", { class: "button", href: `/rooms/${encodeURIComponent(roomId)}/replay` }, t("nemeton.web.replay_button")),
+    h("a", { class: "button", id: "analyse", href: `/rooms/${encodeURIComponent(roomId)}/analysis` }, t("nemeton.web.analyse_game")),
     rematchButton(snap),
-    h("button", { type: "button", onclick: () => { page.scoreDismissed = true; update(); } }, "See the table"),
-    h("a", { class: "button", href: "/" }, "Lobby")], $("score-actions"));
+    h("button", { type: "button", onclick: () => { page.scoreDismissed = true; update(); } }, t("nemeton.web.room.see_table")),
+    h("a", { class: "button", href: "/" }, t("nemeton.web.lobby_button"))], $("score-actions"));
   box.hidden = false;
 }
 
 function rematchButton(snap) {
-  if (snap.rematch) return h("button", { type: "button", class: "primary", onclick: () => goRematch(snap.rematch) }, "Go to the rematch");
-  if (!page.tokens.creator) return h("span", { class: "hint" }, "The room's creator can start a rematch.");
+  if (snap.rematch) return h("button", { type: "button", class: "primary", onclick: () => goRematch(snap.rematch) }, t("nemeton.web.room.go_rematch"));
+  if (!page.tokens.creator) return h("span", { class: "hint" }, t("nemeton.web.room.creator_rematch"));
   return h("button", { type: "button", class: "primary", onclick: async () => {
     try {
       const made = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/rematch`, { token: page.tokens.creator });
       goRematch(made.room);
     } catch (err) { toast(err.message, "error"); }
-  } }, "Rematch (same seats)");
+  } }, t("nemeton.web.room.rematch"));
 }
 
 function goRematch(newRoom) {
@@ -566,4 +568,4 @@ window.nemeton = {
   get pending() { return Boolean(page.focus && page.focus.pending); },  // a move on its way
 };
 
-start();
+startPage().then(start);

@@ -1,5 +1,8 @@
 // Pure helpers for the words on the page: no DOM, so Node's test runner imports them
-// (tests/js/). js/common.js re-exports them beside the helpers that build elements.
+// (tests/js/). js/common.js re-exports them beside the helpers that build elements. Words in
+// the page's language come from i18n.js (English until a page has loaded its language).
+
+import { fmtList, t } from "./i18n.js";
 
 // Colour is never the only signal: every seat also has a symbol (and its name).
 export const SEAT_COLOURS = [
@@ -15,13 +18,23 @@ export function seatColour(seat) {
   return SEAT_COLOURS[((seat % SEAT_COLOURS.length) + SEAT_COLOURS.length) % SEAT_COLOURS.length];
 }
 
+/** A seat's colour as a word in the page's language ("red", "rosso", "rojo"): for labels,
+ *  beside its symbol (colour is never the only signal). */
+export function colourName(seat) {
+  const ids = {
+    red: t("nemeton.web.colour.red"), blue: t("nemeton.web.colour.blue"), green: t("nemeton.web.colour.green"),
+    amber: t("nemeton.web.colour.amber"), purple: t("nemeton.web.colour.purple"), teal: t("nemeton.web.colour.teal"),
+  };
+  return ids[seatColour(seat).name];
+}
+
 /** A seat's name from the snapshot's seats ([{seat, name, ...}]); "Player N" (N from 1) when
  *  the list does not name it. Never the engine's 0-based index. */
 export function seatNameOf(seats, seat) {
   const list = Array.isArray(seats) ? seats : [];
   const found = list.find((s) => s && s.seat === seat) || list[seat];
   const name = found && typeof found.name === "string" && found.name.trim() ? found.name : null;
-  return name || `Player ${Number(seat) + 1}`;
+  return name || t("nemeton.web.player_n", { n: Number(seat) + 1 });
 }
 
 function isSeatRef(part) {
@@ -63,11 +76,9 @@ export function partsText(parts, seats, fallbackText = "") {
   return segmentsText(partsToSegments(parts, seats));
 }
 
-/** "A", "A and B", "A, B and C". */
+/** "A", "A and B", "A, B and C" (as the page's language lists them: "A, B e C", "A, B y C"). */
 export function joinWords(words) {
-  const list = words.filter((w) => w !== null && w !== undefined && w !== "");
-  if (list.length <= 1) return list.join("");
-  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  return fmtList(words.filter((w) => w !== null && w !== undefined && w !== ""));
 }
 
 /** A name cut to `max` characters with an ellipsis (the full name goes in a title). */
