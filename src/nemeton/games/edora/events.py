@@ -1,4 +1,4 @@
-"""Edora's event log: the kinds of event the rules record, and one sentence per entry.
+"""Edora's event log: the kinds of event the rules record, and one message per entry.
 
 The rules record an event for every action a player chooses (the first event of that action,
 with ``seat`` = the player) and for every automatic effect, in the order it happens: setup,
@@ -12,19 +12,29 @@ Components are named as in actions and views (sanctuary ``S05``, fire pit ``F02`
 ``T4``, potion ``P3a``, herb ``H_LEAP``, reward ``VP``); the sentences spell them out with the
 names of the rulebook ("the forest-leap herb", "3 prestige").
 
+Each entry is told as a message (:mod:`nemeton.i18n`): an id per kind and variant, "you"
+and another seat as separate ids (``edora.event.move.you`` / ``edora.event.move``), the
+components as nested messages keyed by their codes (``edora.herb.H_LEAP``,
+``edora.potion.P3a``, ``edora.space.KN``...), counts as plural messages. The catalogues are
+``locale/<lang>/LC_MESSAGES/edora.po`` (English, Italian, Spanish). Two kinds carry English
+prose recorded by older versions and still recorded (``no_effect.what``/``reason``,
+``round_end.reason``): the known strings are read through the lookup tables below.
+
 Who sees what: everything is public except what is drawn or laid face down: the three
 tablets a player draws in the draft (V1) and the two put back under the deck (the drafter
 only), and each herb laid face down while the layouts are arranged (V3: the arranger only,
-until ``herbs_revealed`` tells everyone). ``event_text`` writes each sentence from the
+until ``herbs_revealed`` tells everyone). ``event_message`` builds each message from the
 viewer's entry alone, so a redacted entry can never be told in full.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping
 
-from ...engine.log import default_event_text, number, seat_ref, sentence, verb, who
-from .components import REWARD_GAINS, REWARD_NAMES, RUNE_NAMES, RUNE_UNIT_WORDS, herb_name, space_name
+from ...engine.log import default_event_text
+from ...i18n import Message, msg, render, seat
+from .components import HERBS, POTIONS, REWARD_GAINS, RUNE_NAMES
 
 EVENT_KINDS: dict[str, str] = {
     # setup
@@ -95,388 +105,459 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 
-# ----- names people read (the tables live with the components) --------------------------
-def _and(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+# ----- components as nested messages (keyed by their codes) -------------------------------
+class _Untold(Exception):
+    """An entry whose fields do not fit its kind (a damaged save): told plainly instead."""
 
 
-def _whose(seat: int | None, viewer: int | None, capital: bool = False) -> str:
-    if seat is None:
-        return "The game's" if capital else "the game's"
-    if seat != viewer:
-        return f"{seat_ref(seat)}'s"
-    return "Your" if capital else "your"
+def _code(table, code: Any) -> str:
+    if not isinstance(code, str) or code not in table:
+        raise _Untold(code)
+    return code
 
 
-def _own(seat: int | None, viewer: int | None) -> str:
-    """The possessive of a sentence's own subject: "your" or "their"."""
-    return "your" if seat is not None and seat == viewer else "their"
+def _herb(code: Any) -> Message:
+    """``H_LEAP`` -> "the forest-leap herb" (the article belongs to the language)."""
+    return msg(f"edora.herb.{_code(HERBS, code)}")
 
 
-def _rewards(codes: list[str]) -> str:
-    return _and([REWARD_GAINS.get(c, c) for c in codes])
+def _gain(code: Any) -> Message:
+    """A reward as gained: ``VP`` -> "3 prestige"."""
+    return msg(f"edora.gain.{_code(REWARD_GAINS, code)}")
 
 
-def _prestige(e: Mapping[str, Any], lead: str = ": ") -> str:
-    """The prestige an entry gives, after ``lead`` (": +2 prestige", " and 3 prestige")."""
-    points = e.get("prestige", 0)
-    sign = "" if lead == " and " else "+"
-    return f"{lead}{sign}{number(points)} prestige" if points else ""
+def _gains(codes: list) -> list:
+    return [_gain(c) for c in codes]
 
 
-def _in_all(e: Mapping[str, Any], rewards: list[str], times: int = 1) -> str:
-    """" (+N prestige in all)" where the prestige differs from 3 per VP listed (herbs, overflow)."""
-    points = e.get("prestige", 0)
-    if points == 3 * times * rewards.count("VP"):
-        return ""
-    return f" (+{number(points)} prestige in all)"
+def _bonus(code: Any) -> Message:
+    """A reward as printed on a space (what a standing stone covers): ``VP`` -> "prestige"."""
+    return msg(f"edora.reward.{_code(REWARD_GAINS, code)}")
 
 
-def _points(value: Any) -> str:
-    return f"{number(value)} point" + ("" if value == 1 else "s")
+def _gem(code: Any) -> Message:
+    """``VP`` -> "the prestige gem"."""
+    return msg(f"edora.gem.{_code(REWARD_GAINS, code)}")
 
 
-def _subject(e: Mapping[str, Any], v: int | None) -> tuple[int | None, str]:
-    """The seat an entry is about (the actor, else ``player``) and how to name it."""
+def _rune(code: Any) -> Message:
+    """``MIST`` -> "the mistletoe rune stone"."""
+    return msg(f"edora.rune.{_code(RUNE_NAMES, code)}")
+
+
+def _rune_amount(code: Any, amount: int) -> Message:
+    """What a rune stone gives: "3 mistletoe", "1 die", "2 knowledge steps"."""
+    return msg(f"edora.rune_amount.{_code(RUNE_NAMES, code)}", count=amount)
+
+
+_ROWS = ("SUN", "MOON", "STAR")
+
+
+def _row(name: Any) -> Any:
+    """An amulet row: the standard board's three as messages; another board's row names
+    (its own capitals) as they are written there."""
+    if not isinstance(name, str):
+        raise _Untold(name)
+    return msg(f"edora.row.{name}") if name in _ROWS else name
+
+
+_SPACE = re.compile(r"^(?:(FD|TB|SS|RS)|(KN|SI)(\d+)|MI(\d+)P(\d+)|AM-([A-Z]{1,12})-x(\d+))$")
+
+
+def _space(code: Any) -> Any:
+    """A space code in words: ``MI2P1`` -> "2 mistletoe, brew up to 1 potion"."""
+    m = _SPACE.match(code) if isinstance(code, str) else None
+    if m is None:
+        return str(code)
+    plain, track, steps, mist, brews, row, times = m.groups()
+    if plain:
+        return msg(f"edora.space.{plain}")
+    if track:
+        return msg(f"edora.space.{track}", steps=int(steps))
+    if mist:
+        return msg("edora.space.MI", mistletoe=_mistletoe_amount(int(mist)), count=int(brews))
+    return msg("edora.space.AM", row=_row(row), times=int(times))
+
+
+def _mistletoe_amount(amount: int) -> Message:
+    """ "1 mistletoe", "3 mistletoe" (counted: other languages say "3 vischi")."""
+    return msg("edora.mistletoe", count=amount)
+
+
+def _potion(code: Any) -> Message:
+    """A potion's effect: ``P3a`` -> "+10 prestige"."""
+    return msg(f"edora.potion.{_code(POTIONS, code)}")
+
+
+#: The prestige a potion's own effect names (its sentence adds the total only when it differs).
+_POTION_PRESTIGE = {"P3a": 10, "P4b": 5, "P6c": 25}
+
+
+def _points(value: Any) -> Message:
+    """ "1 point", "12 points"."""
+    return msg("edora.points", count=value)
+
+
+# ----- English prose recorded in older entries (and still recorded): read as message ids --------
+_NO_EFFECT_WHAT = {"tablet action": "tablet", "amulet action": "amulet",
+                   "standing-stone action": "standing_stone", "rune-stone action": "rune_stone"}
+_NO_EFFECT_POTION = re.compile(r"^potion (P[1-6][abc])$")
+_NO_EFFECT_REASON = {
+    "no tablet is left at the oracle site": "no_tablet",
+    "every row is full": "rows_full",
+    "no new type of gem is left": "no_gem",
+    "every standing stone is already placed": "no_standing_stone",
+    "every rune stone is already placed": "no_rune_stone",
+    "no placed die of that player shows less than 6": "no_die_below_6",
+    "no herb of that player is face down": "no_herb_face_down",
+    "no herb is left on the sickle track": "no_herb_on_track",
+}
+_ROW_FULL = re.compile(r"^the ([A-Z]{1,12}) row is full$")
+_END_REASON = {
+    "a player has placed their 13th die": "last_die",
+    "safety valve: 3 rounds without any die placed": "quiet_rounds",
+    "safety valve: round 40 reached": "round_40",
+}
+
+
+def _no_effect_reason(reason: Any) -> Message:
+    if reason in _NO_EFFECT_REASON:
+        return msg(f"edora.no_effect.{_NO_EFFECT_REASON[reason]}")
+    m = _ROW_FULL.match(reason) if isinstance(reason, str) else None
+    if m is None:
+        raise _Untold(reason)
+    return msg("edora.no_effect.row_full", row=_row(m.group(1)))
+
+
+# ----- who the sentence is about ----------------------------------------------------------------
+def _subject(e: Mapping[str, Any]) -> int:
+    """The seat an entry is about: the actor, else ``player``."""
     s = e["seat"] if e["seat"] is not None else e.get("player")
-    return s, who(s, v, capital=True)
+    if isinstance(s, bool) or not isinstance(s, int):
+        raise _Untold(s)
+    return s
 
 
-def _v(s: int | None, v: int | None, singular: str, plural: str) -> str:
-    return verb(s, v, singular, plural)
+def _told(name: str, s: int, v: int | None, **args: Any) -> Message:
+    """Message ``edora.event.<name>.you`` for the viewer's own seat, else ``edora.event.<name>``
+    with the seat as ``seat``."""
+    if s == v:
+        return msg(f"edora.event.{name}.you", **args)
+    return msg(f"edora.event.{name}", seat=seat(s), **args)
 
 
-# ----- one sentence per kind --------------------------------------------------------------
+def _about(name: str, e: Mapping[str, Any], v: int | None, **args: Any) -> Message:
+    return _told(name, _subject(e), v, **args)
+
+
+def _seats(seats: list, v: int | None) -> list:
+    """Seats for a list ("seat 0, you and seat 2"): the viewer as "you" ("You" first)."""
+    out: list = []
+    for i, s in enumerate(seats):
+        if s == v and i == 0:
+            out.append(msg("edora.you.start"))
+        elif s == v:
+            out.append(msg("edora.you"))
+        else:
+            out.append(seat(s))
+    return out
+
+
+def _in_all(e: Mapping[str, Any], rewards: list, times: int = 1) -> bool:
+    """Whether a sentence adds "(+N prestige in all)": the prestige differs from 3 per VP
+    listed (herbs, overflow)."""
+    return e.get("prestige", 0) != 3 * times * rewards.count("VP")
+
+
+# ----- one message per kind --------------------------------------------------------------------
 def _setup(e, v):
-    s = e["start_player"]
-    best = max(e["reserve_sums"])
-    tie = " (a tie, drawn at random)" if e["tie"] else ""
-    return sentence(f"{who(s, v, capital=True)} {_v(s, v, 'is', 'are')} the start player: the highest "
-                    f"sum of reserve dice ({best}){tie}")
+    tie = ".tie" if e["tie"] else ""
+    return _told("setup" + tie, e["start_player"], v, best=max(e["reserve_sums"]))
 
 
 def _start_tablet(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'draws', 'draw')} tablet {e['tablet']} to start with")
+    return _about("start_tablet", e, v, tablet=e["tablet"])
 
 
 def _draft_draw(e, v):
-    s, name = _subject(e, v)
     if "tablets" in e:
-        return sentence(f"{name} {_v(s, v, 'draws', 'draw')} tablets {_and(e['tablets'])} for the draft")
-    return sentence(f"{name} {_v(s, v, 'draws', 'draw')} {e['count']} tablets blind for the draft")
+        return _about("draft_draw.tablets", e, v, tablets=list(e["tablets"]))
+    return _about("draft_draw", e, v, count=e["count"])
 
 
 def _keep_tablet(e, v):
-    s, name = _subject(e, v)
-    under = (f"{_and(e['under_tablets'])}" if "under_tablets" in e
-             else f"{e['under']} tablet" + ("" if e["under"] == 1 else "s"))
-    return sentence(f"{name} {_v(s, v, 'keeps', 'keep')} tablet {e['tablet']} and "
-                    f"{_v(s, v, 'puts', 'put')} {under} under the deck")
+    under = list(e["under_tablets"]) if "under_tablets" in e else msg("edora.tablets", count=e["under"])
+    return _about("keep_tablet", e, v, tablet=e["tablet"], under=under)
 
 
 def _arrange_herb(e, v):
-    s, name = _subject(e, v)
-    herb = herb_name(e["herb"]) if "herb" in e else "a herb"
-    return sentence(f"{name} {_v(s, v, 'lays', 'lay')} {herb} face down in herb circle {e['circle'] + 1}")
+    herb = _herb(e["herb"]) if "herb" in e else msg("edora.herb.hidden")
+    return _about("arrange_herb", e, v, herb=herb, circle=e["circle"] + 1)
 
 
 def _herbs_revealed(e, v):
-    return sentence("Everybody has arranged their herbs: the layouts are turned face up")
+    return msg("edora.event.herbs_revealed")
 
 
 def _choose_start(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'puts', 'put')} {_own(s, v)} druid on start space {e['start']}, "
-                    f"next to {e['sanctuary']}")
+    return _about("choose_start", e, v, start=e["start"], sanctuary=e["sanctuary"])
 
 
 def _first_step(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"First turn: {_whose(s, v)} druid steps onto {e['sanctuary']} for free")
+    return _about("first_step", e, v, sanctuary=e["sanctuary"])
 
 
 def _move(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'moves', 'move')} from {e['from_sanctuary']} to {e['sanctuary']} "
-                    f"for {e['cost']} provision" + ("" if e["cost"] == 1 else "s"))
+    return _about("move", e, v, origin=e["from_sanctuary"], sanctuary=e["sanctuary"], count=e["cost"])
 
 
 def _forest_leap(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'leaps', 'leap')} through the forest from {e['from_sanctuary']} "
-                    f"to {e['sanctuary']} for 1 provision")
+    return _about("forest_leap", e, v, origin=e["from_sanctuary"], sanctuary=e["sanctuary"])
 
 
 def _emergency(e, v):
-    s, name = _subject(e, v)
-    why = " (no normal turn was possible)" if e["forced"] else ""
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} an emergency turn{why}: +6 provisions "
-                    f"and a die from the overview board")
+    return _about("emergency.forced" if e["forced"] else "emergency", e, v)
 
 
 def _place_die(e, v):
-    s, name = _subject(e, v)
-    turned = f" turned to {e['value']}" if e["value"] != e["die"] else ""
-    return sentence(f"{name} {_v(s, v, 'places', 'place')} a {e['die']}{turned} on {e['sanctuary']} "
-                    f"space {e['space']} ({space_name(e['space_action'])}) and "
-                    f"{_v(s, v, 'pays', 'pay')} {e['cost']} provision" + ("" if e["cost"] == 1 else "s"))
+    turned = e["value"] != e["die"]
+    args = dict(die=e["die"], sanctuary=e["sanctuary"], space=e["space"], action=_space(e["space_action"]),
+                count=e["cost"])
+    if turned:
+        args["value"] = e["value"]
+    return _about("place_die.turned" if turned else "place_die", e, v, **args)
 
 
 def _last_round(e, v):
-    s, name = _subject(e, v)
-    their = "your" if s == v else "their"
-    return sentence(f"{name} {_v(s, v, 'has', 'have')} placed {their} 13th die: this round is the last")
+    return _about("last_round", e, v)
 
 
 def _competition(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'wins', 'win')} the competition at {e['sanctuary']} with a "
-                    f"{e['value']}{_prestige(e)}")
+    points = e.get("prestige", 0)
+    if points:
+        return _about("competition.prestige", e, v, sanctuary=e["sanctuary"], value=e["value"], prestige=points)
+    return _about("competition", e, v, sanctuary=e["sanctuary"], value=e["value"])
 
 
 def _track(track: str):
-    def text(e, v):
-        s, name = _subject(e, v)
-        steps = e["steps"]
-        return sentence(f"{name} {_v(s, v, 'advances', 'advance')} {steps} step" + ("" if steps == 1 else "s")
-                        + f" on the {track} track to {e['position']}" + _prestige(e, ", "))
-    return text
+    def told(e, v):
+        points = e.get("prestige", 0)
+        args = dict(count=e["steps"], position=e["position"])
+        if points:
+            return _about(f"{track}.prestige", e, v, prestige=points, **args)
+        return _about(track, e, v, **args)
+    return told
 
 
 def _mistletoe(e, v):
-    s, name = _subject(e, v)
-    brews = e["brews"]
-    return sentence(f"{name} {_v(s, v, 'gains', 'gain')} {e['mistletoe']} mistletoe{_prestige(e, ' and ')} "
-                    f"and may brew up to {brews} potion" + ("" if brews == 1 else "s"))
+    points = e.get("prestige", 0)
+    if points:
+        return _about("mistletoe.prestige", e, v, mistletoe=_mistletoe_amount(e["mistletoe"]), prestige=points,
+                      count=e["brews"])
+    return _about("mistletoe", e, v, mistletoe=_mistletoe_amount(e["mistletoe"]), count=e["brews"])
 
 
 def _food_choice(e, v):
-    s, name = _subject(e, v)
     if e["take"] == "dice":
-        return sentence(f"{name} {_v(s, v, 'chooses', 'choose')} 3 dice from the overview board")
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} {e['provisions']} provisions{_prestige(e, ' and ')}")
+        return _about("food_choice.dice", e, v)
+    points = e.get("prestige", 0)
+    if points:
+        return _about("food_choice.prestige", e, v, provisions=e["provisions"], prestige=points)
+    return _about("food_choice", e, v, provisions=e["provisions"])
 
 
 def _take_die(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} a {e['value']} from the overview board")
+    return _about("take_die", e, v, value=e["value"])
 
 
 def _overview_dice(e, v):
-    s, name = _subject(e, v)
-    parts = []
-    if e["values"]:
-        dice = _and([f"a {x}" for x in e["values"]])
-        parts.append(f"{_v(s, v, 'takes', 'take')} {dice} from the overview board")
-    if e["missing"]:
-        missing = e["missing"]
-        dice = "die" if missing == 1 else "dice"
-        parts.append(f"{_v(s, v, 'gains', 'gain')} {number(e['prestige'])} prestige for {missing} {dice} "
-                     f"missing there")
-    return sentence(f"{name} " + " and ".join(parts))
+    values, missing = e["values"], e["missing"]
+    dice = [msg("edora.die", value=x) for x in values]
+    if values and missing:
+        return _about("overview_dice.both", e, v, dice=dice, prestige=e["prestige"], count=missing)
+    if missing:
+        return _about("overview_dice.missing", e, v, prestige=e["prestige"], count=missing)
+    if values:
+        return _about("overview_dice", e, v, dice=dice)
+    raise _Untold(e)
 
 
 def _take_tablet(e, v):
-    s, name = _subject(e, v)
-    refill = (f"; {e['refill']} refills the slot" if e["refill"] else "; the deck is empty, the slot stays empty")
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} tablet {e['tablet']} from oracle side {e['side']} "
-                    f"and {_v(s, v, 'gains', 'gain')} {_rewards(e['rewards'])}{_in_all(e, e['rewards'])}{refill}")
+    refill = (msg("edora.refill", tablet=e["refill"]) if e["refill"] else msg("edora.refill.empty"))
+    args = dict(tablet=e["tablet"], side=e["side"], rewards=_gains(e["rewards"]), refill=refill)
+    if _in_all(e, e["rewards"]):
+        return _about("take_tablet.in_all", e, v, prestige=e.get("prestige", 0), **args)
+    return _about("take_tablet", e, v, **args)
 
 
 def _brew(e, v):
-    from .components import POTION_EFFECTS
-    s, name = _subject(e, v)
-    effect = POTION_EFFECTS.get(e["potion"], "")
     points = e.get("prestige", 0)
-    extra = f" (+{number(points)} prestige in all)" if points and f"+{points} prestige" not in effect else ""
-    return sentence(f"{name} {_v(s, v, 'brews', 'brew')} potion {e['potion']} for {e['cost']} "
-                    f"mistletoe: {effect}{extra}")
+    args = dict(potion=e["potion"], cost=_mistletoe_amount(e["cost"]), effect=_potion(e["potion"]))
+    if points and points != _POTION_PRESTIGE.get(e["potion"]):
+        return _about("brew.in_all", e, v, prestige=points, **args)
+    return _about("brew", e, v, **args)
 
 
 def _stop(e, v):
-    s, name = _subject(e, v)
-    what = "brew no more potions" if e["what"] == "potions" else "raise no more dice"
-    verb_ = what.replace("brew", "brews").replace("raise", "raises") if s != v else what
-    return sentence(f"{name} {verb_}")
+    return _about("stop.potions" if e["what"] == "potions" else "stop.dice", e, v)
+
+
+_SKIPPED = {"standing-stone": "standing_stone", "rune-stone": "rune_stone"}
 
 
 def _skip(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'leaves', 'leave')} the {e['what']} action unused")
+    return _about(f"skip.{_SKIPPED[_code(_SKIPPED, e['what'])]}", e, v)
 
 
 def _take_gem(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'puts', 'put')} the {REWARD_NAMES.get(e['gem'], e['gem'])} gem on "
-                    f"the {e['row']} row of {_own(s, v)} amulet and {_v(s, v, 'gains', 'gain')} "
-                    f"{REWARD_GAINS.get(e['gem'], e['gem'])} {e['times']} times"
-                    f"{_in_all(e, [e['gem']], e['times'])}")
+    args = dict(gem=_gem(e["gem"]), row=_row(e["row"]), gain=_gain(e["gem"]), count=e["times"])
+    if _in_all(e, [e["gem"]], e["times"]):
+        return _about("take_gem.in_all", e, v, prestige=e.get("prestige", 0), **args)
+    return _about("take_gem", e, v, **args)
 
 
 def _standing_stone(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'places', 'place')} the standing stone covering "
-                    f"{REWARD_NAMES.get(e['stone'], e['stone'])} and {_v(s, v, 'gains', 'gain')} "
-                    f"{_rewards(e['rewards'])}{_in_all(e, e['rewards'])}")
+    args = dict(stone=_bonus(e["stone"]), rewards=_gains(e["rewards"]))
+    if _in_all(e, e["rewards"]):
+        return _about("standing_stone.in_all", e, v, prestige=e.get("prestige", 0), **args)
+    return _about("standing_stone", e, v, **args)
 
 
 def _rune_stone(e, v):
-    s, name = _subject(e, v)
-    one, many = RUNE_UNIT_WORDS.get(e["stone"], (e["stone"], e["stone"]))
-    amount = e["amount"]
     points = e.get("prestige", 0)
-    extra = f" (+{number(points)} prestige in all)" if points and e["stone"] != "PRESTIGE_POINT" else ""
-    return sentence(f"{name} {_v(s, v, 'places', 'place')} the {RUNE_NAMES.get(e['stone'], e['stone'])} "
-                    f"rune stone with the die counting {e['value']}: "
-                    f"{amount} {one if amount == 1 else many}{extra}")
+    args = dict(rune=_rune(e["stone"]), value=e["value"], amount=_rune_amount(e["stone"], e["amount"]))
+    if points and e["stone"] != "PRESTIGE_POINT":
+        return _about("rune_stone.in_all", e, v, prestige=points, **args)
+    return _about("rune_stone", e, v, **args)
 
 
 def _repeat_reward(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} {REWARD_GAINS.get(e['reward'], e['reward'])} once "
-                    f"more with {herb_name(e['herb'])}{_in_all(e, [e['reward']])}")
+    args = dict(gain=_gain(e["reward"]), herb=_herb(e["herb"]))
+    if _in_all(e, [e["reward"]]):
+        return _about("repeat_reward.in_all", e, v, prestige=e.get("prestige", 0), **args)
+    return _about("repeat_reward", e, v, **args)
 
 
 def _raise_die(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'sets', 'set')} {_own(s, v)} {e['value']} on {e['sanctuary']} "
-                    f"space {e['space']} to 6")
+    return _about("raise_die", e, v, value=e["value"], sanctuary=e["sanctuary"], space=e["space"])
 
 
 def _flip_herb(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'turns', 'turn')} {herb_name(e['herb'])} face up")
+    return _about("flip_herb", e, v, herb=_herb(e["herb"]))
 
 
 def _take_herb(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'takes', 'take')} {herb_name(e['herb'])} from the sickle track, face up")
+    return _about("take_herb", e, v, herb=_herb(e["herb"]))
 
 
 def _activate_herb(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'turns', 'turn')} {herb_name(e['herb'])} face up and "
-                    f"{herb_name(e['other'])} face down")
+    return _about("activate_herb", e, v, herb=_herb(e["herb"]), other=_herb(e["other"]))
 
 
 def _no_effect(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{_whose(s, v, capital=True)} {e['what']} has no effect: {e['reason']}")
+    what, reason = e["what"], _no_effect_reason(e["reason"])
+    if what in _NO_EFFECT_WHAT:
+        return _about(f"no_effect.{_NO_EFFECT_WHAT[what]}", e, v, reason=reason)
+    m = _NO_EFFECT_POTION.match(what) if isinstance(what, str) else None
+    if m is None:
+        raise _Untold(what)
+    return _about("no_effect.potion", e, v, potion=m.group(1), reason=reason)
 
 
 def _fire_pit(e, v):
-    s, name = _subject(e, v)
-    extra = []
+    bonus = []
     if e.get("enclosing_bonus"):
-        extra.append(f"{e['enclosing_bonus']} for the enclosing dice")
+        bonus.append(msg("edora.fire_bonus.enclosing", prestige=e["enclosing_bonus"]))
     if e.get("order_bonus"):
-        extra.append(f"{e['order_bonus']} for closing one of the first three pits")
-    bonus = f", and {_and(extra)} prestige" if extra else ""
+        bonus.append(msg("edora.fire_bonus.order", prestige=e["order_bonus"]))
     plain = 3 * e["rewards"].count("VP") + e.get("enclosing_bonus", 0) + e.get("order_bonus", 0)
-    total = f" (+{number(e['prestige'])} prestige in all)" if e["prestige"] != plain else ""
-    return sentence(f"{name} {_v(s, v, 'encloses', 'enclose')} fire pit {e['pit']} and "
-                    f"{_v(s, v, 'gains', 'gain')} {_rewards(e['rewards'])}{bonus}{total}")
+    name = "fire_pit" + (".bonus" if bonus else "") + (".in_all" if e["prestige"] != plain else "")
+    args: dict[str, Any] = dict(pit=e["pit"], rewards=_gains(e["rewards"]))
+    if bonus:
+        args["bonus"] = bonus
+    if e["prestige"] != plain:
+        args["prestige"] = e["prestige"]
+    return _about(name, e, v, **args)
 
 
 def _dolmen_link(e, v):
-    s, name = _subject(e, v)
     a, z = e["sanctuaries"]
-    length, bonus = e["length"], e["beige_bonus"]
-    beige = (f" and {_v(s, v, 'takes', 'take')} a beige dolmen: 2 x {length} + {bonus} = {number(e['prestige'])}"
-             if bonus else f": 2 x {length} = {number(e['prestige'])}")
-    return sentence(f"{name} {_v(s, v, 'links', 'link')} the two dolmens of colour {e['colour']} ({a} and {z}) along "
-                    f"{length} sanctuaries{beige} prestige")
+    args = dict(colour=e["colour"], first=a, second=z, length=e["length"], prestige=e["prestige"])
+    if e["beige_bonus"]:
+        return _about("dolmen_link.beige", e, v, bonus=e["beige_bonus"], **args)
+    return _about("dolmen_link", e, v, **args)
 
 
 def _herbs_released(e, v):
-    s, name = _subject(e, v)
-    herbs = [herb_name(h) for h in e["herbs"]]
-    text = f"{_whose(s, v, capital=True)} sickle releases herb pair {e['pair']}"
+    pair = e["pair"]
     if e.get("active"):
-        text += f": {herb_name(e['active'])}, the only one left, goes face up"
-    elif herbs:
-        text += f" ({_and(herbs)})"
-    else:
-        text += ", already empty"
-    return sentence(text)
+        return _about("herbs_released.active", e, v, pair=pair, herb=_herb(e["active"]))
+    if e["herbs"]:
+        return _about("herbs_released", e, v, pair=pair, herbs=[_herb(h) for h in e["herbs"]])
+    return _about("herbs_released.empty", e, v, pair=pair)
 
 
 def _round_end(e, v):
-    text = f"Round {e['round']} ends"
+    if not e["game_over"]:
+        return msg("edora.event.round_end", round=e["round"])
     reason = e.get("reason")
-    if e["game_over"]:
-        text += f" and so does the game ({reason})" if reason else " and so does the game"
-    return sentence(text)
+    if not reason:
+        return msg("edora.event.round_end.game_over", round=e["round"])
+    if reason not in _END_REASON:
+        raise _Untold(reason)
+    return msg("edora.event.round_end.game_over.reason", round=e["round"],
+               reason=msg(f"edora.end_reason.{_END_REASON[reason]}"))
 
 
 def _score_leftovers(e, v):
-    s, name = _subject(e, v)
-    dice = e["dice"]
-    return sentence(f"Final step 1: {who(s, v)} {_v(s, v, 'scores', 'score')} "
-                    f"{_points(e['points'])} for leftovers ({e['provisions']} provisions, {e['mistletoe']} "
-                    f"mistletoe, {dice} reserve di" + ("e" if dice == 1 else "ce") + ")")
+    return _about("score_leftovers", e, v, points=_points(e["points"]), provisions=e["provisions"],
+                  mistletoe=_mistletoe_amount(e["mistletoe"]), dice=msg("edora.reserve_dice", count=e["dice"]))
 
 
 def _score_sickle(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"Final step 2: {who(s, v)} {_v(s, v, 'scores', 'score')} "
-                    f"{_points(e['points'])} for the sickle at {e['position']}")
+    return _about("score_sickle", e, v, points=_points(e["points"]), position=e["position"])
 
 
 def _score_tablets(e, v):
-    s, name = _subject(e, v)
-    met = f"met: {_and(e['met'])}" if e["met"] else "none met"
-    unmet = f"; not met: {_and(e['unmet'])}" if e["unmet"] else ""
-    return sentence(f"Final step 3: {who(s, v)} {_v(s, v, 'scores', 'score')} "
-                    f"{_points(e['points'])} for tablets ({met}{unmet})")
+    met, unmet = list(e["met"]), list(e["unmet"])
+    if met:
+        detail = msg("edora.tablets_scored.met_unmet", met=met, unmet=unmet) if unmet else \
+            msg("edora.tablets_scored.met", met=met)
+    else:
+        detail = msg("edora.tablets_scored.none_unmet", unmet=unmet) if unmet else msg("edora.tablets_scored.none")
+    return _about("score_tablets", e, v, points=_points(e["points"]), detail=detail)
 
 
 def _score_amulet(e, v):
-    s, name = _subject(e, v)
-    rows = e["full_rows"]
-    left = ", all three left slots filled" if e["left_column"] else ""
-    return sentence(f"Final step 4: {who(s, v)} {_v(s, v, 'scores', 'score')} "
-                    f"{_points(e['points'])} for the amulet ({rows} full row" + ("" if rows == 1 else "s")
-                    + f"{left})")
+    name = "score_amulet.left" if e["left_column"] else "score_amulet"
+    return _about(name, e, v, points=_points(e["points"]), rows=msg("edora.full_rows", count=e["full_rows"]))
 
 
 def _score_sanctuaries(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"Final step 5: {who(s, v)} {_v(s, v, 'collects', 'collect')} "
-                    f"{e['collected']} dice and stones from the sanctuaries, times {e['multiplier']} for "
-                    f"knowledge: {_points(e['points'])}")
+    return _about("score_sanctuaries", e, v, collected=e["collected"], multiplier=e["multiplier"],
+                  points=_points(e["points"]))
 
 
 def _final_score(e, v):
-    s, name = _subject(e, v)
-    return sentence(f"{name} {_v(s, v, 'finishes', 'finish')} with {_points(e['total'])} "
-                    f"({number(e['prestige_track'])} on the prestige track + "
-                    f"{number(e['total'] - e['prestige_track'])} in the final scoring)")
-
-
-def _seats(seats: list[int], v: int | None) -> str:
-    return _and([who(s, v) for s in seats])
+    return _about("final_score", e, v, points=_points(e["total"]), track=e["prestige_track"],
+                  rest=e["total"] - e["prestige_track"])
 
 
 def _tie_break(e, v):
-    return sentence(f"{_seats(e['players'], v)} tie on {_points(e['total'])}: the player behind on the "
-                    f"knowledge track wins (on the same space, the marker lower in the stack)")
+    players = list(e["players"])
+    name = "edora.event.tie_break" + (".you" if v in players else "")
+    return msg(name, players=_seats(players, v), points=_points(e["total"]))
 
 
 def _game_won(e, v):
-    w = e["winners"]
-    names = _seats(w, v)
+    w = list(e["winners"])
     if len(w) == 1:
-        return sentence(f"{names} {_v(w[0], v, 'wins', 'win')} with {_points(e['total'])}")
-    return sentence(f"{names} share the win with {_points(e['total'])}")
+        return _told("game_won", w[0], v, points=_points(e["total"]))
+    name = "edora.event.game_won.shared" + (".you" if v in w else "")
+    return msg(name, players=_seats(w, v), points=_points(e["total"]))
 
 
-_TEXTS: dict[str, Callable[[Mapping[str, Any], int | None], str]] = {
+_MESSAGES: dict[str, Callable[[Mapping[str, Any], int | None], Message]] = {
     "setup": _setup, "start_tablet": _start_tablet, "draft_draw": _draft_draw, "keep_tablet": _keep_tablet,
     "arrange_herb": _arrange_herb, "herbs_revealed": _herbs_revealed, "choose_start": _choose_start,
     "first_step": _first_step, "move": _move, "forest_leap": _forest_leap, "emergency": _emergency,
@@ -492,16 +573,24 @@ _TEXTS: dict[str, Callable[[Mapping[str, Any], int | None], str]] = {
     "score_amulet": _score_amulet, "score_sanctuaries": _score_sanctuaries, "final_score": _final_score,
     "tie_break": _tie_break, "game_won": _game_won,
 }
-assert set(_TEXTS) == set(EVENT_KINDS)
+assert set(_MESSAGES) == set(EVENT_KINDS)
+
+
+def event_message(entry: Mapping[str, Any], viewer: int | None) -> Message | None:
+    """The entry as a message for ``viewer`` (None = spectator), from that viewer's entry
+    alone. None for an entry whose fields do not fit its kind (a damaged save): the engine
+    then tells it plainly, field by field."""
+    try:
+        return _MESSAGES[entry["kind"]](entry, viewer)
+    except (_Untold, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def event_text(entry: Mapping[str, Any], viewer: int | None) -> str:
-    """One English sentence telling ``viewer`` (None = spectator) what the entry says. An entry
-    whose fields do not fit its kind (a damaged save) is told plainly, field by field."""
-    try:
-        return _TEXTS[entry["kind"]](entry, viewer)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return default_event_text(entry, viewer)
+    """The entry as one English sentence (with seat markers), as the engine's ``event_text``
+    writes it."""
+    message = event_message(entry, viewer)
+    return render(message, "en") if message is not None else default_event_text(entry, viewer)
 
 
-__all__ = ["EVENT_KINDS", "event_text"]
+__all__ = ["EVENT_KINDS", "event_message", "event_text"]

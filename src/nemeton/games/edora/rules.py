@@ -25,7 +25,7 @@ from .board import (DIE, FOOD, KNOW, MIST, REWARDS, SPACE_AMULET, SPACE_KNOWLEDG
 from .components import (ACTIVE, BEIGE_BONUS, DOLMEN_COLOURS, HERBS, HERBS_PER_PLAYER, HERB_AMULET, HERB_DIE,
                          HERB_FIRE, HERB_KNOW, HERB_LEAP, HERB_MIST, HERB_RUNE, HERB_SICKLE, HERB_STAND,
                          HERB_TABLET, HERB_VP, ON_BOARD, POTIONS, SPACE_STRIDE, TABLETS, TABLET_COPIES)
-from .events import event_text
+from .events import event_message
 from .options import EdoraOptions
 from .scoring import final_scoring, record_final_scoring
 from .checks import check_state
@@ -719,8 +719,8 @@ class EdoraState(State):
         c.final = self.final
         return c
 
-    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
-        return event_text(entry, viewer)
+    def event_message(self, entry: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
+        return event_message(entry, viewer)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return state_view(self, seat)
