@@ -1,5 +1,6 @@
-"""Amarok's event log: the kinds of event the rules record, and one sentence per entry for
-each viewer.
+"""Amarok's event log: the kinds of event the rules record, and one message per entry for
+each viewer (:mod:`nemeton.i18n`: a message id with structured arguments, rendered in each
+reader's language from the catalogues in ``locale/``).
 
 Who may read which field follows the views (ruling K2). A card taken is played face up at
 once, a clawed card is revealed to all, and the river, the fronts, the objective, the round
@@ -8,15 +9,17 @@ secret is a hand at the deal: each ``hand_dealt`` event lists the cards of one s
 that are held the same way, and only the seats that see them (the owner for cards facing it,
 everyone else for cards facing the others) receive ``cards``.
 
-The sentences are written from the viewer's entry alone (plus the public deck list and the
-seating), so a text can never tell more than the entry holds.
+The messages are written from the viewer's entry alone (plus the public deck list and the
+seating), so a text can never tell more than the entry holds. The viewer's own seat has its
+own ids ("you" rather than a seat), so that every language conjugates its own verbs; the
+game's terms (cards, symbols, colours, the objective's sides, teams) are nested messages.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...engine.log import number, seat_ref, sentence, verb, who
+from ...i18n import Message, msg, seat
 from .components import Deck
 
 EVENT_KINDS = {
@@ -34,42 +37,66 @@ EVENT_KINDS = {
     "game_end": "the game ends: the winners (or winning teams) and their round wins",
 }
 
-SYMBOL_WORDS = {"heart": "heart", "claw": "claw", "season": "change of season", "trap": "wolf trap"}
-OBJECTIVE_WORDS = {"wolf_pack": "the wolf pack (highest total wins)",
-                   "lone_wolf": "the lone wolf (lowest total wins)"}
+P = "amarok."
+#: The card symbols and the objective card's sides, as message ids.
+SYMBOL_IDS = {name: f"{P}symbol.{name}" for name in ("heart", "claw", "season", "trap")}
+OBJECTIVE_IDS = {name: f"{P}objective.{name}" for name in ("wolf_pack", "lone_wolf")}
+#: The standard deck's colours (a deck file's free text); any other colour is shown as written.
+COLOUR_IDS = {name: f"{P}colour.{name}" for name in ("red", "blue")}
+
+
+def colour(text: str) -> Message | str:
+    """A card's colour: the standard deck's translated, a custom deck's text as it is."""
+    return msg(COLOUR_IDS[text]) if text in COLOUR_IDS else text.lstrip()
+
+
+def objective(name: str) -> Message:
+    return msg(OBJECTIVE_IDS[name])
 
 
 class Seating:
-    """What a sentence needs besides the entry: the public deck list and who sits where."""
+    """What a message needs besides the entry: the public deck list and who sits where."""
 
     __slots__ = ("deck", "players", "teams")
 
     def __init__(self, deck: Deck, players: int, teams: bool):
         self.deck, self.players, self.teams = deck, players, teams
 
-    def card(self, cid: str) -> str:
-        """``R6 (red 6, heart)``."""
+    def card(self, cid: str) -> Message | str:
+        """``R6 (red 6, heart)``: the card's id and value as printed (literal text), its
+        colour and symbol translated; an id the deck lacks as it is."""
         i = self.deck.index.get(cid)
         if i is None:
             return str(cid)
         card = self.deck.cards[i]
-        about = f"{card.colour} {card.value}".strip()
+        args: dict[str, Any] = {"code": cid, "value": str(card.value)}
+        key = P + "card"
+        if card.colour.strip():
+            args["colour"] = colour(card.colour)
+        else:
+            key += ".colourless"
         if card.symbol_name:
-            about += f", {SYMBOL_WORDS[card.symbol_name]}"
-        return f"{cid} ({about})"
+            args["symbol"] = msg(SYMBOL_IDS[card.symbol_name])
+            key += ".symbol"
+        return msg(key, **args)
 
-    def cards(self, cids: Sequence[str]) -> str:
-        return join([self.card(c) for c in cids])
+    def cards(self, cids: Sequence[str]) -> list:
+        return [self.card(c) for c in cids]
+
+    def symbol(self, cid: str) -> str | None:
+        i = self.deck.index.get(cid)
+        return None if i is None else self.deck.cards[i].symbol_name
 
     def partners(self, seat: int) -> tuple[int, int]:
         half = self.players // 2
         return seat % half, seat % half + half
 
-    def team(self, seat: int, viewer: int | None) -> str:
-        a, b = self.partners(seat)
+    def team(self, s: int, viewer: int | None) -> Message:
+        """"your team (you and <partner>)" or "the team of <a> and <b>"."""
+        a, b = self.partners(s)
         if viewer in (a, b):
-            return f"your team (you and {seat_ref(b if viewer == a else a)})"
-        return f"the team of {seat_ref(a)} and {seat_ref(b)}"
+            return msg(P + "team.yours", partner=seat(b if viewer == a else a))
+        return msg(P + "team", a=seat(a), b=seat(b))
 
     def units(self, seats: Sequence[int]) -> list[int]:
         """One seat per player or team among ``seats`` (team mode: the lower partner)."""
@@ -77,160 +104,199 @@ class Seating:
             return list(seats)
         return sorted({self.partners(s)[0] for s in seats})
 
-    def unit_name(self, seat: int, viewer: int | None) -> str:
-        return self.team(seat, viewer) if self.teams else who(seat, viewer)
+    def unit_name(self, s: int, viewer: int | None) -> Any:
+        """A team (a message) or a player: the viewer as the message "you", another as a seat."""
+        if self.teams:
+            return self.team(s, viewer)
+        return msg(P + "you") if s == viewer else seat(s)
 
 
-def join(names: Sequence[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def whose(seat: int, viewer: int | None) -> str:
-    return "your" if seat == viewer else f"{seat_ref(seat)}'s"
-
-
-def _hand_of(player: int, actor: int, viewer: int | None) -> str:
-    """"your hand", "their own hand" (the actor's, told to another viewer), "<seat 2>'s hand"."""
-    if player == viewer:
-        return "your own hand" if player == actor else "your hand"
-    return "their own hand" if player == actor else f"{seat_ref(player)}'s hand"
-
-
-def wins_count(level: Any) -> str:
-    return f"{number(level)} round win" + ("" if level == 1 else "s")
-
-
-def event_text(entry: Mapping[str, Any], viewer: int | None, seating: Seating) -> str:
+def event_message(entry: Mapping[str, Any], viewer: int | None, seating: Seating) -> Message | None:
+    """The entry as a message for ``viewer``; None for a kind this game does not record."""
     write = _WRITERS.get(entry["kind"])
-    if write is None:
-        return sentence(f"{entry['kind'].replace('_', ' ')}")
-    return sentence(write(entry, viewer, seating))
+    return None if write is None else write(entry, viewer, seating)
+
+
+def _ev(name: str, you: bool, **args: Any) -> Message:
+    """``amarok.event.<name>.you`` (the viewer's own) or ``amarok.event.<name>``."""
+    return msg(f"{P}event.{name}" + (".you" if you else ""), **args)
 
 
 # ----- one writer per kind ---------------------------------------------------------------------
-def _deal(e, viewer, s: Seating) -> str:
+def _deal(e, viewer, s: Seating) -> Message:
     holder = e["holder"]
-    hold = f"{who(holder, viewer)} {verb(holder, viewer, 'holds', 'hold')} the objective card"
-    plays = verb(holder, viewer, "plays", "play")
-    river = s.cards(e["river"]) or "empty"
-    return (f"Round {e['round']} begins: {hold}, showing {OBJECTIVE_WORDS[e['objective']]}, and "
-            f"{plays} first; the river is {river}; {e['deck_size']} card{'' if e['deck_size'] == 1 else 's'} "
-            f"in the deck")
+    river = (msg(P + "river", cards=s.cards(e["river"])) if e["river"] else msg(P + "river.empty"))
+    args = {"round": e["round"], "objective": objective(e["objective"]), "river": river,
+            "deck": msg(P + "deck_size", count=e["deck_size"])}
+    if holder != viewer:
+        args["seat"] = seat(holder)
+    return _ev("deal", holder == viewer, **args)
 
 
-def _hand_dealt(e, viewer, s: Seating) -> str:
+def _hand_dealt(e, viewer, s: Seating) -> Message:
     p, slots, facing = e["player"], e["slots"], e["facing"]
-    count = "a card" if len(slots) == 1 else f"{len(slots)} cards"
-    where = f" in slot {slots[0]}" if len(slots) == 1 else ""
-    it = "it" if len(slots) == 1 else "them"
-    dealt = f"{who(p, viewer, capital=True)} {verb(p, viewer, 'is', 'are')} dealt"
+    one = len(slots) == 1
+    args: dict[str, Any] = {"slot": slots[0]} if one else {"count": len(slots)}
     if "cards" in e:
-        if p == viewer:
-            return f"{dealt} {s.cards(e['cards'])}{where}, facing you"
-        return f"{dealt} {s.cards(e['cards'])}{where}, facing the other players ({who(p, viewer)} cannot see {it})"
-    if p == viewer:
-        return f"{dealt} {count}{where} facing the other players: you cannot see {it}"
-    if facing == "owner":  # as the owner reads "..., facing you", the others read the owner's name
-        return f"{dealt} {count}{where}, facing {who(p, viewer)}"
-    return f"{dealt} {count}{where} facing the other players"
+        cards = s.cards(e["cards"])
+        if one:
+            args["card"] = cards[0]
+        else:
+            args["cards"] = cards
+        variant = "you.seen" if p == viewer else "seen"
+    elif p == viewer:
+        variant = "you.hidden"
+    else:
+        variant = "owner" if facing == "owner" else "others"
+    if p != viewer:
+        args["seat"] = seat(p)
+    return msg(f"{P}event.hand_dealt.{variant}" + (".one" if one else ""), **args)
 
 
-def _take(e, viewer, s: Seating) -> str:
-    seat, source = e["seat"], e["source"]
+def _from_hand(player: int, actor: int, viewer: int | None, slot: int | None = None) -> Message:
+    """"from your own hand (slot 1)", "from their own hand (slot 1)" (the actor's, told to
+    another viewer), "from your hand", "from <seat>'s hand"; another's hand with the slot
+    where one is given (the claw's)."""
+    if player == actor:
+        return msg(P + ("from.own_hand.you.slot" if player == viewer else "from.own_hand.slot"), slot=slot)
+    key = "from.hand.you" if player == viewer else "from.hand"
+    args: dict[str, Any] = {} if player == viewer else {"player": seat(player)}
+    if slot is not None:
+        key += ".slot"
+        args["slot"] = slot
+    return msg(P + key, **args)
+
+
+def _take(e, viewer, s: Seating) -> Message:
+    taker, source = e["seat"], e["source"]
+    you = taker == viewer
     if source == "own_hand":
-        origin = f"{_hand_of(seat, seat, viewer)} (slot {e['slot']})"
-    elif source == "river":
-        origin = "the river"
-    elif source == "deck":
-        origin = "the top of the deck"
+        origin = _from_hand(taker, taker, viewer, e["slot"])
+    elif source in ("river", "deck"):
+        origin = msg(f"{P}from.{source}")
     else:
-        origin = _hand_of(e["player"], seat, viewer)
+        player = e["player"]
         if e["chosen"] == "unseen":
-            could = "you" if seat == viewer else "they"
-            origin += f" (drawn at random among the cards {could} could not see)"
-    text = (f"{who(seat, viewer, capital=True)} {verb(seat, viewer, 'takes', 'take')} "
-            f"{s.card(e['card'])} from {origin} and {verb(seat, viewer, 'plays', 'play')} it")
-    symbol = s.deck.cards[s.deck.index[e["card"]]].symbol_name if e["card"] in s.deck.index else None
+            if you:
+                origin = msg(P + "from.hand.unseen.by_you", player=seat(player))
+            elif player == viewer:
+                origin = msg(P + "from.hand.you.unseen")
+            else:
+                origin = msg(P + "from.hand.unseen", player=seat(player))
+        else:
+            origin = _from_hand(player, taker, viewer)
+    args: dict[str, Any] = {"card": s.card(e["card"]), "origin": origin}
+    if not you:
+        args["seat"] = seat(taker)
+    symbol = s.symbol(e["card"])
     if symbol == "claw":
-        text += (f"; {who(seat, viewer)} now {verb(seat, viewer, 'chooses', 'choose')} a card "
-                 f"for the claw to send to the bottom of the deck")
-    elif symbol == "trap":
-        loser = s.team(seat, viewer) if s.teams else who(seat, viewer)
-        text += f"; with a wolf trap in front of {who(seat, viewer)}, {loser} cannot win this round"
-    return text
+        return _ev("take.claw", you, **args)
+    if symbol == "trap":
+        if s.teams:
+            return _ev("take.trap.team", you, team=s.team(taker, viewer), **args)
+        return _ev("take.trap", you, **args)
+    return _ev("take", you, **args)
 
 
-def _season(e, viewer, s: Seating) -> str:
-    return (f"{whose(e['player'], viewer)} change of season flips the objective card: now "
-            f"{OBJECTIVE_WORDS[e['objective']]}")
+def _season(e, viewer, s: Seating) -> Message:
+    p = e["player"]
+    args: dict[str, Any] = {"objective": objective(e["objective"])}
+    if p != viewer:
+        args["seat"] = seat(p)
+    return _ev("season", p == viewer, **args)
 
 
-def _claw(e, viewer, s: Seating) -> str:
-    seat, target = e["seat"], e["target"]
+def _claw(e, viewer, s: Seating) -> Message:
+    clawer, target = e["seat"], e["target"]
     if target == "front":
-        origin = f"in front of {who(e['player'], viewer)}"
+        origin = (msg(P + "from.front.you") if e["player"] == viewer
+                  else msg(P + "from.front", player=seat(e["player"])))
     elif target == "hand":
-        origin = f"{_hand_of(e['player'], seat, viewer)} (slot {e['slot']})"
+        origin = _from_hand(e["player"], clawer, viewer, e["slot"])
     elif target == "river":
-        origin = "the river"
+        origin = msg(P + "from.river")
     else:
-        origin = "the top of the deck"
-    text = (f"{whose(seat, viewer)} claw reveals {s.card(e['card'])} from {origin} and puts it "
-            f"at the bottom of the deck")
+        origin = msg(P + "from.deck")
+    args: dict[str, Any] = {"card": s.card(e["card"]), "origin": origin}
+    if clawer != viewer:
+        args["seat"] = seat(clawer)
+    # "your claw" or "<seat>'s claw"; after a card in front of a player, who plays again
+    key = P + "event.claw" + (".you" if clawer == viewer else "")
     if target == "front":
-        text += f"; {who(e['player'], viewer)} will play again"
-    return text
+        key += ".again_you" if e["player"] == viewer else ".again"
+        if e["player"] != viewer:
+            args["player"] = seat(e["player"])
+    return msg(key, **args)
 
 
-def _round_end(e, viewer, s: Seating) -> str:
+def _round_end(e, viewer, s: Seating) -> Message:
     reason = e["reason"]
     if reason == "mating":
         p = e["player"]
-        return (f"{who(p, viewer, capital=True)} {verb(p, viewer, 'puts', 'put')} a second heart in "
-                f"front: mating ends round {e['round']} at once; {_winners(e, viewer, s, 'it')}")
-    head = f"Round {e['round']} ends under {OBJECTIVE_WORDS[e['objective']]}: {_totals(e, viewer, s)}"
+        args: dict[str, Any] = {"round": e["round"], "winners": _winners(e, viewer, s, "it")}
+        if p != viewer:
+            args["seat"] = seat(p)
+        return _ev("round_end.mating", p == viewer, **args)
+    args = {"round": e["round"], "objective": objective(e["objective"]), "totals": _totals(e, viewer, s)}
     if reason == "all_trapped":
-        return f"{head}; every {'team' if s.teams else 'player'} is trapped, so nobody wins the round"
-    return f"{head}; {_winners(e, viewer, s, 'the round')}"
+        return msg(P + "event.round_end.all_trapped" + (".teams" if s.teams else ""), **args)
+    return msg(P + "event.round_end", winners=_winners(e, viewer, s, "round"), **args)
 
 
-def _winners(e, viewer, s: Seating, what: str) -> str:
-    """``<seat 1> wins the round and now has 2 round wins`` (a team, several winners, you)."""
+def _winners(e, viewer, s: Seating, what: str) -> Message:
+    """"<seat 1> wins the round and now has 2 round wins" (a team, several winners, you);
+    ``what`` "it" (the round just named) or "round"."""
     units, levels = s.units(e["winners"]), e["levels"]
-    names = [s.unit_name(u, viewer) for u in units]
+    key = f"{P}winners.{what}."
     if len(units) == 1:
-        you = not s.teams and units[0] == viewer
-        return (f"{names[0]} {'win' if you else 'wins'} {what} and now {'have' if you else 'has'} "
-                f"{wins_count(levels[units[0]])}")
-    counts = join([number(levels[u]) for u in units])
-    return f"{join(names)} share {what} and now have {counts} round wins"
+        u = units[0]
+        if not s.teams and u == viewer:
+            return msg(key + "win.you", count=levels[u])
+        return msg(key + "win", winner=s.unit_name(u, viewer), count=levels[u])
+    you = not s.teams and viewer in units
+    return msg(key + ("share.you" if you else "share"), winners=[s.unit_name(u, viewer) for u in units],
+               counts=[levels[u] for u in units])
 
 
-def _totals(e, viewer, s: Seating) -> str:
+_TOTALS_ARGS = "abcdef"
+
+
+def _totals(e, viewer, s: Seating) -> Message:
+    """"totals 5 for you, 7 for <seat 1> (trapped), ..." or the team totals: one id per count
+    of players (or teams), each total a nested message."""
     trapped = set(e["trapped"])
+    items = []
     if s.teams:
-        parts = []
         for t, total in enumerate(e["team_totals"]):
-            name = s.team(t, viewer).replace("the team of ", "")
-            parts.append(f"{number(total)} for {name}" + (" (trapped)" if trapped & set(s.partners(t)) else ""))
-        return "team totals " + ", ".join(parts)
-    return "totals " + ", ".join(f"{number(t)} for {who(p, viewer)}" + (" (trapped)" if p in trapped else "")
-                                 for p, t in enumerate(e["totals"]))
+            a, b = s.partners(t)
+            key = "total.team.yours" if viewer in (a, b) else "total.team"
+            args = {"partner": seat(b if viewer == a else a)} if viewer in (a, b) else {"a": seat(a), "b": seat(b)}
+            if trapped & {a, b}:
+                key += ".trapped"
+            items.append(msg(P + key, total=total, **args))
+        key = f"{P}totals.teams.{len(items)}"
+    else:
+        for p, total in enumerate(e["totals"]):
+            key = "total.you" if p == viewer else "total"
+            args = {} if p == viewer else {"seat": seat(p)}
+            if p in trapped:
+                key += ".trapped"
+            items.append(msg(P + key, total=total, **args))
+        key = f"{P}totals.{len(items)}"
+    return msg(key, **dict(zip(_TOTALS_ARGS, items)))
 
 
-def _game_end(e, viewer, s: Seating) -> str:
+def _game_end(e, viewer, s: Seating) -> Message:
     winners, levels = e["winners"], e["levels"]
     units = s.units(winners)
-    names = [s.unit_name(u, viewer) for u in units]
-    count = wins_count(levels[units[0]]) if units else ""
+    count = levels[units[0]] if units else 0
     if len(units) == 1:
-        one = names[0]
-        wins = "win" if (not s.teams and units[0] == viewer) else "wins"
-        return f"Game over: {one} {wins} the game with {count}"
-    return f"Game over: {join(names)} share the victory with {count} each"
+        if not s.teams and units[0] == viewer:
+            return msg(P + "event.game_end.you", count=count)
+        return msg(P + "event.game_end", winner=s.unit_name(units[0], viewer), count=count)
+    names = [s.unit_name(u, viewer) for u in units]
+    key = "share.teams" if s.teams else ("share.you" if viewer in units else "share")
+    return msg(f"{P}event.game_end.{key}", winners=names, count=count)
 
 
 _WRITERS = {"deal": _deal, "hand_dealt": _hand_dealt, "take": _take, "season": _season,

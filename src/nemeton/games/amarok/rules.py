@@ -29,7 +29,7 @@ from ...engine.registry import check_seed
 from ...engine.state import clone_rng
 from .actions import ActionTables, tables_for
 from .components import CLAW, HEART, OBJECTIVE_NAMES, SEASON, TRAP, WOLF_PACK, Deck, load_deck
-from .events import Seating, event_text
+from .events import Seating, event_message
 from .options import PLAYER_COUNTS, AmarokOptions, options_from_json  # re-exported here too
 from . import checks, scoring
 from .checks import MAX_ROUND, OBJECTIVE_IDS
@@ -448,8 +448,8 @@ class AmarokState(State):
             fields["player"] = mater
         self._event("round_end", None, winners=list(winners), levels=self.levels[:], **fields)
 
-    def event_text(self, entry: dict[str, Any], viewer: int | None) -> str:
-        return event_text(entry, viewer, Seating(self.cards, self.n, self.teams))
+    def event_message(self, entry: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
+        return event_message(entry, viewer, Seating(self.cards, self.n, self.teams))
 
     # ----- outcome ------------------------------------------------------------------------
     def scores(self) -> list[float]:
