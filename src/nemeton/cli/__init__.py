@@ -19,6 +19,7 @@ from ..agents.base import is_code_spec, make_agent
 from ..arena.match import ENGINES, simulate as run_simulation
 from ..engine import NemetonError, get_game, list_games
 from ..engine.options import OptionInfo
+from .rules import rules_command
 from .common import (complete_agents, complete_from, complete_game, console, err, fail, parse_option_pairs, say,
                      set_language, show, shown_option, split_agent_specs)
 from .analyse import analyse_command, analyze_alias
@@ -53,6 +54,7 @@ def _root(_version_: bool = typer.Option(False, "--version", callback=_version, 
 
 app.command("agents")(agents_command)
 app.command("play")(play_command)
+app.command("rules")(rules_command)
 app.command("serve")(serve_command)
 app.command("bot")(bot_command)
 app.command("export")(export_command)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,8 +192,13 @@ def used_ids() -> dict[str, list[str]]:
             for _line, message, _comments, _context in extract(method, fh, keywords=keywords,
                                                                 options={"encoding": "utf-8"}):
                 key = message[0] if isinstance(message, tuple) else message
-                if isinstance(key, str) and "." in key and " " not in key and key.split(".")[0] in _domains():
-                    found.setdefault(key, []).append(str(path.relative_to(SRC)))
+                if not isinstance(key, str) or " " in key:
+                    continue
+                # Babel joins the string literals of one argument (msg("a.x" if c else "a.y")):
+                # split them again at each domain's prefix
+                domains = "|".join(sorted(_domains()))
+                for one in re.findall(rf"(?:{domains})\.[A-Za-z0-9_.]+?(?=(?:{domains})\.|$)", key):
+                    found.setdefault(one, []).append(str(path.relative_to(SRC)))
     return found
 
 

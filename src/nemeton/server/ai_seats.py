@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import msg
 from ..agents.base import make_agent
 from ..engine import GameSpec, NemetonError
 from ..engine.log import seat_ref
@@ -166,7 +167,8 @@ class AiSeats:
         except StaleVersion:  # another process changed the room: catch up, and refuse
             observe.stale(server, "lost_race")
             await asyncio.to_thread(room.rebuild, await server.stored(room.id))
-            raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
+            raise Conflict("stale version: the room changed meanwhile; fetch the view again",
+                           msg=msg("nemeton.error.stale")) from None
         row = room.seats[seat]
         row.stand_in, row.stand_in_auto = agent, auto and agent is not None
         observe.room_event(server, "stand-in", room, seat=seat, agent=agent, auto=auto)
@@ -198,12 +200,13 @@ class AiSeats:
         room = await self.server.get(room_id)
         async with room.lock:
             if not room.is_creator(token):
-                raise Forbidden("only the room's creator (with the creator token) may hand seats over")
+                raise Forbidden("only the room's creator (with the creator token) may hand seats over",
+                                msg=msg("nemeton.error.creator_only"))
             if not (0 <= seat < len(room.seats)) or room.seats[seat].kind != "human":
                 people = [s.seat for s in room.seats if s.kind == "human"]
                 raise BadRequest(f"{seat_ref(seat)} is not a person's seat; people's seats: {', '.join(map(seat_ref, people))}")
             if room.terminal:
-                raise Conflict("the game is over")
+                raise Conflict("the game is over", msg=msg("nemeton.error.game_over"))
             if agent is not None:
                 check_agent(agent, room.spec, seat, room.spec.options(**room.options))
             row = room.seats[seat]

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import msg
 from .errors import Conflict
 from .hints import Busy
 
@@ -102,7 +103,7 @@ class Analyses:
         if stored is not None:
             return {"state": "done", "analysis": stored}
         if not room.terminal:
-            raise Conflict("a game is analysed once it has ended")
+            raise Conflict("a game is analysed once it has ended", msg=msg("nemeton.error.analysis_after_end"))
         job = await asyncio.to_thread(store.analysis_job, room.id)
         if job is None:
             return {"state": "none"}
@@ -115,7 +116,7 @@ class Analyses:
         process); its state as :meth:`state` says it."""
         room = await self.server.get(room_id)
         if not room.terminal:
-            raise Conflict("a game is analysed once it has ended")
+            raise Conflict("a game is analysed once it has ended", msg=msg("nemeton.error.analysis_after_end"))
         store = self.server.store
         stored = await asyncio.to_thread(store.load_analysis, room.id)
         if stored is not None:
@@ -124,7 +125,7 @@ class Analyses:
         if job is not None and job.alive(self._stale_before()):
             return job_state(job)
         if self.running() >= self.capacity:
-            raise Busy(f"the server is analysing {self.running()} game{'s' if self.running() != 1 else ''} "
+            raise Busy(msg=msg("nemeton.error.busy"), message=f"the server is analysing {self.running()} game{'s' if self.running() != 1 else ''} "
                        "already; try again in a minute")
         return await self._claim(room)
 

@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
+from ..i18n import msg
 from .catalogue import game_catalogue
 from .db import Store, open_engine
 from .hints import DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
@@ -273,7 +274,10 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(ServerError)
     async def refused(_request: Request, exc: ServerError) -> JSONResponse:
-        return SafeJSONResponse({"detail": str(exc), "parts": exc.parts}, status_code=exc.status)
+        body = {"detail": str(exc), "parts": exc.parts}
+        if exc.msg is not None:
+            body["msg"] = exc.msg
+        return SafeJSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -315,6 +319,19 @@ def _bearer(token: str | None, authorization: str | None) -> str | None:
 
 
 def _routes(app: FastAPI) -> None:
+    @app.get("/api/games/{game}/rules", summary="A game's rules summary as safe HTML: {game, lang, html}, in "
+                                               "?lang= (en, it, es), else the Accept-Language header's language")
+    async def game_rules(game: str, lang: str | None = Query(None, max_length=64),
+                         accept_language: str | None = Header(None)) -> dict[str, Any]:
+        from ..engine import NemetonError
+        from ..i18n import negotiate
+        from ..rules_help import rules_html, rules_language
+        chosen = negotiate(lang, default=negotiate(accept_language))
+        try:
+            return {"game": game, "lang": rules_language(game, chosen), "html": rules_html(game, chosen)}
+        except NemetonError as exc:
+            raise NotFound(str(exc)) from None
+
     @app.post("/api/rooms", response_model=RoomCreated, status_code=201,
               summary="Create a room; returns one secret token per person's seat")
     async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
@@ -627,7 +644,7 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
             raise ServerError('malformed message: expected {"type": "action", "action": {...}, "version": V '
                               '(optional)}, {"type": "undo", "version": V (optional)} or {"type": "return"}', 422)
         if token is None:
-            raise Forbidden("a spectator cannot act; connect with a seat's token")
+            raise Forbidden("a spectator cannot act; connect with a seat's token", msg=msg("nemeton.error.spectator"))
         if kind == "undo":
             snapshot = await rooms.take_back(room_id, token, version)
         elif kind == "return":
@@ -636,7 +653,10 @@ async def _handle(rooms: Rooms, room_id: str, token: str | None, text: str) -> d
             snapshot = await rooms.act(room_id, token, message["action"], version, snapshot=False)
         return {"type": "ok", "version": snapshot["version"]}
     except ServerError as exc:
-        return {"type": "error", "status": exc.status, "message": str(exc), "parts": exc.parts}
+        error = {"type": "error", "status": exc.status, "message": str(exc), "parts": exc.parts}
+        if exc.msg is not None:
+            error["msg"] = exc.msg
+        return error
     except Exception:
         log.exception("unexpected error on a message to room %s", room_id)
         return {"type": "error", "status": 500, "message": "internal server error"}

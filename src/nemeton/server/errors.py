@@ -5,18 +5,23 @@ and a WebSocket as ``{"type": "error", ...}``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.log import seat_ref, split_parts
 
 
 class ServerError(Exception):
-    """A request the server refuses: ``status`` is the HTTP status, the message says why."""
+    """A request the server refuses: ``status`` is the HTTP status, the message says why.
+    ``msg``, where given, is the refusal as a message (id and arguments, :mod:`nemeton.i18n`)
+    that a client renders in its reader's language; the text stays the English detail."""
 
     status = 400
 
-    def __init__(self, message: str, status: int | None = None):
+    def __init__(self, message: str, status: int | None = None, msg: dict[str, Any] | None = None):
         plain, parts = split_parts(message)  # seats named with seat_ref: parts a client renders by name
         super().__init__(plain)
         self.parts: list = parts
+        self.msg = msg
         if status is not None:
             self.status = status
 

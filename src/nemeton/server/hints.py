@@ -20,6 +20,7 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import msg
 from .errors import Conflict, Forbidden, ServerError
 
 if TYPE_CHECKING:
@@ -72,15 +73,18 @@ class Hints:
         async with room.lock:
             seat = room.person_of(token, "a seat's token is needed to ask for a hint")
             if not room.hints:
-                raise Forbidden("hints are off in this room (its creator decides when making it)")
+                raise Forbidden("hints are off in this room (its creator decides when making it)",
+                                msg=msg("nemeton.error.hints_off"))
             refusal = decision_refusal(room, seat)
             if refusal is not None:
                 raise Conflict(refusal)
             key = (room.id, seat)
             if key in self.running:
-                raise Busy("a hint for your seat is already being worked out: wait for it")
+                raise Busy("a hint for your seat is already being worked out: wait for it",
+                           msg=msg("nemeton.error.hint_pending"))
             if len(self.running) >= self.capacity:
-                raise Busy(f"the server is working out {len(self.running)} hints already; try again in a few seconds")
+                raise Busy(f"the server is working out {len(self.running)} hints already; try again in a few seconds",
+                           msg=msg("nemeton.error.busy"))
             version = room.version
             view = room.table.state.view(seat)  # the seat's view: all the search ever reads
             self.running.add(key)

@@ -32,6 +32,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..i18n import msg
 from ..engine import GameRecord, GameSpec, get_game
 from ..table import Table
 from . import observe
@@ -314,7 +315,7 @@ class Rooms:
         if room is not None:
             if room.closed is not None:  # closed meanwhile (another process's change, read back)
                 self._evict(room)
-                raise Gone(closed_message(room.closed))
+                raise Gone(closed_message(room.closed), msg=msg("nemeton.error.closed"))
             room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(room_id, asyncio.Lock())
@@ -327,7 +328,7 @@ class Rooms:
                     raise NotFound(f"no room {room_id[:40]!r}")
                 if row.status == "closed":  # never replayed: a closed room is not played
                     self._loading.pop(room_id, None)
-                    raise Gone(closed_message(row.closed_reason))
+                    raise Gone(closed_message(row.closed_reason), msg=msg("nemeton.error.closed"))
                 room = await asyncio.to_thread(Room, row)
                 room.last_used = time.monotonic()
                 self.rooms[room_id] = room

@@ -19,6 +19,7 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import msg, seat as seat_arg
 from ..engine import NemetonError, get_game
 from ..engine.log import seat_ref
 from . import observe
@@ -57,12 +58,13 @@ def check_name(name: Any, what: str = "a name") -> str:
         raise BadName(f"{what} must be text")
     name = " ".join(name.split())
     if not name:
-        raise BadName(f"{what} may not be empty")
+        raise BadName(f"{what} may not be empty", msg=msg("nemeton.error.name_empty"))
     if len(name) > MAX_NAME:
-        raise BadName(f"{what} is at most {MAX_NAME} characters; got {len(name)}")
+        raise BadName(f"{what} is at most {MAX_NAME} characters; got {len(name)}",
+                      msg=msg("nemeton.error.name_long", count=MAX_NAME))
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or 0xE000 <= ord(c) < 0xF900
            for c in name):
-        raise BadName(f"{what} may not hold control or private-use characters")
+        raise BadName(f"{what} may not hold control or private-use characters", msg=msg("nemeton.error.name_chars"))
     return name
 
 
@@ -81,7 +83,7 @@ def seat_of(seats: list[SeatRow], token: str | None) -> int | None:
         if s.token_hash is not None and hmac.compare_digest(digest, s.token_hash):
             found = s.seat
     if found is None:
-        raise Forbidden("unknown token for this room")
+        raise Forbidden("unknown token for this room", msg=msg("nemeton.error.unknown_token"))
     return found
 
 
@@ -95,6 +97,14 @@ def seat_info(seats: list[SeatRow], connected: set[int | None]) -> list[dict[str
     return [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "agent": s.agent,
              "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected, "open": is_open(s)}
             for s in seats]
+
+
+def taken_msg(room: Room, seat_: int) -> dict[str, Any]:
+    """:func:`taken_message` as a message."""
+    others = [seat_arg(s) for s in room.open_seats()]
+    if others:
+        return msg("nemeton.error.seat_taken", seats=others)
+    return msg("nemeton.error.seat_taken_none_open")
 
 
 def taken_message(room: Room, seat: int) -> str:
@@ -194,9 +204,9 @@ class Seats:
                 raise BadRequest(f"no seat {seat}: this game has seats 0 to {len(room.seats) - 1}")
             row = room.seats[seat]
             if row.kind != "human":
-                raise Conflict("this seat is the AI's")
+                raise Conflict("this seat is the AI's", msg=msg("nemeton.error.seat_ai"))
             if not is_open(row):
-                raise Conflict(taken_message(room, seat))
+                raise Conflict(taken_message(room, seat), msg=taken_msg(room, seat))
             token = secrets.token_urlsafe(24)
             try:
                 room.version, status = await asyncio.to_thread(
@@ -230,7 +240,7 @@ class Seats:
             except StaleVersion:
                 observe.stale(server, "lost_race")
                 await server.turns.resync(room)
-                raise Conflict("the room changed meanwhile; try again") from None
+                raise Conflict("the room changed meanwhile; try again", msg=msg("nemeton.error.stale")) from None
             row = room.seats[seat]
             row.name, row.token_hash = None, None
             observe.room_event(server, "seat left", room, seat=seat)
@@ -244,9 +254,11 @@ class Seats:
         room = await server.get(room_id)
         async with room.lock:
             if not is_creator(room.creator_hash, token):
-                raise Forbidden("only the room's creator (with the creator token) may ask for a rematch")
+                raise Forbidden("only the room's creator (with the creator token) may ask for a rematch",
+                                msg=msg("nemeton.error.creator_only"))
             if not room.terminal:
-                raise Conflict("a rematch can be asked for once the game has ended")
+                raise Conflict("a rematch can be asked for once the game has ended",
+                               msg=msg("nemeton.error.rematch_after_end"))
             if room.rematch is None:
                 new_id = secrets.token_urlsafe(9)
                 rows = [SeatRow(s.seat, s.kind, s.name, s.agent, s.token_hash) for s in room.seats]

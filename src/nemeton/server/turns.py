@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import msg, seat as seat_arg
 from ..engine import GameRecord, NemetonError
 from ..engine.log import seat_ref, split_parts
 from . import observe
@@ -79,7 +80,7 @@ class Turns:
         if version is not None and version != room.version:
             observe.stale(self.server, "client_version")
             raise Conflict(f"stale version {version}: the room is at version {room.version}; "
-                           "fetch the view again")
+                           "fetch the view again", msg=msg("nemeton.error.stale"))
 
     async def view(self, room_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
         room = await self.server.get(room_id)
@@ -110,21 +111,23 @@ class Turns:
         self.check_version(room, version)
         state = room.table.state
         if state.is_terminal():
-            raise Conflict("the game is over; no action is legal")
+            raise Conflict("the game is over; no action is legal", msg=msg("nemeton.error.game_over"))
         if room.waiting:
             raise Conflict(f"the game starts when every seat is taken; open: "
-                           f"{', '.join(seat_ref(s) for s in room.open_seats())}")
+                           f"{', '.join(seat_ref(s) for s in room.open_seats())}",
+                           msg=msg("nemeton.error.waiting", seats=[seat_arg(s) for s in room.open_seats()]))
         await self.server.ai.reclaim(room, seat)
         if room.table.seats[seat] is not None:
             raise Conflict(f"your seat is played by {room.seats[seat].stand_in} for now; "
-                           "the room's creator can hand it back to you")
+                           "the room's creator can hand it back to you", msg=msg("nemeton.error.stand_in"))
         if seat not in state.acting():
-            raise Conflict(f"not your turn: waiting for {', '.join(seat_ref(s) for s in state.acting()) or 'nobody'}")
+            raise Conflict(f"not your turn: waiting for {', '.join(seat_ref(s) for s in state.acting()) or 'nobody'}",
+                           msg=msg("nemeton.error.not_your_turn", seats=[seat_arg(s) for s in state.acting()]))
         try:
             action = room.spec.action_from_json(action_json, room.table.state.options)
             room.table.submit(seat, action)
         except NemetonError as exc:
-            raise BadRequest(f"illegal action: {marked(exc)}") from None
+            raise BadRequest(f"illegal action: {marked(exc)}", msg=msg("nemeton.error.illegal_action")) from None
         await self.commit(room, [(seat, action)])
         if room.undo:  # whether it can be taken back (a replay) is found on a thread, then kept
             await asyncio.to_thread(take_back_refusal, room, seat)
@@ -150,7 +153,8 @@ class Turns:
                 await asyncio.to_thread(server.store.take_back, room.id, room.version, moves)
             except StaleVersion:
                 observe.stale(server, "lost_race")
-                raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
+                raise Conflict("stale version: the room changed meanwhile; fetch the view again",
+                               msg=msg("nemeton.error.stale")) from None
             finally:  # rebuilt from what the database holds, whatever happened
                 await asyncio.to_thread(room.rebuild, await server.stored(room.id))
             observe.room_event(server, "take-back", room, seat=seat, moves=len(room.table.state.history))
@@ -176,7 +180,8 @@ class Turns:
                 raise Gone(str(exc)) from None
             if isinstance(exc, StaleVersion):
                 observe.stale(server, "lost_race")
-                raise Conflict("stale version: the room changed meanwhile; fetch the view again") from None
+                raise Conflict("stale version: the room changed meanwhile; fetch the view again",
+                               msg=msg("nemeton.error.stale")) from None
             raise
         observe.applied(server, room, len(new))
 
@@ -225,5 +230,6 @@ class Turns:
         room = await self.server.get(room_id)
         async with room.lock:
             if not room.terminal:
-                raise Forbidden("the record (with its seed) is available once the game has ended")
+                raise Forbidden("the record (with its seed) is available once the game has ended",
+                                msg=msg("nemeton.error.record_after_end"))
             return room.table.state.record().to_json()

@@ -2,7 +2,7 @@
 
 import * as kit from "./kit.js";
 import { toNodes } from "./kit.js";
-import { t } from "./i18n.js";
+import { has, msgParts, t, tMessage } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -61,9 +61,18 @@ export async function api(method, path, body, headers = {}) {
     throw new ApiError(0, t("nemeton.web.server_unreachable"));
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, typeof data.detail === "string" ? data.detail : response.statusText,
-                                        Array.isArray(data.parts) ? data.parts : null);
+  if (!response.ok) {
+    // a refusal the server sends as a message too: shown in the reader's language
+    if (isMessage(data.msg)) throw new ApiError(response.status, tMessage(data.msg), msgParts(data.msg));
+    throw new ApiError(response.status, typeof data.detail === "string" ? data.detail : response.statusText,
+                       Array.isArray(data.parts) ? data.parts : null);
+  }
   return data;
+}
+
+/** Whether `value` is a message ({id, args}) this page's catalogues know. */
+export function isMessage(value) {
+  return value !== null && typeof value === "object" && typeof value.id === "string" && has(value.id);
 }
 
 // ----- seats -------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 // (hotseat: a "pass the device" screen between people), or the spectator's (no token, ?watch).
 // It draws only what the server sends: the seat's view, its legal actions and its log.
 
-import { MAX_NAME, api, forgetSeat, h as domH, loadRenderer, loadTokens, myName, rememberSeat,
+import { MAX_NAME, api, forgetSeat, h as domH, isMessage, loadRenderer, loadTokens, myName, rememberSeat,
   renderParts, saveTokens, seatColour, takeOpenSeat, toast } from "./common.js";
 import { clear, drawGame, drawScoreSheet, entryParts, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
 import { colourName, partsText, seatNameOf } from "./text.js";
-import { fmtNumber, fmtPercent, startPage, t, tNodes } from "./i18n.js";
+import { fmtNumber, fmtPercent, msgParts, startPage, t, tNodes } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -74,7 +74,8 @@ class Connection {
       // the new state was pushed just before
     } else if (message.type === "error") {
       this.pending = false;
-      toast(domH("span", {}, renderParts(message.parts, this.seats, message.message)), "error");
+      const told = isMessage(message.msg) ? msgParts(message.msg) : message.parts;
+      toast(domH("span", {}, renderParts(told, this.seats, message.message)), "error");
       update();
     }
   }
