@@ -72,7 +72,8 @@ def language() -> str:
 
 def set_language(code: str | None) -> None:
     from ..i18n import LANGUAGES, normalize
-    if code is None:
+    if code is None:  # the environment's (each command run afresh: a test runs many in one process)
+        _LANGUAGE.clear()
         return
     found = normalize(code)
     if found is None:

@@ -28,6 +28,7 @@ from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
+from ..i18n import t
 from .common import complete_game, complete_seats, console, language, fail, parse_option_pairs, say, show, split_agent_specs
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
@@ -53,9 +54,19 @@ MAX_NAME = 24  # characters in a player's name
 _YOU_TWICE = re.compile(r"\bYou( \[[A-Z]\])? \(you\)")
 
 
+def tr(id: str, **args: Any) -> str:
+    """Message ``id`` in the terminal's language (:func:`nemeton.cli.common.language`)."""
+    return t(id, language(), **args)
+
+
+def you() -> str:
+    """What the terminal calls the person: "You", "Tu", "Tú"."""
+    return tr("nemeton.cli.you")
+
+
 def default_names(agent_specs: Sequence[str], seat: int) -> list[str]:
     """"You" for the person's seat, "Bot 2 (heuristic)" for the others (1 = the first seat)."""
-    return ["You" if s == seat else f"Bot {s + 1} ({agent_spec.split(':', 1)[0]})"
+    return [you() if s == seat else tr("nemeton.cli.bot", n=str(s + 1), agent=agent_spec.split(':', 1)[0])
             for s, agent_spec in enumerate(agent_specs)]
 
 
@@ -83,8 +94,9 @@ class Screen:
     """How the person's terminal names the players: seat markers rendered with the names;
     where the person is called "You", the screens' "You (you)" and "you are You" said once."""
 
-    def __init__(self, names: Sequence[str], players: int, seat: int = 0):
+    def __init__(self, names: Sequence[str], players: int, seat: int = 0, describe: Any = None):
         self.names, self.players, self.seat = list(names), players, seat
+        self.describe = describe  # the game's action_message, if it has one
 
     def text(self, marked: str) -> str:
         text = render_text(marked, self.names, self.players)
@@ -92,11 +104,18 @@ class Screen:
             text = _YOU_TWICE.sub(r"You\1", text).replace("you are You", f"you are player {self.seat + 1}")
         return text
 
+    def action(self, action: Action) -> str:
+        """An action as the list shows it: the game's message in the terminal's language where
+        the game has one (``GameSpec.action_message``), else its English text."""
+        if self.describe is not None and language() != "en":
+            message = self.describe(action)
+            if message is not None:
+                from ..i18n import render_parts as rp
+                return render_parts(rp(message, language(), self.players)[1], self.names)
+        return self.text(action_marked(action))
+
     def parts(self, parts: Sequence[Any]) -> str:
         return render_parts(parts, self.names)
-
-    def action(self, action: Action) -> str:
-        return self.text(action_marked(action))
 
 
 def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = None) -> Action | str:
@@ -108,20 +127,20 @@ def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = N
     of them."""
     texts = [str(a) for a in legal] if texts is None else list(texts)
     text = " ".join(answer.split())
-    count = f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}"
-    hint = f"type a number from 1 to {len(legal)}, or the start of an action's text"
+    hint = tr("nemeton.cli.choose.how", n=str(len(legal)))
+    not_one = tr("nemeton.cli.choose.not_one", text=text, count=len(legal), how=hint)
     if not text:
         return hint[0].upper() + hint[1:] + "."
     if text.isdigit():
         if 1 <= int(text) <= len(legal):
             return legal[int(text) - 1]
-        return f"'{text}' is not one of the {count}; {hint}."
+        return not_one
     folded = text.casefold()
     if folded in SHORT_KEYS:
         keys = short_keys(legal)
         if folded in keys:
             return keys[folded]
-        return f"'{text}' means {SHORT_KEYS[folded]}, which is not legal now; {hint}."
+        return tr("nemeton.cli.choose.short_not_legal", text=text, word=SHORT_KEYS[folded], how=hint)
     names = [" ".join(t.split()).casefold() for t in texts]
     exact = [a for a, name in zip(legal, names) if name == folded]
     if exact:
@@ -131,19 +150,20 @@ def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = N
         return legal[starting[0]]
     if starting:
         shown = "; ".join(f"{i + 1} = {texts[i]}" for i in starting[:MOST_LISTED])
-        more = f"; and {len(starting) - MOST_LISTED} more" if len(starting) > MOST_LISTED else ""
-        return f"'{text}' starts {len(starting)} actions: {shown}{more}. Type more of it, or a number."
-    return f"'{text}' is not one of the {count}; {hint}."
+        if len(starting) > MOST_LISTED:
+            shown += tr("nemeton.cli.choose.more", count=len(starting) - MOST_LISTED)
+        return tr("nemeton.cli.choose.ambiguous", text=text, n=str(len(starting)), shown=shown)
+    return not_one
 
 
 def prompt_text(legal: Sequence[Action], full_screen: bool = False, hints: bool = False) -> str:
     keys = short_keys(legal)
     extra = "".join(f", {key} = {SHORT_KEYS[key]}" for key in keys)
     if full_screen:
-        extra += ", m = full map"
+        extra += ", " + tr("nemeton.cli.key.map")
     if hints:
-        extra += ", ? = hint"
-    return f"Your choice (number or text{extra}, q = quit): "
+        extra += ", " + tr("nemeton.cli.key.hint")
+    return tr("nemeton.cli.prompt", extra=extra) + " "
 
 
 def has_full_screen(render: Any) -> bool:
@@ -161,6 +181,8 @@ def _takes(render: Any, name: str) -> bool:
 def draw(spec: Any, view: Any, screen: Screen, **extra: Any) -> str:
     """The game's screen for ``view`` with the players' names (a renderer without ``names``:
     its text, markers rendered)."""
+    if _takes(spec.render, "lang"):
+        extra["lang"] = language()
     if _takes(spec.render, "names"):
         return screen.text(spec.render(view, names=screen.names, **extra))
     return screen.text(spec.render(view, **extra))
@@ -172,19 +194,19 @@ def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Scr
     ``full_screen()`` (if given) returns the fuller screen that ``m`` shows; ``hinter()`` (if
     given) the teacher's preferred actions that ``hint`` or ``?`` shows."""
     texts = [screen.action(a) for a in legal] if screen is not None else [str(a) for a in legal]
-    name = screen.names[seat] if screen is not None else "You"
-    whose = "Your move" + ("" if name == "You" else f" ({name})")
-    console.print(Text.assemble(("\n" + whose + ".", "bold"), " Legal actions:"))
+    name = screen.names[seat] if screen is not None else you()
+    whose = tr("nemeton.cli.your_move") if name == you() else tr("nemeton.cli.your_move_named", name=name)
+    console.print(Text.assemble(("\n" + whose, "bold"), " " + tr("nemeton.cli.legal_actions")))
     for i, text in enumerate(texts, 1):
         console.print(Text.assemble((f"  {i:>3}", "cyan"), f"  {text}"), highlight=False, soft_wrap=True)
     while True:
         try:
             answer = input(prompt_text(legal, full_screen is not None, hinter is not None))
         except EOFError:
-            say("\nInput closed: game abandoned.")
+            say("\n" + tr("nemeton.cli.input_closed"))
             raise typer.Exit(1)
         if answer.strip().casefold() in QUIT:
-            say("Game abandoned.")
+            say(tr("nemeton.cli.abandoned"))
             raise typer.Exit(0)
         if full_screen is not None and answer.strip().casefold() in MAP:
             say(full_screen())
@@ -200,10 +222,12 @@ def ask(seat: int, legal: Sequence[Action], full_screen: Any = None, screen: Scr
 
 def show_hint(moves: Sequence[Any], legal: Sequence[Action], texts: Sequence[str]) -> None:
     """The teacher's preferred actions, each with its number as typed at the prompt."""
-    say("Hint (the search's preferred moves, from your view only):", "bold")
+    from ..i18n import format_percent
+    say(tr("nemeton.cli.hint_title"), "bold")
     for move in moves:
         i = legal.index(move.action)
-        say(f"  {i + 1:>3}  {texts[i]}  ({move.win:.0%} win chance, {move.visits:,} iterations)")
+        said = tr("nemeton.cli.hint_line", win=format_percent(move.win, language()), count=move.visits)
+        say(f"  {i + 1:>3}  {texts[i]}  ({said})")
 
 
 def hinter_for(spec: Any, table: Table, seat: int, seconds: float, seed: int) -> Any:
@@ -211,7 +235,7 @@ def hinter_for(spec: Any, table: Table, seat: int, seconds: float, seed: int) ->
     their seat's view, for about ``seconds``."""
     def hinter() -> list[Any]:
         from ..teacher import hint
-        busy = console.status(Text("thinking…")) if console.is_terminal else contextlib.nullcontext()
+        busy = console.status(Text(tr("nemeton.cli.thinking"))) if console.is_terminal else contextlib.nullcontext()
         with busy:
             return hint(spec, table.state.view(seat), seat, seconds=seconds, seed=seed)
     return hinter
@@ -224,19 +248,20 @@ def show_news(table: Table, seat: int, screen: Screen) -> None:
 
 def show_end(table: Table, seat: int, labels: Sequence[str], spec: Any, screen: Screen) -> None:
     state = table.state
-    console.rule("Game over")
+    console.rule(tr("nemeton.cli.game_over"))
     show_news(table, seat, screen)
     say(draw(spec, state.view(seat), screen))
     result = table.result()
     names = screen.names
-    who = [("You" if names[s] == "You" else f"{names[s]} (you)") if s == seat
+    who = [(you() if names[s] == you() else tr("nemeton.cli.name_you", name=names[s])) if s == seat
            else names[s] if labels[s] in names[s] else f"{names[s]} ({labels[s]})" for s in range(len(labels))]
     for s in range(len(labels)):
-        say(f"{who[s]}: score {number(result.scores[s])}, rank {result.ranking[s]}")
+        say(tr("nemeton.cli.score_line", who=who[s], score=result.scores[s], rank=result.ranking[s]))
     winners = result.winners
-    say(("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(who[s] for s in winners) + ".", "bold")
-    say("You win!" if seat in winners else "You did not win.", "bold green" if seat in winners else "bold")
-    say(f"Seed: {state.seed} (--seed {state.seed} deals this game again).")
+    say(tr("nemeton.cli.winners", count=len(winners), names=", ".join(who[s] for s in winners)), "bold")
+    say(tr("nemeton.cli.you_win") if seat in winners else tr("nemeton.cli.you_lose"),
+        "bold green" if seat in winners else "bold")
+    say(tr("nemeton.cli.seed", seed=str(state.seed)))
 
 
 def seat_plan(agent_specs: List[str], players: int, seat: Optional[int]) -> tuple[list[str], int]:
@@ -292,7 +317,8 @@ def play_command(
     except NemetonError as exc:
         fail(str(exc))
     agent_specs, seat = seat_plan(split_agent_specs(agents), players, seat)
-    screen = Screen(parse_names(names, players) if names is not None else default_names(agent_specs, seat), players, seat)
+    screen = Screen(parse_names(names, players) if names is not None else default_names(agent_specs, seat), players, seat,
+                    describe=getattr(spec, "action_message", None))
     try:
         seats = [None if s == seat else make_agent(agent_specs[s], spec, s, secrets.randbits(63))
                  for s in range(players)]
@@ -302,11 +328,11 @@ def play_command(
     hint_seed = secrets.randbits(63)  # the hints' searches: drawn from the system, never from the seed
     shown = ", ".join(f"{name}: {show(value)}" for name, value in display_options(state.options).items()
                       if name != "players")
-    you = "" if screen.names[seat] == "You" else f" ({screen.names[seat]})"
-    say(f"{spec.title}, {players} players: {', '.join(screen.names)}. You are player {seat + 1}{you}."
-        + (f" Options: {shown}." if shown else ""), "bold")
+    named = "" if screen.names[seat] == you() else f" ({screen.names[seat]})"
+    say(tr("nemeton.cli.opening", title=spec.title, count=players, names=", ".join(screen.names),
+           n=str(seat + 1), named=named) + (" " + tr("nemeton.cli.options", shown=shown) if shown else ""), "bold")
     while True:
-        busy = (console.status(Text("the other seats are playing…")) if console.is_terminal
+        busy = (console.status(Text(tr("nemeton.cli.others_playing"))) if console.is_terminal
                 else contextlib.nullcontext())
         with busy:
             table.advance()

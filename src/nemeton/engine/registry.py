@@ -89,6 +89,9 @@ class GameSpec:
     # The folder of the game's message catalogues (``<lang>/LC_MESSAGES/<name>.po`` and
     # ``.mo``, gettext, managed with Babel: docs/i18n.md); its ids start with ``<name>.``.
     locale_dir: str | None = None
+    # An action as a message (its id and arguments, :mod:`nemeton.i18n`) for a person's list
+    # of moves in their language (the terminal); None = ``str(action)``, in English.
+    action_message: Callable[[Any], Mapping[str, Any] | None] | None = None
 
     def __post_init__(self) -> None:
         # The public decoders are the game's functions behind the engine's guards.
