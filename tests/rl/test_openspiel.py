@@ -125,7 +125,7 @@ def test_the_information_state_is_the_seats_log_and_view_and_no_tensor_is_claime
     for player in range(3):
         info = json.loads(state.information_state_string(player))
         assert info["view"] == state.inner.view(player)
-        log = [{k: v for k, v in e.items() if k not in ("text", "parts")} for e in state.inner.log(player)]
+        log = [{k: v for k, v in e.items() if k not in ("text", "parts", "msg")} for e in state.inner.log(player)]
         assert info["seen"] == log
     # each seat's own hand is in its history and in no other seat's
     hands = [e for e in json.loads(state.information_state_string(0))["seen"] if e["kind"] == "hand_dealt"]
