@@ -171,3 +171,53 @@ test("the final sheet shows every seat with the view's figures, its square and l
 });
 
 test("every legal move has words for the moves list", () => everyMoveHasWords("alarun", alarun));
+
+// ----- the table in Italian and Spanish --------------------------------------------------------
+// English the table draws (text, labels and titles): none of it may be left in Italian or
+// Spanish (the words those languages write alike are left out per language).
+const TABLE_ENGLISH = ["Your", "hand", "secret colour", "Secret colour", "centre", "stack", "Discard pile", "Empty.",
+  "Key to the cards", "square", "potions", "points", "winner", "Swap", "Pass", "Flip", "Place", "Choose", "Give",
+  "Take", "Waiting", "placed", "passed", "swapped", "flipped", "Round", "druid", "face down", "face-down", "selected",
+  "total", "colour bonus", "player", "row", "column", "line", "potion", "in the square", "left", "above", "below",
+  "right of", "ingredients", "different", "neighbours", "appointed", "wins", "share", "cards", " of ", "to act",
+  "placing", "taken", "hidden", "Moon berries", "Dragon eggs", "Phoenix feathers", "Mandrake", "Myrrh", "blue",
+  "green", "orange", "pink", "red", "white", "yellow", "drop", "leaf", "flame", "heart", "diamond", "star", "sun"];
+const ALIKE = { it: ["Round"], es: ["total"] };
+const CATALOGUES = new URL("../../src/nemeton/web/i18n/", import.meta.url);
+
+/** The English words of TABLE_ENGLISH in `said` (whole words, case as written). */
+export function englishLeft(said, lang) {
+  return TABLE_ENGLISH.filter((w) => !ALIKE[lang].includes(w))
+    .filter((w) => new RegExp(`(?<![A-Za-zÀ-ÿ])${w.trim()}(?![A-Za-zÀ-ÿ])`).test(said) && (w.trim() === w || said.includes(w)));
+}
+
+for (const lang of ["it", "es"]) {
+  test(`in ${lang === "it" ? "Italian" : "Spanish"} the table, the moves and the score sheets keep no English`, async () => {
+    const { readFileSync } = await import("node:fs");
+    const { useCatalogue } = await import("../../src/nemeton/web/js/i18n.js");
+    useCatalogue(lang, JSON.parse(readFileSync(new URL(`${lang}.json`, CATALOGUES), "utf8")).messages);
+    try {
+      let checked = 0;
+      for (const { play, snap } of ALL) {
+        const names = snap.seats.map((s) => s.name);
+        const strip = (s) => names.reduce((acc, n) => acc.split(n).join(" "), s);
+        const ctx = { ...ctxFor(play, snap), fresh: (snap.log || []).slice(-8) };
+        const drawnNow = drawn(ctx);
+        const said = strip([words(drawnNow.board), words(drawnNow.bar || []),
+          ...snap.legal_actions.map((a) => alarun.label(a, ctx))].join(" "));
+        assert.deepEqual(englishLeft(said, lang), [], said);
+        assert.doesNotMatch(said, /alarun\.|\{[a-z_]+\}/);
+        checked += 1;
+      }
+      for (const { snap, sheet } of finalSheets("alarun", alarun)) {
+        const names = snap.seats.map((s) => s.name);
+        const said = names.reduce((acc, n) => acc.split(n).join(" "), words(sheet));
+        assert.deepEqual(englishLeft(said, lang), [], said);
+        checked += 1;
+      }
+      assert.ok(checked > 10);
+    } finally {
+      useCatalogue("en");
+    }
+  });
+}

@@ -24,7 +24,7 @@ from pathlib import Path
 from ...engine import ActionCodec, GameSpec, register
 from ...engine.parts import part
 from .actions import ACTION_CLASSES, intern_action
-from .events import EVENT_KINDS
+from .events import EVENT_KINDS, action_message
 from .render import render
 from .options import PLAYER_COUNTS, AlarunOptions
 from .rules import AlarunState, new_state
@@ -47,6 +47,7 @@ SPEC = register(GameSpec(
     conformance_variants=({"players": 4, "action_cap": 2},),
     prepare_sampler=prepare_sampler,
     event_kinds=EVENT_KINDS,
+    action_message=action_message,
     playthroughs={"2p": ({"players": 2}, 1, 1), "4p": ({"players": 4, "action_cap": 12}, 2, 2)},
     encoding_module=part(f"{__name__}.encoding"),
     heuristic=part(f"{__name__}.heuristic", "HEURISTIC"),

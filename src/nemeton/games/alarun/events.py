@@ -106,6 +106,10 @@ def _cards(cards) -> Message | str:
     return out
 
 
+#: Cards separated by commas, as the event log lists them (the terminal's screen too).
+cards_message = _cards
+
+
 def _cell(x: int, y: int) -> str:
     def signed(v: int) -> str:
         return f"{v:+d}" if v else "0"
@@ -294,3 +298,23 @@ def event_message(entry: Mapping[str, Any], viewer: int | None) -> Message:
 
 
 __all__ = ["EVENT_KINDS", "card_message", "card_words", "event_message"]
+
+
+# ----- actions ---------------------------------------------------------------------------------
+def action_message(action: Any) -> Message | None:
+    """An action as the terminal's list of moves says it in the reader's language (one id
+    per kind, ``alarun.action.*``; cards as the log names them, cells as offsets from the
+    druid, "(+1,0)"); ``str(action)`` stays the English text that records and the API use.
+    None for an action of another game."""
+    kind = getattr(action, "kind", None)
+    if kind == "swap":
+        return msg("alarun.action.swap", give=card_message(action.give), take=card_message(action.take))
+    if kind == "pass":
+        return msg("alarun.action.pass")
+    if kind == "swap_all":
+        return msg("alarun.action.swap_all")
+    if kind == "flip":
+        return msg("alarun.action.flip")
+    if kind == "place":
+        return msg("alarun.action.place", card=card_message(action.card), cell=_cell(action.x, action.y))
+    return None

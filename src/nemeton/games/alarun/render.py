@@ -1,22 +1,68 @@
 """Plain-text rendering of a seat's view: the squares as grids, the hand, the centre, scores.
 
 Players are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it):
-the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders them last."""
+the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders them last.
+Every word comes from the catalogue (``alarun.term.*``, the cards and colours as the event
+log names them) in ``lang``: English, Italian or Spanish."""
 
 from __future__ import annotations
 
 import textwrap
 from typing import AbstractSet, Any, Mapping
 
-from ...engine.log import Names, render_text, seat_ref
-from .components import EMPTY, LEGEND, card_id, short_name
+from ...engine.log import Names, render_parts, seat_ref, split_parts
+from ...i18n import Message, msg, render as render_message, seat as seat_arg, template
+from .components import CENTUM_AURI, COLOURS, DRUID, EMPTY, INGREDIENTS, card_id
+from .events import card_message, cards_message, colour_message, ingredient_message
 from .square import MagicSquare, cell_index
 
 
-AXES = "place ... at (x,y): x = column (x →), y = row (y ↓), from the druid (DRUI = 0,0); + = right/down"
+def _t(lang: str, id: str, **args: Any) -> str:
+    """Message ``id`` in ``lang``, seats left as markers (rendered with the names at the end)."""
+    return render_message(msg(id, **args), lang)
 
 
-def _grid_lines(cells: list, highlight: AbstractSet[tuple[int, int]] = frozenset(), show_open: bool = False) -> list[str]:
+def short_label(card: int, lang: str = "en") -> str:
+    """A 4-character label for grids in ``lang``: "DE-b" (blue dragon eggs), "CENT", "DRUI"."""
+    if card == CENTUM_AURI:
+        return _t(lang, "alarun.term.short.centum_auri")
+    if card == DRUID:
+        return _t(lang, "alarun.term.short.druid")
+    if card == EMPTY:
+        return " .. "
+    return (_t(lang, f"alarun.term.short.{INGREDIENTS[card // 7]}") + "-"
+            + _t(lang, f"alarun.term.short.{COLOURS[card % 7]}"))
+
+
+def _axes(lang: str) -> str:
+    return _t(lang, "alarun.term.axes", druid=_t(lang, "alarun.term.short.druid"))
+
+
+def _legend(lang: str) -> str:
+    ingredients = [msg("alarun.term.legend_item", short=_t(lang, f"alarun.term.short.{i}"), name=ingredient_message(i))
+                   for i in INGREDIENTS]
+    colours = [msg("alarun.term.legend_item", short=_t(lang, f"alarun.term.short.{c}"), name=colour_message(c))
+               for c in COLOURS]
+    return _t(lang, "alarun.term.legend", ingredients=_commas(ingredients), colours=_commas(colours),
+              druid=_t(lang, "alarun.term.short.druid"), centum=_t(lang, "alarun.term.short.centum_auri"))
+
+
+def _commas(items: list) -> Message | str:
+    """Items separated by commas, without "and" (a legend): nested ``alarun.cards`` pairs."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = msg("alarun.cards", first=item, rest=out)
+    return out
+
+
+def _cards(cards: list[str]) -> Message | str:
+    return cards_message(cards) if cards else ""
+
+
+def _grid_lines(cells: list, highlight: AbstractSet[tuple[int, int]] = frozenset(), show_open: bool = False,
+                lang: str = "en") -> list[str]:
     """The square's cards on a grid, with one ring of the cells it may still grow into;
     offsets from the druid along the edges. Cards placed this round (hidden from the others)
     carry a '*'; with ``show_open`` the cells where a card may go now show ' +'."""
@@ -29,7 +75,7 @@ def _grid_lines(cells: list, highlight: AbstractSet[tuple[int, int]] = frozenset
         for x in range(x0, x1 + 1):
             card = square.card_at(x, y)
             if card != EMPTY:
-                label = short_name(card)
+                label = short_label(card, lang)
             elif show_open and square.is_open(x, y):
                 label = "  + "
             else:
@@ -39,55 +85,70 @@ def _grid_lines(cells: list, highlight: AbstractSet[tuple[int, int]] = frozenset
     return lines
 
 
-def render(view: Mapping[str, Any], names: Names | None = None) -> str:
+def render(view: Mapping[str, Any], names: Names | None = None, lang: str = "en") -> str:
     seat = view["seat"]
     n = view["players"]
     out = []
-    who = "spectator" if seat is None else seat_ref(seat)
+    T = lambda id, **args: _t(lang, id, **args)  # noqa: E731
+    who = T("alarun.term.spectator") if seat is None else seat_ref(seat)
     phase = view["phase"]
-    head = f"Alarún, {n} players, round {view['round']}/{view['rounds']}, {phase} ({who})"
-    out.append(head)
+    out.append(T("alarun.term.head", count=n, round=view["round"], rounds=view["rounds"],
+                 phase=msg(f"alarun.term.phase.{phase}"), who=who))
     if phase == "actions":
         passer = view["alarun"]
-        status = f"to act: {seat_ref(view['acting'][0])}"
+        status = [T("alarun.term.to_act", seat=seat_arg(view["acting"][0]))]
         if passer is not None:
-            status += f"; {seat_ref(passer)} passed first and holds Alarún ({view['extra_actions_left']} more action(s))"
+            status.append(T("alarun.term.holds_alarun", seat=seat_arg(passer), count=view["extra_actions_left"]))
         if view["action_cap"] is not None:
-            status += f"; actions this round {view['actions_taken']}/{view['action_cap']}"
-        out.append(status)
+            status.append(T("alarun.term.cap", taken=view["actions_taken"], cap=view["action_cap"]))
+        out.append("; ".join(status))
     elif phase == "placement":
-        out.append("placing: " + ", ".join(f"{seat_ref(s)} ({view['placed_this_round'][s]}/3 placed)"
-                                           for s in range(n)))
-    out += textwrap.wrap(f"centre: {', '.join(view['centre'])}"
-                         + (f"  (+{view['face_down']} face down)" if view["face_down"] else ""),
-                         98, subsequent_indent="  ")
-    out.append(f"stack: {view['deck_size']} cards; discard pile: {len(view['discard'])} cards")
+        out.append(T("alarun.term.placing", seats=[
+            msg("alarun.term.placed", seat=seat_arg(s), placed=view["placed_this_round"][s], hand=3) for s in range(n)]))
+    centre = _cards(view["centre"])
+    if view["face_down"]:
+        line = T("alarun.term.centre.face_down", cards=centre, face_down=view["face_down"])
+    else:
+        line = T("alarun.term.centre", cards=centre)
+    out += textwrap.wrap(line, 98, subsequent_indent="  ")
+    out.append(T("alarun.term.stack", stack=msg("alarun.term.cards", count=view["deck_size"]),
+                 discard=msg("alarun.term.cards", count=len(view["discard"]))))
     if seat is not None:
-        out += textwrap.wrap(f"your hand: {', '.join(view['hand']) or '(empty)'}; "
-                             f"your secret colour: {view['secret_colour']}", 98, subsequent_indent="  ")
+        hand = _cards(view["hand"]) if view["hand"] else msg("alarun.term.hand.empty")
+        out += textwrap.wrap(T("alarun.term.hand", cards=hand, colour=colour_message(view["secret_colour"])),
+                             98, subsequent_indent="  ")
     final = view.get("breakdowns")
     for s in range(n):
-        label = seat_ref(s) + (" (you)" if s == seat else "")
+        label = T("alarun.term.seat.you", seat=seat_arg(s)) if s == seat else seat_ref(s)
         if final:
             b = final[s]
-            label += (f": total {b['total']} = potions {b['potions']} + centum auri {b['centum_auri']}"
-                      f" + colour bonus {b['colour_bonus']} ({view['secret_colours'][s]});"
-                      f" druid as {b['druid']}; rows {b['rows']}, columns {b['columns']}")
+            label = T("alarun.term.final", who=label, total=b["total"], potions=b["potions"],
+                      centum_auri=b["centum_auri"], colour_bonus=b["colour_bonus"],
+                      colour=colour_message(view["secret_colours"][s]), druid=card_message(b["druid"]),
+                      rows=str(b["rows"]), columns=str(b["columns"]))
         else:
-            label += f": potion points so far {view['potion_points'][s]}"
+            label = T("alarun.term.so_far", who=label, points=view["potion_points"][s])
             if s != seat and view["known_hands"][s]:
-                when = " before placing" if phase == "placement" else ""
-                label += f"; known in hand{when}: {', '.join(view['known_hands'][s])}"
+                known = "alarun.term.known.placing" if phase == "placement" else "alarun.term.known"
+                label = "; ".join([label, T(known, cards=_cards(view["known_hands"][s]))])
         out.append("")
         out += textwrap.wrap(label, 98, subsequent_indent="  ")
         mine = {tuple(p) for p in view.get("my_placements", [])} if s == seat else set()
-        out.extend(_grid_lines(view["squares"][s], mine, show_open=(s == seat and phase == "placement")))
+        out.extend(_grid_lines(view["squares"][s], mine, show_open=(s == seat and phase == "placement"), lang=lang))
     if final:
         out.append("")
-        out.append("winner(s): " + ", ".join(seat_ref(w) for w in view["winners"]))
+        out.append(T("alarun.term.winners", count=len(view["winners"]), seats=[seat_arg(w) for w in view["winners"]]))
     out.append("")
-    out += textwrap.wrap(LEGEND + "; DRUI = druid, CENT = centum auri; * = placed this round, "
-                         "+ = open cell, . = empty", 98, subsequent_indent="  ")
+    out += textwrap.wrap(_legend(lang), 98, subsequent_indent="  ")
     if phase == "placement":
-        out.append(AXES)
-    return render_text("\n".join(out), names, n)
+        out.append(_axes(lang))
+    return _names(lang, "\n".join(out), names, n)
+
+
+def _names(lang: str, text: str, names: Names | None, players: int) -> str:
+    """The screen with each seat marker as its name, or without names as the language's
+    "seat n" (as :func:`nemeton.engine.log.render_text` does in English)."""
+    if names is not None:
+        return render_parts(split_parts(text, players, capital=False)[1], names)
+    word = template("nemeton.seat", lang) or "seat {n}"
+    return split_parts(text, players, capital=False, words=(word, word))[0]

@@ -7,23 +7,33 @@
 // cards and cells keyed by their place, so the focus stays on a card through a redraw.
 
 import { aboveTheBar, h, hintFor, seatBadge, withHint } from "/static/js/kit.js";
+import { has, t } from "/static/js/i18n.js";
 import { seatNameOf } from "/static/js/text.js";
 
 // ----- names and pictures ----------------------------------------------------------------
+// Every word comes from the catalogue (games/alarun/locale/<lang>/LC_MESSAGES/alarun.po): the
+// game's terms as the event log names them (alarun.ingredient.*, alarun.colour.*), the table's
+// own words as alarun.web.*, in the page's language (/static/js/i18n.js).
 
-const INGREDIENTS = {
-  fungi_magica: "Fungi magica",
-  moon_berries: "Moon berries",
-  calendula: "Calendula",
-  phoenix_feathers: "Phoenix feathers",
-  dragon_eggs: "Dragon eggs",
-  mandrake: "Mandrake",
-  myrrh: "Myrrh",
-};
+const INGREDIENTS = ["fungi_magica", "moon_berries", "calendula", "phoenix_feathers", "dragon_eggs", "mandrake", "myrrh"];
 const COLOURS = ["blue", "green", "orange", "pink", "red", "white", "yellow"];
-const SYMBOL_NAMES = {
-  blue: "drop", green: "leaf", orange: "flame", pink: "heart", red: "diamond", white: "star", yellow: "sun",
-};
+
+/** A colour in words ("blue", "blu", "azul"); an unknown code as it is. */
+function colourName(colour) {
+  const id = `alarun.colour.${colour}`;
+  return has(id) ? t(id) : String(colour);
+}
+
+/** The symbol each colour carries, in words ("drop", "goccia", "gota"). */
+function symbolName(colour) {
+  const id = `alarun.web.symbol.${colour}`;
+  return has(id) ? t(id) : "";
+}
+
+/** "blue (drop)": a colour with its symbol. */
+function colourWithSymbol(colour) {
+  return t("alarun.web.colour_symbol", { colour: colourName(colour), symbol: symbolName(colour) });
+}
 
 // Ingredient glyphs, drawn in a 48×48 box (filled with the card's light ink, outlined dark):
 // each a list of SVG shapes, [tag, attributes].
@@ -117,24 +127,26 @@ function parse(card) {
 }
 
 function ingredientName(id) {
-  return INGREDIENTS[id] || String(id).replace(/_/g, " ");
+  const key = `alarun.ingredient.${id}`;
+  return has(key) ? t(key) : String(id).replace(/_/g, " ");
 }
 
 /** "Dragon eggs, blue" / "Centum auri" / "Druid apprentice": a card in words. */
 export function cardName(card) {
   const p = parse(card);
-  if (p.special === "centum_auri") return "Centum auri";
-  if (p.special === "druid") return "Druid apprentice";
-  return `${ingredientName(p.ingredient)}, ${p.colour}`;
+  if (p.special === "centum_auri") return t("alarun.card.centum_auri");
+  if (p.special === "druid") return t("alarun.web.card.druid");
+  return t("alarun.web.card", { ingredient: ingredientName(p.ingredient), colour: colourName(p.colour) });
 }
 
 /** Where a cell lies, in words: offsets from the druid (x to the right, y downwards). */
 function whereName(x, y) {
-  if (x === 0 && y === 0) return "on the druid";
-  const parts = [];
-  if (y) parts.push(`${Math.abs(y)} ${y < 0 ? "above" : "below"}`);
-  if (x) parts.push(`${Math.abs(x)} ${x < 0 ? "left of" : "right of"}`);
-  return parts.join(" and ") + " the druid";
+  const dx = Math.abs(x), dy = Math.abs(y);
+  if (!x && !y) return t("alarun.web.where.druid");
+  if (!x) return y < 0 ? t("alarun.web.where.up", { dy }) : t("alarun.web.where.down", { dy });
+  if (!y) return x < 0 ? t("alarun.web.where.left", { dx }) : t("alarun.web.where.right", { dx });
+  if (y < 0) return x < 0 ? t("alarun.web.where.up_left", { dx, dy }) : t("alarun.web.where.up_right", { dx, dy });
+  return x < 0 ? t("alarun.web.where.down_left", { dx, dy }) : t("alarun.web.where.down_right", { dx, dy });
 }
 
 
@@ -179,14 +191,14 @@ function act(ctx, action) {
  * element. size: "big" (hand, centre), "cell" (a square's cell), "mini" (others' squares, lists).
  */
 function tile(card, { size = "big", key, legal = false, selected = false, recent = false, note = "",
-  action = "", onClick = null, extraClass = "", data = {}, style = null, extra = null, hint = null } = {}) {
+  action = null, onClick = null, extraClass = "", data = {}, style = null, extra = null, hint = null } = {}) {
   const p = parse(card);
   const kind = p.special ? `al-${p.special}` : `c-${p.colour} i-${p.ingredient}`;
   const classes = ["card", "al-card", `al-${size}`, kind, extraClass];
   if (legal) classes.push("legal");
   if (selected) classes.push("selected");
   if (recent) classes.push("recent");
-  const words = cardName(card) + (note ? ` (${note})` : "");
+  const words = note ? t("alarun.web.card_note", { card: cardName(card), note }) : cardName(card);
   const attrs = {
     key, style, class: classes.filter(Boolean).join(" "),
     dataset: { card: String(card), ...(key ? { key } : {}), ...data },
@@ -196,14 +208,15 @@ function tile(card, { size = "big", key, legal = false, selected = false, recent
     h("span", { class: "al-art" }, glyph(card)),
     p.colour ? h("span", { class: "al-badge" }, symbol(p.colour)) : null,
     size === "big" ? h("span", { class: "al-name" },
-      p.special === "druid" ? "Druid" : p.special ? "Centum auri" : ingredientName(p.ingredient)) : null,
-    size === "big" ? h("span", { class: "al-colour" }, p.colour ? p.colour : p.special === "centum_auri" ? "+10" : "") : null,
+      p.special === "druid" ? t("alarun.web.card.druid_short") : p.special ? t("alarun.card.centum_auri") : ingredientName(p.ingredient)) : null,
+    size === "big" ? h("span", { class: "al-colour" }, p.colour ? colourName(p.colour) : p.special === "centum_auri" ? "+10" : "") : null,
     extra,
   ];
   if (onClick) {
     return h("button", withHint({
       ...attrs, type: "button", "aria-pressed": selected ? "true" : null,
-      "aria-label": selected ? `${words}: selected; press again to cancel` : `${action || "Choose"}: ${words}`,
+      "aria-label": selected ? t("alarun.web.card_selected", { card: words })
+        : action ? action(words) : t("alarun.web.act.choose", { card: words }),
       onclick: onClick,
     }, hint), inside);
   }
@@ -223,13 +236,15 @@ function backs(count, size, label) {
 function colourCard(colour, caption) {
   return h("div", {
     class: `al-colour-card c-${colour}`, dataset: { card: colour }, role: "img",
-    "aria-label": `${caption}: ${colour} (${SYMBOL_NAMES[colour]})`, title: `${caption}: ${colour}`,
-  }, symbol(colour), h("span", {}, colour));
+    "aria-label": t("alarun.web.caption", { caption, what: colourWithSymbol(colour) }),
+    title: t("alarun.web.caption", { caption, what: colourName(colour) }),
+  }, symbol(colour), h("span", {}, colourName(colour)));
 }
 
 // ----- recent moves (ctx.fresh) -------------------------------------------------------------
 
-/** What the other seats just did, from ctx.fresh: cards to outline and one line per seat. */
+/** What the other seats just did, from ctx.fresh: cards to outline and one line per seat (a
+ *  function of the seat's name: the sentence). */
 function recentMoves(ctx) {
   const r = { centre: [], known: {}, cells: {}, said: {} };
   const me = ctx.seat;
@@ -237,23 +252,24 @@ function recentMoves(ctx) {
     const who = e.seat;
     if (e.kind === "placements_revealed" && e.player !== me) {
       r.cells[e.player] = (e.cards || []).map((c) => `${c.x},${c.y}`);
-      r.said[e.player] = `placed ${(e.cards || []).length} card${(e.cards || []).length === 1 ? "" : "s"}`;
+      const count = (e.cards || []).length;
+      r.said[e.player] = (name) => t("alarun.web.said.placed", { name, count });
       continue;
     }
     if (who == null || who === me) continue;
     if (e.kind === "swap") {
       r.centre.push(e.give);
       (r.known[who] ||= []).push(e.take);
-      r.said[who] = `swapped ${cardName(e.give)} for ${cardName(e.take)}`;
+      r.said[who] = (name) => t("alarun.web.said.swap", { name, give: cardName(e.give), take: cardName(e.take) });
     } else if (e.kind === "swap_all_and_pass") {
       r.centre.push(...(e.gave || []));
       (r.known[who] ||= []).push(...(e.took || []));
-      r.said[who] = "swapped all and passed";
+      r.said[who] = (name) => t("alarun.web.said.swap_all", { name });
     } else if (e.kind === "flip") {
       r.centre.push(...(e.turned_up || []));
-      r.said[who] = "flipped the centre";
+      r.said[who] = (name) => t("alarun.web.said.flip", { name });
     } else if (e.kind === "pass") {
-      r.said[who] = "passed";
+      r.said[who] = (name) => t("alarun.web.said.pass", { name });
     }
   }
   return r;
@@ -319,14 +335,9 @@ function squareGrid(cells, { size, window, druid = "druid", cellAttrs = () => ({
 
 // ----- the game area --------------------------------------------------------------------------
 
+/** Seats' names as a list argument (joined as the language lists them). */
 function names(ctx, seats) {
-  return seats.map((s) => seatName(ctx, s)).join(", ");
-}
-
-/** A seat's name in sentences ("you" for the viewer). */
-function seatName(ctx, s) {
-  if (s === ctx.seat) return "you";
-  return realName(ctx, s);
+  return { list: seats.map((s) => realName(ctx, s)) };
 }
 
 function realName(ctx, s) {
@@ -339,12 +350,14 @@ function badge(ctx, s) {
 
 function status(ctx) {
   const v = ctx.view;
-  const bits = [`Round ${v.round} of ${v.rounds}`];
-  if (v.phase === "actions") bits.push("action phase");
-  else if (v.phase === "placement") bits.push("placement");
-  const holder = v.alarun == null ? "Alarún lies on the stack" : `Alarún: ${seatName(ctx, v.alarun)} passed first`;
+  const bits = [t("alarun.web.status.round", { round: v.round, rounds: v.rounds })];
+  if (v.phase === "actions") bits.push(t("alarun.web.status.actions"));
+  else if (v.phase === "placement") bits.push(t("alarun.web.status.placement"));
+  const holder = v.alarun == null ? t("alarun.web.status.alarun_on_stack")
+    : v.alarun === ctx.seat ? t("alarun.web.status.alarun_held.you")
+      : t("alarun.web.status.alarun_held", { name: realName(ctx, v.alarun) });
   bits.push(holder);
-  if (v.action_cap != null) bits.push(`actions ${v.actions_taken} of ${v.action_cap}`);
+  if (v.action_cap != null) bits.push(t("alarun.web.status.cap", { taken: v.actions_taken, cap: v.action_cap }));
   return h("p", { class: "al-status", role: "status" }, bits.join(" · "));
 }
 
@@ -354,34 +367,37 @@ function prompt(ctx) {
   const mine = ctx.legal.length > 0;
   let text;
   if (ctx.mode === "replay") text = "";
-  else if (ctx.waiting) text = "Waiting for players: the game starts once every seat is taken.";
+  else if (ctx.waiting) text = t("alarun.web.prompt.waiting_players");
   else if (v.phase === "actions") {
     if (mine) {
       const onlyPass = ctx.legal.every((a) => a.type === "pass");
-      if (onlyPass) text = "The round's action limit is reached: only Pass is left.";
-      else if (v.alarun != null) text = `${cap(seatName(ctx, v.alarun))} passed first: your one more action. Swap or pass.`;
-      else text = "Your turn: click a centre card and one of yours to swap them, or pass.";
-      if (selection && selection.where === "centre") text = `Now click the hand card to give for ${cardName(selection.card)}.`;
-      if (selection && selection.where === "hand") text = `Now click the centre card to take for your ${cardName(selection.card)}.`;
-    } else if (acting.includes(ctx.seat) && ctx.mode === "play") text = "Your move is on its way…";
-    else text = acting.length ? `Waiting for ${names(ctx, acting)}.` : "";
+      if (onlyPass) text = t("alarun.web.prompt.only_pass");
+      else if (v.alarun != null) text = t("alarun.web.prompt.one_more", { name: cap(realName(ctx, v.alarun)) });
+      else text = t("alarun.web.prompt.your_turn");
+      if (selection && selection.where === "centre") text = t("alarun.web.prompt.give_for", { card: cardName(selection.card) });
+      if (selection && selection.where === "hand") text = t("alarun.web.prompt.take_for", { card: cardName(selection.card) });
+    } else if (acting.includes(ctx.seat) && ctx.mode === "play") text = t("alarun.web.prompt.on_its_way");
+    else {
+      const others = acting.filter((s) => s !== ctx.seat);
+      text = others.length ? t("alarun.web.prompt.waiting_for", { names: names(ctx, others) }) : "";
+    }
   } else if (v.phase === "placement") {
     const mineLeft = ctx.seat != null ? (v.hand || []).length : 0;
     if (mine) {
-      text = `Place your cards: click a card, then a highlighted cell (${mineLeft} left).`;
-      if (selection && selection.where === "hand") text = `Now click a highlighted cell for ${cardName(selection.card)}.`;
-      if (selection && selection.where === "cell") text = `Now click the card to place ${whereName(selection.x, selection.y)}.`;
+      text = t("alarun.web.prompt.place", { count: mineLeft });
+      if (selection && selection.where === "hand") text = t("alarun.web.prompt.cell_for", { card: cardName(selection.card) });
+      if (selection && selection.where === "cell") text = t("alarun.web.prompt.card_for", { where: whereName(selection.x, selection.y) });
     } else {
       const others = acting.filter((s) => s !== ctx.seat);
-      text = others.length ? `Waiting for ${names(ctx, others)} to place their cards (hidden until everyone has placed).` : "";
+      text = others.length ? t("alarun.web.prompt.waiting_placing", { names: names(ctx, others), count: others.length }) : "";
     }
   }
   return text ? h("p", { class: "al-prompt", "aria-live": "polite" }, text) : null;
 }
 
-/** "Your", or in a replay "Ann's": whose area the bottom of the table is. */
+/** The bottom of the table is yours, or in a replay Ann's: the name, or null for "your". */
 function whose(ctx) {
-  return ctx.mode === "replay" ? `${realName(ctx, ctx.seat)}'s` : "Your";
+  return ctx.mode === "replay" ? realName(ctx, ctx.seat) : null;
 }
 
 function cap(s) {
@@ -395,7 +411,8 @@ function centreRow(ctx, recent) {
   const swapping = v.phase === "actions" && legal.some((a) => a.type === "swap");
   const outlined = markFirst(v.centre || [], recent.centre);
   const cards = (v.centre || []).map((card, i) => {
-    let isLegal = false, isSelected = false, onClick = null, action = "Take from the centre";
+    let isLegal = false, isSelected = false, onClick = null;
+    let action = (words) => t("alarun.web.act.take", { card: words });
     if (swapping) {
       // Legal: the first click of a swap, or the second after a hand card; another centre
       // card stays clickable (it changes the selection) without being highlighted.
@@ -405,23 +422,23 @@ function centreRow(ctx, recent) {
       if (!sel) isLegal = options;
       else if (sel.where === "hand") {
         isLegal = legal.some((a) => a.type === "swap" && a.give === sel.card && a.take === card);
-        action = `Swap your ${cardName(sel.card)} for`;
-      } else if (!isSelected) action = "Choose instead";
+        action = (words) => t("alarun.web.act.swap_for", { give: cardName(sel.card), card: words });
+      } else if (!isSelected) action = (words) => t("alarun.web.act.choose_instead", { card: words });
       if (options || isLegal) onClick = () => clickCentre(ctx, i, card);
     }
     const hint = hintFor(ctx, legal.filter((a) => a.type === "swap" && a.take === card));
     return tile(card, { key: `centre-${i}`, legal: isLegal && !isSelected, selected: isSelected,
       recent: outlined.has(i), onClick, action, hint });
   });
-  return h("section", { class: "al-centre", "aria-label": "The centre" },
+  return h("section", { class: "al-centre", "aria-label": t("alarun.web.centre") },
     h("div", { class: "al-pile" },
-      back("big", `The stack: ${v.deck_size} cards`),
-      h("span", { class: "al-count" }, `stack ${v.deck_size}`),
-      v.alarun == null && !v.terminal ? h("span", { class: "al-alarun-token", title: "Alarún lies on the stack" }, "Alarún") : null),
-    h("div", { class: "al-cards al-centre-cards", role: "group", "aria-label": "Centre cards, face up" }, cards),
-    v.face_down > 0 ? h("div", { class: "al-face-down", role: "group", "aria-label": `${v.face_down} cards face down` },
-      h("div", { class: "al-cards" }, backs(v.face_down, "big", "A face-down centre card")),
-      h("span", { class: "al-label" }, `${v.face_down} face down (flip turns them up)`)) : null,
+      back("big", t("alarun.web.stack", { count: v.deck_size })),
+      h("span", { class: "al-count" }, t("alarun.web.stack_count", { count: v.deck_size })),
+      v.alarun == null && !v.terminal ? h("span", { class: "al-alarun-token", title: t("alarun.web.status.alarun_on_stack") }, "Alarún") : null),
+    h("div", { class: "al-cards al-centre-cards", role: "group", "aria-label": t("alarun.web.centre_cards") }, cards),
+    v.face_down > 0 ? h("div", { class: "al-face-down", role: "group", "aria-label": t("alarun.web.face_down", { count: v.face_down }) },
+      h("div", { class: "al-cards" }, backs(v.face_down, "big", t("alarun.web.back.face_down"))),
+      h("span", { class: "al-label" }, t("alarun.web.face_down_note", { count: v.face_down }))) : null,
     discardPile(v));
 }
 
@@ -429,9 +446,9 @@ function centreRow(ctx, recent) {
 function discardPile(v) {
   const pile = v.discard || [];
   return h("details", { class: "al-discard" },
-    h("summary", {}, `Discard pile (${pile.length})`),
+    h("summary", {}, t("alarun.web.discard", { count: pile.length })),
     pile.length ? h("div", { class: "al-mini-list" }, pile.map((c, k) => tile(c, { size: "mini", key: `discard-${k}` })))
-      : h("p", {}, "Empty."));
+      : h("p", {}, t("alarun.web.discard_empty")));
 }
 
 function clickCentre(ctx, i, card) {
@@ -492,32 +509,33 @@ function handRow(ctx) {
     const isSelected = sel?.where === "hand" && sel.index === i;
     // Legal: the first click, or the second after a centre card (a cell); another hand card
     // stays clickable (it changes the selection) without being highlighted.
-    let isLegal = false, options = false, action = "Choose instead";
+    let isLegal = false, options = false;
+    let action = (words) => t("alarun.web.act.choose_instead", { card: words });
     if (v.phase === "actions") {
       options = legal.some((a) => a.type === "swap" && a.give === card);
       if (!sel) {
         isLegal = options;
-        action = "Give to the centre";
+        action = (words) => t("alarun.web.act.give", { card: words });
       } else if (sel.where === "centre") {
         isLegal = legal.some((a) => a.type === "swap" && a.take === sel.card && a.give === card);
-        action = `Give for ${cardName(sel.card)}`;
+        action = (words) => t("alarun.web.act.give_for", { take: cardName(sel.card), card: words });
       }
     } else if (v.phase === "placement") {
       options = legal.some((a) => a.type === "place" && a.card === card);
       if (!sel) {
         isLegal = options;
-        action = "Place in your square";
+        action = (words) => t("alarun.web.act.place", { card: words });
       } else if (sel.where === "cell") {
         isLegal = legal.some((a) => a.type === "place" && a.card === card && a.x === sel.x && a.y === sel.y);
-        action = `Place ${whereName(sel.x, sel.y)}`;
+        action = (words) => t("alarun.web.act.place_at", { where: whereName(sel.x, sel.y), card: words });
       }
     }
     const onClick = options || isLegal ? () => clickHand(ctx, i, card) : null;
     const hint = hintFor(ctx, legal.filter((a) => (a.type === "swap" && a.give === card) || (a.type === "place" && a.card === card)));
     return tile(card, { key: `hand-${i}`, legal: isLegal && !isSelected, selected: isSelected, onClick, action, hint });
   });
-  return h("div", { class: "al-cards al-hand", role: "group", "aria-label": "Your hand" },
-    cards, hand.length ? null : h("p", { key: "empty", class: "al-empty" }, "No cards in hand."));
+  return h("div", { class: "al-cards al-hand", role: "group", "aria-label": t("alarun.web.your_hand") },
+    cards, hand.length ? null : h("p", { key: "empty", class: "al-empty" }, t("alarun.web.hand_empty")));
 }
 
 /** Your square: placed cards, this round's placements marked, legal cells highlighted. */
@@ -543,21 +561,22 @@ function ownSquare(ctx) {
     const k = `${x},${y}`;
     const isSelected = sel?.where === "cell" && sel.x === x && sel.y === y;
     if (!openCells.has(k)) return null;
-    const what = sel?.where === "hand" ? `Place ${cardName(sel.card)} ${whereName(x, y)}`
-      : sel?.where === "cell" ? `Choose instead the cell ${whereName(x, y)}` : `Choose the cell ${whereName(x, y)}`;
+    const where = whereName(x, y);
+    const what = sel?.where === "hand" ? t("alarun.web.cell.place", { card: cardName(sel.card), where })
+      : sel?.where === "cell" ? t("alarun.web.cell.choose_instead", { where }) : t("alarun.web.cell.choose", { where });
     const state = isSelected ? "selected" : legalCells.has(k) ? "legal" : "al-open";
     const hint = hintFor(ctx, ctx.legal.filter((a) => a.type === "place" && a.x === x && a.y === y));
     return h("button", withHint({
       key, style, type: "button", class: `al-slot al-target ${state}`,
       dataset: { key: `cell-${k}`, x, y },
-      "aria-label": isSelected ? `The cell ${whereName(x, y)}: selected; press again to cancel` : what,
+      "aria-label": isSelected ? t("alarun.web.cell.selected", { where }) : what,
       "aria-pressed": isSelected ? "true" : null, title: what, onclick: () => clickCell(ctx, x, y),
     }, hint));
   };
   return squareGrid(cells, {
-    size: "cell", window: squareWindow(cells), label: "Your magic square",
+    size: "cell", window: squareWindow(cells), label: t("alarun.web.your_square"),
     cellAttrs: (x, y) => (pending.has(`${x},${y}`)
-      ? { extraClass: "al-pending", note: "placed this round, hidden from the others until everyone has placed" }
+      ? { extraClass: "al-pending", note: t("alarun.web.note.pending") }
       : {}),
     slot,
   });
@@ -574,51 +593,52 @@ function seatPanel(ctx, s, recent, size) {
   // In the action phase the cards seen taken from the centre are in the hand, face up; during
   // placement some may already lie face down in the square, so they are listed apart.
   const inHand = v.phase === "actions" ? known : [];
+  const name = realName(ctx, s);
   const hand = h("div", { class: "al-mini-list al-their-hand", role: "group",
-    "aria-label": `${seatName(ctx, s)}'s hand: ${handSize} cards` },
-  inHand.map((c, i) => tile(c, { size: "mini", key: `known-${i}`, recent: outlined.has(i), note: "taken from the centre" })),
-  Array.from({ length: Math.max(0, handSize - inHand.length) }, (_, k) => back("mini", "A hidden hand card", `back-${k}`)));
+    "aria-label": t("alarun.web.seat.hand", { name, count: handSize }) },
+  inHand.map((c, i) => tile(c, { size: "mini", key: `known-${i}`, recent: outlined.has(i), note: t("alarun.web.note.taken") })),
+  Array.from({ length: Math.max(0, handSize - inHand.length) }, (_, k) => back("mini", t("alarun.web.back.hand"), `back-${k}`)));
   const cells = v.squares[s] || [];
   const fresh = new Set(recent.cells[s] || []);
   const hidden = (v.placed_this_round || [])[s] || 0;
   return h("section", {
     key: `seat-${s}`,
     class: ["al-seat-panel", acting ? "al-acting" : "", said ? "recent" : ""].filter(Boolean).join(" "),
-    dataset: { seat: s }, "aria-label": `${seatName(ctx, s)}'s table`,
+    dataset: { seat: s }, "aria-label": t("alarun.web.seat.table", { name }),
   },
   h("div", { class: "al-seat-head" }, badge(ctx, s),
-    acting ? h("span", { class: "al-turn" }, v.phase === "placement" ? "▶ placing" : "▶ to act") : null,
-    v.alarun === s ? h("span", { class: "al-alarun-token", title: "Passed first this round: holds Alarún" }, "Alarún") : null),
-  h("div", { class: "al-line" }, h("span", { class: "al-label" }, `hand ${handSize}`), hand),
-  v.phase !== "actions" && known.length ? h("div", { class: "al-line" }, h("span", { class: "al-label" }, "taken this round:"),
-    h("div", { class: "al-mini-list al-known", role: "group", "aria-label": "Cards seen taken from the centre this round" },
-      known.map((c, k) => tile(c, { size: "mini", key: `known-${k}`, note: "taken from the centre this round; in hand or placed face down" })))) : null,
+    acting ? h("span", { class: "al-turn" }, v.phase === "placement" ? t("alarun.web.seat.placing") : t("alarun.web.seat.to_act")) : null,
+    v.alarun === s ? h("span", { class: "al-alarun-token", title: t("alarun.web.seat.holds_alarun") }, "Alarún") : null),
+  h("div", { class: "al-line" }, h("span", { class: "al-label" }, t("alarun.web.seat.hand_count", { count: handSize })), hand),
+  v.phase !== "actions" && known.length ? h("div", { class: "al-line" }, h("span", { class: "al-label" }, t("alarun.web.seat.taken")),
+    h("div", { class: "al-mini-list al-known", role: "group", "aria-label": t("alarun.web.seat.taken_cards") },
+      known.map((c, k) => tile(c, { size: "mini", key: `known-${k}`, note: t("alarun.web.note.taken_round") })))) : null,
   squareGrid(cells, {
-    size, window: squareWindow(cells), label: `${seatName(ctx, s)}'s magic square`,
+    size, window: squareWindow(cells), label: t("alarun.web.seat.square", { name }),
     cellAttrs: (x, y) => (fresh.has(`${x},${y}`) ? { recent: true } : {}),
   }),
   h("div", { class: "al-line" },
-    h("span", { class: "al-label" }, `potions so far ${(v.potion_points || [])[s] ?? 0}`),
+    h("span", { class: "al-label" }, t("alarun.web.potions_so_far", { points: (v.potion_points || [])[s] ?? 0 })),
     hidden && v.phase === "placement" ? [
-      h("span", { class: "al-label" }, `placed ${hidden}:`),
-      h("span", { class: "al-mini-list al-pending-backs", "aria-label": `${hidden} placed this round, face down` },
-        backs(hidden, "mini", "A card placed this round, hidden until everyone has placed"))] : null),
-  said ? h("p", { class: "al-said" }, `${cap(seatName(ctx, s))} ${said}.`) : null);
+      h("span", { class: "al-label" }, t("alarun.web.seat.placed", { count: hidden })),
+      h("span", { class: "al-mini-list al-pending-backs", "aria-label": t("alarun.web.seat.placed_cards", { count: hidden }) },
+        backs(hidden, "mini", t("alarun.web.back.placed")))] : null),
+  said ? h("p", { class: "al-said" }, said(cap(name))) : null);
 }
 
 function actionButtons(ctx) {
   const legal = ctx.legal;
   const buttons = [];
-  const find = (t) => legal.find((a) => a.type === t);
+  const find = (type) => legal.find((a) => a.type === type);
   const pass = find("pass");
   if (pass) {
-    const words = ctx.view.alarun == null ? "Pass (take Alarún; the others get one more action each)" : "Pass";
-    buttons.push(button("Pass", words, pass, ctx, "pass"));
+    const words = ctx.view.alarun == null ? t("alarun.web.button.pass_first") : t("alarun.web.button.pass");
+    buttons.push(button(t("alarun.web.button.pass"), words, pass, ctx, "pass"));
   }
   const all = find("swap_all");
-  if (all) buttons.push(button("Swap all and pass", "Swap all: your whole hand for the three centre cards, and pass", all, ctx, "swap_all"));
+  if (all) buttons.push(button(t("alarun.web.button.swap_all"), t("alarun.web.button.swap_all_words"), all, ctx, "swap_all"));
   const flip = find("flip");
-  if (flip) buttons.push(button("Flip", "Flip: discard the face-up centre cards and turn the face-down ones up", flip, ctx, "flip"));
+  if (flip) buttons.push(button(t("alarun.web.button.flip"), t("alarun.web.button.flip_words"), flip, ctx, "flip"));
   return buttons;
 }
 
@@ -629,11 +649,11 @@ function button(text, words, action, ctx, key) {
 
 /** A key to the pictures: the seven ingredients and the seven colours with their symbols. */
 function pictureKey() {
-  return h("details", { class: "al-key" }, h("summary", {}, "Key to the cards"),
-    h("ul", { class: "al-key-list" }, Object.entries(INGREDIENTS).map(([id, name]) =>
-      h("li", { key: id }, glyph(id, "al-glyph al-key-glyph"), name))),
+  return h("details", { class: "al-key" }, h("summary", {}, t("alarun.web.key")),
+    h("ul", { class: "al-key-list" }, INGREDIENTS.map((id) =>
+      h("li", { key: id }, glyph(id, "al-glyph al-key-glyph"), ingredientName(id)))),
     h("ul", { class: "al-key-list" }, COLOURS.map((c) =>
-      h("li", { key: c, class: `c-${c}` }, symbol(c), `${c} (${SYMBOL_NAMES[c]})`))));
+      h("li", { key: c, class: `c-${c}` }, symbol(c), colourWithSymbol(c)))));
 }
 
 /** On a phone (style.css), after each drawing: the room your square has between what lies above
@@ -671,14 +691,17 @@ export function draw(ctx) {
   const others = [];
   for (let s = 0; s < v.players; s++) if (s !== me) others.push(s);
   // On a phone the hand box stays in sight at the bottom of the screen (style.css).
-  const own = spectator ? prompt(ctx) : h("section", { class: "al-own", "aria-label": "Your area" },
+  const owner = whose(ctx);
+  const soFar = (v.potion_points || [])[me] ?? 0;
+  const own = spectator ? prompt(ctx) : h("section", { class: "al-own", "aria-label": t("alarun.web.your_area") },
     h("div", { class: "al-own-row" },
       h("div", { class: "al-hand-box" }, prompt(ctx),
-        h("h3", { class: "al-hand-title" }, `${whose(ctx)} hand and secret colour`),
-        h("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, "Your secret colour")),
-        h("p", { class: "al-label al-colour-hint" }, "Secret colour: +2 per card of it in your square at the end.")),
+        h("h3", { class: "al-hand-title" }, owner === null ? t("alarun.web.hand_title.you") : t("alarun.web.hand_title", { name: owner })),
+        h("div", { class: "al-hand-line" }, handRow(ctx), colourCard(v.secret_colour, t("alarun.web.your_colour"))),
+        h("p", { class: "al-label al-colour-hint" }, t("alarun.web.colour_hint"))),
       h("div", { class: "al-square-box" },
-        h("h3", {}, `${whose(ctx)} square · potions so far ${(v.potion_points || [])[me] ?? 0}`), ownSquare(ctx))));
+        h("h3", {}, owner === null ? t("alarun.web.square_title.you", { points: soFar }) : t("alarun.web.square_title", { name: owner, points: soFar })),
+        ownSquare(ctx))));
   const board = h("div", { class: "al-wrap", ref: (node) => { aboveTheBar(node); fitSquare(node); } },
     h("div", { class: `al-board${flash ? " al-flash" : ""}${spectator ? " al-watching" : ""}` },
       status(ctx), pictureKey(),
@@ -692,14 +715,24 @@ export function draw(ctx) {
 
 // ----- the final score ----------------------------------------------------------------------
 
-const LINE_NAMES = { A: "row A", B: "row B", C: "row C", D: "row D", E: "row E",
-  F: "column F", G: "column G", H: "column H", I: "column I", J: "column J" };
+/** "row A" / "column F": a line of the square by its letter. */
+function lineName(letter) {
+  return "ABCDE".includes(letter) ? t("alarun.web.line.row", { line: letter }) : t("alarun.web.line.column", { line: letter });
+}
 
 function potionWords(e) {
   if (!e) return "";
-  if (!e.by || e.strength < 2) return "no two neighbours alike: 1 ingredient";
-  if (e.by === "ingredient") return `${e.strength} ${ingredientName(e.shared)} in different colours`;
-  return `${e.strength} different ${e.shared} ingredients`;
+  if (!e.by || e.strength < 2) return t("alarun.web.potion.single");
+  if (e.by === "ingredient") {
+    const id = `alarun.ingredients.${e.shared}`;
+    return t("alarun.web.potion.ingredient", { strength: e.strength, ingredient: has(id) ? t(id) : String(e.shared) });
+  }
+  return t("alarun.web.potion.colour", { strength: e.strength, colour: colourName(e.shared) });
+}
+
+/** A seat's own thing on the score screen: "Your ..." for the viewer, else "Ann's ...". */
+function ofSeat(ctx, s, yours, theirs) {
+  return s === ctx.seat ? yours : theirs(realName(ctx, s));
 }
 
 function scoreSheet(ctx, s, b, lines, druid, colour, count, winner) {
@@ -708,39 +741,40 @@ function scoreSheet(ctx, s, b, lines, druid, colour, count, winner) {
   const win = squareWindow(cells, true);
   // The square with the row letters and points to the right, column letters and points below;
   // hovering a line of the table lights its cells (style.css: the sheet's :has rules).
-  const grid = squareGrid(cells, { size: "cell", window: win, druid: druid || "druid", label: `${seatName(ctx, s)}'s square`,
+  const grid = squareGrid(cells, { size: "cell", window: win, druid: druid || "druid",
+    label: ofSeat(ctx, s, t("alarun.web.sheet.square.you"), (name) => t("alarun.web.sheet.square", { name })),
     cellAttrs: (x, y, card, column, row) => ({
       data: { lines: `${"ABCDE"[row]} ${"FGHIJ"[column]}` },
-      ...(x === 0 && y === 0 && druid ? { note: `the druid apprentice counts as ${cardName(druid)}` } : {}),
+      ...(x === 0 && y === 0 && druid ? { note: t("alarun.web.note.druid", { card: cardName(druid) }) } : {}),
     }) });
   const letters = "ABCDEFGHIJ";
   const points = [...(b.rows || []), ...(b.columns || [])];
   const row = (name, value, cls, extra = "") => h("tr", { class: cls }, h("th", { scope: "row" }, name),
     h("td", {}, extra), h("td", { class: `al-num ${cls}-value` }, String(value)));
   return h("section", { key: s, class: `al-sheet ${winner ? "al-winner" : ""}`, dataset: { seat: s },
-    "aria-label": `${seatName(ctx, s)}'s score sheet` },
+    "aria-label": ofSeat(ctx, s, t("alarun.web.sheet.label.you"), (name) => t("alarun.web.sheet.label", { name })) },
   h("div", { class: "al-seat-head" }, badge(ctx, s),
-    winner ? h("span", { class: "al-win-mark" }, "★ winner") : null),
+    winner ? h("span", { class: "al-win-mark" }, t("alarun.web.sheet.winner")) : null),
   h("div", { class: "al-sheet-grid" }, grid,
     h("div", { class: "al-row-points", "aria-hidden": "true" },
       (b.rows || []).map((p, i) => h("span", { key: i }, `${"ABCDE"[i]} ${p}`))),
     h("div", { class: "al-col-points", "aria-hidden": "true" },
       (b.columns || []).map((p, i) => h("span", { key: i }, `${"FGHIJ"[i]} ${p}`)))),
   h("table", { class: "al-lines" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "line"), h("th", { scope: "col" }, "potion"),
-      h("th", { scope: "col" }, "points"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("alarun.web.sheet.line")), h("th", { scope: "col" }, t("alarun.web.sheet.potion")),
+      h("th", { scope: "col" }, t("alarun.web.sheet.points")))),
     h("tbody", {}, [...letters].map((L, i) => h("tr", { key: L, dataset: { line: L } },
-      h("th", { scope: "row" }, LINE_NAMES[L]),
+      h("th", { scope: "row" }, lineName(L)),
       h("td", {}, potionWords(lines[L])), h("td", { class: "al-num" }, String(points[i] ?? lines[L]?.points ?? ""))))),
     h("tfoot", {},
-      row("potions", b.potions, "al-potions"),
-      row("Centum auri", b.centum_auri, "al-centum", b.centum_auri ? "in the square: +10" : "not in the square"),
-      h("tr", { class: "al-colour-bonus" }, h("th", { scope: "row" }, "colour bonus"),
+      row(t("alarun.web.sheet.potions"), b.potions, "al-potions"),
+      row(t("alarun.card.centum_auri"), b.centum_auri, "al-centum", b.centum_auri ? t("alarun.web.sheet.centum") : t("alarun.web.sheet.no_centum")),
+      h("tr", { class: "al-colour-bonus" }, h("th", { scope: "row" }, t("alarun.web.sheet.colour_bonus")),
         h("td", {}, h("span", {}, colour ? symbol(colour) : "",
-          colour ? ` ${colour}${count != null ? `: ${count} card${count === 1 ? "" : "s"} × 2` : ""}` : "")),
+          colour ? " " + (count != null ? t("alarun.web.sheet.colour_count", { colour: colourName(colour), count }) : colourName(colour)) : "")),
         h("td", { class: "al-num al-colour-bonus-value" }, String(b.colour_bonus))),
-      row("total", b.total, "al-total"))),
-  h("p", { class: "al-druid-note" }, `Druid apprentice counted as ${druid ? cardName(druid) : "—"} (the value that brews the most potion points).`));
+      row(t("alarun.web.sheet.total"), b.total, "al-total"))),
+  h("p", { class: "al-druid-note" }, t("alarun.web.sheet.druid", { card: druid ? cardName(druid) : "—" })));
 }
 
 export function score(ctx) {
@@ -757,19 +791,28 @@ export function score(ctx) {
     if (e.kind === "colour_bonus") colourCards[e.player] = e.cards;
   }
   for (let s = 0; s < n; s++) if (!druids[s] && breakdowns[s]) druids[s] = breakdowns[s].druid || null;
-  const names = winners.map((s) => cap(seatName(ctx, s)));
   const total = winners.length ? breakdowns[winners[0]]?.total : null;
-  const won = winners.length === 1 && winners[0] === ctx.seat ? "win" : "wins";
+  const points = { msg: { id: "alarun.points", args: { count: total ?? 0 } } };
+  let headline;
+  if (winners.length > 1) {
+    // the viewer first ("You and Ann"), then the others by name
+    const mine = winners.includes(ctx.seat);
+    const list = [...(mine ? [t("alarun.you.start")] : []), ...winners.filter((s) => s !== ctx.seat).map((s) => cap(realName(ctx, s)))];
+    headline = mine ? t("alarun.web.won.shared.you", { names: { list }, points })
+      : t("alarun.web.won.shared", { names: { list }, points });
+  } else if (winners.length) {
+    headline = winners[0] === ctx.seat ? t("alarun.web.won.you", { points })
+      : t("alarun.web.won", { name: cap(realName(ctx, winners[0])), points });
+  }
   const order = [...Array(n).keys()].sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0) || a - b);
   // the room's score screen names the winner already (the log's sentence); the replay's does not
   return h("div", { class: "al-score" },
-    winners.length && ctx.mode !== "score" ? h("p", { class: "al-headline" }, winners.length > 1
-      ? `${names.join(" and ")} share the win with ${total} points.`
-      : `${names[0]} ${won} with ${total} points and ${won === "win" ? "are" : "is"} appointed the new druid of the village.`) : null,
+    winners.length && ctx.mode !== "score" ? h("p", { class: "al-headline" }, headline) : null,
     // The summary: one row per seat.
     h("table", { class: "al-summary" },
-      h("thead", {}, h("tr", {}, ["player", "potions", "Centum auri", "colour bonus", "total"].map((t) =>
-        h("th", { key: t, scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, [["player", t("alarun.web.summary.player")], ["potions", t("alarun.web.sheet.potions")],
+        ["centum", t("alarun.card.centum_auri")], ["colour", t("alarun.web.sheet.colour_bonus")], ["total", t("alarun.web.sheet.total")]]
+        .map(([k, words]) => h("th", { key: k, scope: "col" }, words)))),
       h("tbody", {}, order.map((s) => {
         const b = breakdowns[s] || {};
         const colour = (v.secret_colours || [])[s];
@@ -777,7 +820,7 @@ export function score(ctx) {
           h("th", { scope: "row" }, badge(ctx, s), winners.includes(s) ? h("span", { class: "al-win-mark" }, " ★") : null),
           h("td", { class: "al-num" }, String(b.potions ?? "")),
           h("td", { class: "al-num" }, String(b.centum_auri ?? "")),
-          h("td", { class: "al-num" }, colour ? colourCard(colour, "Secret colour") : "", ` ${b.colour_bonus ?? ""}`),
+          h("td", { class: "al-num" }, colour ? colourCard(colour, t("alarun.web.secret_colour")) : "", ` ${b.colour_bonus ?? ""}`),
           h("td", { class: "al-num al-total-value" }, String(v.scores[s] ?? b.total ?? "")));
       }))),
     h("div", { class: "al-sheets" }, order.filter((s) => breakdowns[s]).map((s) =>
@@ -789,15 +832,15 @@ export function score(ctx) {
 export function label(action, ctx) {
   switch (action.type) {
     case "swap":
-      return `Swap your ${cardName(action.give)} for ${cardName(action.take)} from the centre`;
+      return t("alarun.web.move.swap", { give: cardName(action.give), take: cardName(action.take) });
     case "pass":
-      return ctx?.view?.alarun == null ? "Pass (take Alarún)" : "Pass";
+      return ctx?.view?.alarun == null ? t("alarun.web.move.pass_first") : t("alarun.web.button.pass");
     case "swap_all":
-      return "Swap all: your hand for the centre, and pass";
+      return t("alarun.web.move.swap_all");
     case "flip":
-      return "Flip: discard the face-up centre, turn up the face-down cards";
+      return t("alarun.web.move.flip");
     case "place":
-      return `Place ${cardName(action.card)} ${whereName(action.x, action.y)}`;
+      return t("alarun.web.cell.place", { card: cardName(action.card), where: whereName(action.x, action.y) });
     default:
       return JSON.stringify(action);
   }
