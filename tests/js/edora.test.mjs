@@ -3,8 +3,10 @@
 // concern (one to three clicks), as a person does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 
 import * as edora from "../../src/nemeton/games/edora/web/renderer.js";
+import { useCatalogue } from "../../src/nemeton/web/js/i18n.js";
 import { seatColour } from "../../src/nemeton/web/js/text.js";
 import { ctxFor, finalSheets, key, snapshots } from "./fixtures.mjs";
 import { BY_NUMBER, everyMoveHasWords, replayActsNothing, words } from "./shared.mjs";
@@ -174,3 +176,56 @@ test("the final sheet has every seat's figures of every scoring step, the winner
 });
 
 test("every legal move has words for the moves list", () => everyMoveHasWords("edora", edora));
+
+// ----- the table in the reader's language -------------------------------------------------------
+
+const CATALOGUES = new URL("../../src/nemeton/web/i18n/", import.meta.url);
+const catalogueOf = (lang) => JSON.parse(readFileSync(new URL(`${lang}.json`, CATALOGUES), "utf8")).messages;
+const formsOf = (entry) => (entry && typeof entry === "object" ? Object.values(entry) : [String(entry ?? "")]);
+
+/** The English pieces of Edora's messages (the text between placeholders, with a word of four
+ *  letters or more) that `lang`'s own text of the same message does not have: none may be
+ *  drawn in that language. */
+function englishPieces(lang) {
+  const en = catalogueOf("en");
+  const other = catalogueOf(lang);
+  const pieces = new Set();
+  for (const [id, entry] of Object.entries(en)) {
+    if (!id.startsWith("edora.") || id.startsWith("edora.event.")) continue;
+    const theirs = formsOf(other[id]).join("\n");
+    for (const form of formsOf(entry)) {
+      for (const piece of form.split(/\{[A-Za-z_]+\}/)) {
+        const p = piece.trim().replace(/^[,:;.()·\s]+|[,:;.()·\s]+$/g, "");
+        if (/[A-Za-z]{4,}/.test(p) && !theirs.includes(p)) pieces.add(p);
+      }
+    }
+  }
+  return [...pieces];
+}
+
+/** Everything a person reads of a snapshot's table, its score sheet and its moves' labels. */
+function everything(play, snap) {
+  const ctx = { ...ctxFor(play, snap), fresh: snap.log.filter((e) => e.seat !== snap.seat).slice(-4) };
+  const { board, bar } = drawn(ctx);
+  const out = [words([board, bar]), ...snap.legal_actions.map((a) => edora.label(a, ctx))];
+  if (snap.terminal) out.push(words(edora.score({ ...ctx, mode: "replay" })));
+  return out.join("\n");
+}
+
+test("in Italian and Spanish the table, the moves and the score sheet draw no English; no id is missing", () => {
+  try {
+    for (const lang of ["en", "it", "es"]) {
+      useCatalogue(lang, catalogueOf(lang));
+      const english = lang === "en" ? [] : englishPieces(lang);
+      assert.ok(lang === "en" || english.length > 150, `${english.length} English pieces`);
+      for (const { play, snap } of ALL) {
+        const all = everything(play, snap);
+        assert.doesNotMatch(all, /\bedora\.[a-z_]+\./, `${lang}: a message id drawn as it is`);
+        const left = english.filter((p) => new RegExp(`(?<![A-Za-zÀ-ÿ])${p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-zÀ-ÿ])`).test(all));
+        assert.deepEqual(left, [], `${lang}, move ${snap.moves}, seat ${snap.seat}`);
+      }
+    }
+  } finally {
+    useCatalogue("en");
+  }
+});

@@ -17,7 +17,8 @@ import yaml
 from conftest import (canonical, check_no_leak, create_room, open_seat, play_by_clicks, play_checking_the_phone_fits,
                       record_frames, screenshot, snapshot, state_at, texts_without_index)
 
-from nemeton.games.edora import components, steps
+from nemeton.games.edora import components, public, steps
+from nemeton.i18n import render
 
 RENDERER = Path(__file__).resolve().parents[2] / "src" / "nemeton" / "games" / "edora" / "web" / "renderer.js"
 
@@ -387,15 +388,18 @@ def test_the_spectator_sees_every_board_no_own_area_and_nothing_to_click(server,
 
 def edora_data(board_text=None):
     """The board and components as the game file and modules hold them (data/board.yaml,
-    components.py, steps.py): what the room's public data must carry."""
+    components.py, steps.py): what the room's public data must carry (the components' names and
+    texts as messages, whose English is the components' English)."""
     raw = yaml.safe_load(board_text or resources.files("nemeton.games.edora").joinpath("data/board.yaml").read_text())
     board = {k: v for k, v in raw["board"].items() if k != "dolmen_reference_colours"}
+    names = public.component_messages()
+    english = {"herb_names": components.HERB_NAMES, "herb_effects": components.HERB_EFFECTS,
+               "potion_effects": components.POTION_EFFECTS, "tablet_conditions": components.TABLET_CONDITIONS,
+               "reward_names": components.REWARD_NAMES, "reward_gains": components.REWARD_GAINS,
+               "rune_names": components.RUNE_NAMES, "steps": {str(k): v for k, v in steps.STEP_NAMES.items()}}
+    assert {k: {c: render(m) for c, m in v.items()} for k, v in names.items()} == english
     return json.loads(json.dumps({
-        "board": board, "player_board": raw["player_board"],
-        "herb_names": components.HERB_NAMES, "herb_effects": components.HERB_EFFECTS,
-        "potion_effects": components.POTION_EFFECTS, "tablet_conditions": components.TABLET_CONDITIONS,
-        "reward_names": components.REWARD_NAMES, "reward_gains": components.REWARD_GAINS,
-        "rune_names": components.RUNE_NAMES, "steps": {str(k): v for k, v in steps.STEP_NAMES.items()},
+        "board": board, "player_board": raw["player_board"], **names,
         "codes": {"take_die": steps.TAKE_DIE, "release": steps.ACTIVATE_HERB, "end_turn": steps.END_TURN},
     }))
 

@@ -13,14 +13,17 @@
  * the shell's action bar, in the rulebook's words.
  *
  * DATA is the room's board and the components' names (the game's public data, sent once with
- * the room's description: the views carry only what changes).
+ * the room's description: the views carry only what changes). The components' names and texts
+ * arrive as messages (ids of the game's catalogue); every word drawn here is a message too,
+ * rendered in the reader's language (js/i18n.js; ids edora.* and edora.web.*).
  *
  * It exports the kit's renderer interface (docs/web.md): draw(ctx) -> {board, bar}, score(ctx)
  * and label(action, ctx); the map's SVG too is virtual nodes (js/kit.js), so the page updates
  * only what changed: a focused thing keeps the focus and the map its scroll through a redraw.
  */
 
-import { h, hintFor, parts, seatBadge, withHint } from "/static/js/kit.js";
+import { entryParts, h, hintFor, parts, seatBadge, withHint } from "/static/js/kit.js";
+import { fmtList, fmtNumber, has, language, t, tMessage, tNodes } from "/static/js/i18n.js";
 import { seatColour, seatNameOf } from "/static/js/text.js";
 
 // The game's fixed public data (ctx.components, from GET /api/rooms/ROOM: the room's own board
@@ -37,9 +40,10 @@ const cls = (...names) => names.filter(Boolean).join(" ");
 
 // ----- names people read ---------------------------------------------------------------------
 
-const REWARD_GLYPH = { VP: "★", KNOW: "K", FOOD: "F", DIE: "⚄", MIST: "M", SICKLE: "S" };
-const REWARD_LABEL = { VP: "prestige", KNOW: "knowledge", FOOD: "provisions", DIE: "die", MIST: "mistletoe",
-                       SICKLE: "sickle" };
+// a reward's symbol: a sign, or the word's initial in the reader's language
+const REWARD_GLYPH = { VP: () => "★", KNOW: () => t("edora.web.glyph.KNOW"), FOOD: () => t("edora.web.glyph.FOOD"), DIE: () => "⚄",
+                       MIST: () => t("edora.web.glyph.MIST"), SICKLE: () => t("edora.web.glyph.SICKLE") };
+const glyph = (r) => (REWARD_GLYPH[r] ? REWARD_GLYPH[r]() : String(r)[0]);
 const ROW_GLYPH = { SUN: "☀", MOON: "☾", STAR: "✶" };
 let RUNE_FACTOR = {};
 let RUNE_ORDER = [];
@@ -54,7 +58,7 @@ function useData(ctx) {
   const r = DATA.player_board.rune_stones;
   RUNE_FACTOR = {};
   for (const u of r.upper_times_v_minus_1) RUNE_FACTOR[u] = "×(v−1)";
-  for (const [u, f] of Object.entries(r.lower)) RUNE_FACTOR[u] = f === 1 ? "×v" : `×${f}v`;
+  for (const [u, f] of Object.entries(r.lower)) RUNE_FACTOR[u] = f === 1 ? "×v" : `×${fmtNumber(f)}v`;
   RUNE_ORDER = [...r.upper_times_v_minus_1, ...Object.keys(r.lower)];
   HERBS = Object.keys(DATA.herb_names);
 }
@@ -62,51 +66,78 @@ const DOLMEN_FILL = { A: "#d9534f", B: "#3a7bd5", C: "#e2b007", D: "#2e9e5b", E:
 const GLADE_FILL = ["#e3efd3", "#f3e6cc", "#d6ece6", "#f0dde8", "#dbe3f3", "#f3dfd0", "#e6f0d6", "#e6def3",
                     "#f4edc8", "#dcefef", "#efe3d3", "#e0e8d8"];
 
-const rewardGain = (r) => DATA.reward_gains[r] || r;
-const herbShort = (h) => (DATA.herb_names[h] || h).replace(/ herb$/, "");
-const herbName = (h) => "the " + (DATA.herb_names[h] || h);
-const runeName = (u) => `${DATA.rune_names[u] || u} ${RUNE_FACTOR[u] || ""}`.trim();
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+/** A component's text from the room's data: a message in the reader's language (a custom
+ *  board's own text, a plain string, as it is); `fallback` when there is none. */
+function said(value, fallback = "") {
+  if (value && typeof value === "object" && value.id) return tMessage(value);
+  return value === undefined || value === null ? fallback : String(value);
+}
+/** A term of the catalogue by its code (a herb, a row...), or the code itself when the
+ *  catalogue has none (a custom board's row). */
+const term = (prefix, code) => (has(`${prefix}.${code}`) ? t(`${prefix}.${code}`) : String(code));
+const rewardGain = (r) => said(DATA.reward_gains[r], r);
+const rewardLabel = (r) => said(DATA.reward_names[r], r);
+const herbShort = (h) => term("edora.herb_short", h);
+const herbTitle = (h) => said(DATA.herb_names[h], h);
+const herbEffect = (h) => said(DATA.herb_effects[h]);
+const herbName = (h) => term("edora.herb", h);        // with its article: "the forest-leap herb"
+const gemName = (g) => term("edora.gem", g);          // "the prestige gem"
+const rowName = (row) => term("edora.row", row);      // "SUN" (a custom board's row as it is)
+const standingName = (r) => term("edora.web.standing", r);
+const runeShort = (u) => t("edora.web.rune.short", { reward: said(DATA.rune_names[u], u), factor: RUNE_FACTOR[u] || "" }).trim();
+const runeName = (u) => t("edora.web.rune", { rune: term("edora.rune", u), factor: RUNE_FACTOR[u] || "" }).trim();
+const stepName = (step) => said(DATA.steps[step], "");
 
 function spaceName(code) {
-  if (code === "FD") return "12 provisions or 3 dice";
-  if (code === "TB") return "take a tablet";
-  if (code === "SS") return "standing stone";
-  if (code === "RS") return "rune stone";
+  if (code === "FD") return t("edora.web.space.FD");
+  if (code === "TB") return t("edora.web.space.TB");
+  if (code === "SS") return t("edora.space.SS");
+  if (code === "RS") return t("edora.space.RS");
   let m = /^KN(\d+)$/.exec(code);
-  if (m) return `knowledge +${m[1]}`;
+  if (m) return t("edora.space.KN", { steps: Number(m[1]) });
   m = /^SI(\d+)$/.exec(code);
-  if (m) return `sickle +${m[1]}`;
+  if (m) return t("edora.space.SI", { steps: Number(m[1]) });
   m = /^MI(\d+)P(\d+)$/.exec(code);
-  if (m) return `${m[1]} mistletoe, brew up to ${plural(+m[2], "potion", "potions")}`;
+  if (m) return t("edora.space.MI", { mistletoe: { msg: { id: "edora.mistletoe", args: { count: Number(m[1]) } } }, count: Number(m[2]) });
   m = /^AM-([A-Z]+)-x(\d+)$/.exec(code);
-  if (m) return `a gem on the amulet's ${m[1]} row, its reward ×${m[2]}`;
+  if (m) return t("edora.web.space.AM", { row: rowName(m[1]), times: Number(m[2]) });
   return code;
 }
 
 function spaceShort(code) {
-  if (code === "FD") return "Food";
-  if (code === "TB") return "Tablet";
-  if (code === "SS") return "Stand";
-  if (code === "RS") return "Rune";
+  if (code === "FD") return t("edora.web.short.FD");
+  if (code === "TB") return t("edora.web.short.TB");
+  if (code === "SS") return t("edora.web.short.SS");
+  if (code === "RS") return t("edora.web.short.RS");
   let m = /^KN(\d+)$/.exec(code);
-  if (m) return `Kn+${m[1]}`;
+  if (m) return t("edora.web.short.KN", { steps: Number(m[1]) });
   m = /^SI(\d+)$/.exec(code);
-  if (m) return `Sk+${m[1]}`;
+  if (m) return t("edora.web.short.SI", { steps: Number(m[1]) });
   m = /^MI(\d+)P(\d+)$/.exec(code);
-  if (m) return `M${m[1]}·P${m[2]}`;
+  if (m) return t("edora.web.short.MI", { mistletoe: Number(m[1]), potions: Number(m[2]) });
   m = /^AM-([A-Z]+)-x(\d+)$/.exec(code);
-  if (m) return `${ROW_GLYPH[m[1]] || m[1][0]}×${m[2]}`;
+  if (m) return `${ROW_GLYPH[m[1]] || rowName(m[1])[0]}×${fmtNumber(m[2])}`;
   return code;
 }
 
 const potionCost = (p) => Number(p[1]);
-const potionText = (p) => DATA.potion_effects[p] || "";
-const tabletText = (t) => DATA.tablet_conditions[t] || "";
+const potionText = (p) => said(DATA.potion_effects[p]);
+const tabletText = (tb) => said(DATA.tablet_conditions[tb]);
 
+/** Whether seat `s` is the person reading this page (who is "you"). */
+const isYou = (ctx, s) => s === ctx.seat && ctx.mode === "play";
 function seatName(ctx, s) {
-  if (s === ctx.seat && ctx.mode === "play") return "you";
+  if (isYou(ctx, s)) return t("edora.you");
   return realName(ctx, s);
+}
+/** Message `id` about seat `s`: `id`.you when `s` is the reader, else `id` with {name}. */
+function aboutSeat(ctx, id, s, args = {}) {
+  return isYou(ctx, s) ? t(`${id}.you`, args) : t(id, { ...args, name: realName(ctx, s) });
+}
+/** Words joined with "or" as the reader's language does ("2 or leap 1"). */
+function orList(items) {
+  const codes = { en: "en-GB", it: "it-IT", es: "es-ES" };
+  return new Intl.ListFormat(codes[language()] || "en-GB", { type: "disjunction" }).format(items.map(String));
 }
 function realName(ctx, s) {
   return ctx.seatName ? ctx.seatName(s) : seatNameOf(ctx.seats, s);
@@ -242,11 +273,11 @@ function facetProps(props, pick, facet, value, describe, uid) {
   const out = { ...props, dataset: { ...(props.dataset || {}), facet: `${facet}:${value}` } };
   if (pick.selected(facet, value, uid) && pick.live) {
     return { ...out, class: cls(out.class, "selected"), "aria-pressed": "true",
-             ...control(() => pick.cancel(), `Cancel the choice of ${describe}`) };
+             ...control(() => pick.cancel(), t("edora.web.cancel_choice", { thing: describe })) };
   }
   const opts = pick.options(facet, value);
   if (!opts.length) return out;
-  const text = opts.length === 1 ? label(opts[0], pick.ctx) : `Choose ${describe}`;
+  const text = opts.length === 1 ? label(opts[0], pick.ctx) : t("edora.web.choose", { thing: describe });
   return withHint({ ...out, class: cls(out.class, "legal"), ...control(() => pick.pick(facet, value, uid), text) },
     hintFor(pick.ctx, opts));
 }
@@ -373,7 +404,7 @@ function mapView(ctx, pick, marks) {
     }
     if (stair && stair.over) {
       bridges.push(sv("text", { key: `${edge}-stairs`, x: (x1 + x2) / 2 + 14, y: (y1 + y2) / 2 - 10, class: "ed-stair-label" },
-                      `stairs ${stair.name}`));
+                      t("edora.web.stairs", { name: stair.name })));
     }
   }
 
@@ -383,8 +414,8 @@ function mapView(ctx, pick, marks) {
     const owner = view.fire_pits[id];
     const closed = owner !== undefined && owner >= 0;
     const rewards = p.rewards.map((r) => rewardGain(r)).join(", ");
-    const desc = closed ? `Fire pit ${id}, closed by ${seatName(ctx, owner)}`
-                        : `Fire pit ${id} between ${p.around.join(", ")}: ${rewards}`;
+    const desc = closed ? aboutSeat(ctx, "edora.web.pit.closed", owner, { pit: id })
+                        : t("edora.web.pit.open", { pit: id, sanctuaries: p.around.join(", "), rewards });
     const n = p.rewards.length;
     return sv("g", marked({ key: `pit-${id}`, class: `ed-pit${closed ? " closed" : ""}`, transform: `translate(${cx},${cy})`,
                             role: "img", "aria-label": desc, dataset: { pit: id, owner: String(closed ? owner : -1) } }, marks, `pit:${id}`),
@@ -415,8 +446,8 @@ function mapView(ctx, pick, marks) {
   // the map keeps its scroll across drawings (the same element); see afterDraw
   return el("div", { class: "ed-map-wrap" },
     sv("svg", { class: "ed-map", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
-                "aria-label": "The map of Edora" },
-      sv("title", {}, "The map of Edora"),
+                "aria-label": t("edora.web.map") },
+      sv("title", {}, t("edora.web.map")),
       sv("g", { class: "ed-paths", "aria-hidden": "true" }, paths),
       sv("g", { class: "ed-paths", "aria-hidden": "true" }, bridges),
       sv("g", { class: "ed-forests", "aria-hidden": "true" }, forests),
@@ -478,20 +509,23 @@ function rewardToken(r, x, y, radius = 11, key = undefined) {
   return sv("g", { key, class: `ed-reward r-${r}`, transform: `translate(${x},${y})` },
     sv("title", {}, rewardGain(r)),
     sv("circle", { r: radius }),
-    sv("text", { y: 5 }, REWARD_GLYPH[r] || r[0]));
+    sv("text", { y: 5 }, glyph(r)));
 }
 
 function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
   const n = ctx.view.players;
   const moves = pick.options("sanctuary", id);
-  const costs = moves.map((a) => (a.type === "leap" ? "leap 1" : a.type === "move" ? String(a.cost) : "start"));
+  const starting = moves.length > 0 && moves[0].type === "start";
+  const costs = starting ? [] : moves.map((a) => (a.type === "leap" ? t("edora.web.cost.leap") : fmtNumber(a.cost)));
   const dolmenOwner = extra.dolmen ? ctx.view.dolmen_owner[extra.dolmen] : -1;
-  const words = [`Sanctuary ${id}`, extra.glade && `glade ${extra.glade}${extra.portal ? " (portal)" : ""}`,
-                 extra.start && `start space ${extra.start}`,
-                 extra.dolmen && `dolmen ${extra.dolmen}${dolmenOwner >= 0 ? ` (linked by ${seatName(ctx, dolmenOwner)})` : ""}`,
-                 state.standing_stones ? plural(state.standing_stones, "standing stone", "standing stones") : "",
-                 state.rune_stones ? plural(state.rune_stones, "rune stone", "rune stones") : "",
-                 extra.figures.length ? `druids: ${extra.figures.map((p) => seatName(ctx, p)).join(", ")}` : ""]
+  const words = [t("edora.web.tile.sanctuary", { sanctuary: id }),
+                 extra.glade && t(extra.portal ? "edora.web.tile.glade_portal" : "edora.web.tile.glade", { glade: extra.glade }),
+                 extra.start && t("edora.web.tile.start", { start: extra.start }),
+                 extra.dolmen && (dolmenOwner >= 0 ? aboutSeat(ctx, "edora.web.tile.dolmen_linked", dolmenOwner, { colour: extra.dolmen })
+                                                   : t("edora.web.tile.dolmen", { colour: extra.dolmen })),
+                 state.standing_stones ? t("edora.web.tile.standing_stones", { count: state.standing_stones }) : "",
+                 state.rune_stones ? t("edora.web.tile.rune_stones", { count: state.rune_stones }) : "",
+                 extra.figures.length ? t("edora.web.tile.druids", { names: extra.figures.map((p) => seatName(ctx, p)).join(", ") }) : ""]
     .filter(Boolean).join(", ");
   // spaces
   const spaces = (info.spaces || []).slice(0, n);
@@ -512,7 +546,8 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
     const owned = dolmenOwner >= 0;
     footer.push(sv("g", marked({ key: "dolmen", class: `ed-dolmen${owned ? " owned" : ""}`, transform: `translate(${fx},${fy - 9})`,
                                  dataset: { dolmen: extra.dolmen } }, marks, `dolmen:${extra.dolmen}`),
-      sv("title", {}, `Dolmen ${extra.dolmen}${owned ? `, linked by ${seatName(ctx, dolmenOwner)}` : ""}`),
+      sv("title", {}, owned ? aboutSeat(ctx, "edora.web.dolmen.linked", dolmenOwner, { colour: extra.dolmen })
+                             : t("edora.web.dolmen", { colour: extra.dolmen })),
       sv("path", { d: "M0,18 L2,4 Q10,-2 18,4 L20,18 Z", style: `fill:${DOLMEN_FILL[extra.dolmen] || "#999"}` }),
       sv("text", { x: 10, y: 16 }, extra.dolmen),
       owned ? sv("text", { x: 27, y: 16, class: "ed-dolmen-owner",
@@ -526,15 +561,16 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
   extra.figures.forEach((p, k) => {
     const c = colourOf(ctx, p);
     footer.push(sv("g", { key: `druid-${p}`, class: "ed-druid", transform: `translate(${T - 12 - k * 19},${fy - 2})`, dataset: { seat: String(p) } },
-      sv("title", {}, `The druid of ${seatName(ctx, p)}`),
+      sv("title", {}, isYou(ctx, p) ? t("edora.web.druid.you") : t("edora.web.druid", { name: realName(ctx, p) })),
       sv("path", { d: "M-8,11 Q-8,-2 -4,-3 A6,6 0 1 1 4,-3 Q8,-2 8,11 Z", style: `fill:${c.css}` }),
       sv("text", { y: 9 }, c.symbol)));
   });
-  const sameTile = costs.length && costs[0] !== "start" ? `${id} (cost ${costs.join(" or ")} provisions)` : id;
+  const thing = costs.length ? t("edora.web.thing.sanctuary_cost", { sanctuary: id, costs: orList(costs) })
+                             : t("edora.web.thing.sanctuary", { sanctuary: id });
   const props = facetProps({ key: `sanctuary-${id}`, class: "ed-sanctuary", transform: `translate(${cx - T / 2},${cy - T / 2})`,
-                             dataset: { sanctuary: id } }, pick, "sanctuary", id, `sanctuary ${sameTile}`);
+                             dataset: { sanctuary: id } }, pick, "sanctuary", id, thing);
   // on the top edge, centred together: the cost of going there and a hint's badge beside it
-  const cost = !costs.length ? "" : costs[0] === "start" ? "start" : `cost ${costs.join(" / ")}`;
+  const cost = starting ? t("edora.web.cost.start") : costs.length ? t("edora.web.cost", { costs: costs.join(" / ") }) : "";
   const costWide = cost ? 10 + cost.length * 8 : 0;
   const hintWide = props["data-hint"] ? DISC : 0;
   const left = T / 2 - (costWide + hintWide + (cost && hintWide ? 4 : 0)) / 2;
@@ -554,14 +590,14 @@ function sanctuaryTile(ctx, pick, marks, id, info, state, cx, cy, extra) {
 
 function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
   const key = `${sid}#${i + 1}`;
-  const held = die ? `${seatName(ctx, die[0])}'s ${die[1]}` : "free";
+  const held = die ? aboutSeat(ctx, "edora.web.space.held", die[0], { value: die[1] }) : t("edora.web.space.free");
   const base = { key: `space-${i}`, class: `ed-space${die ? " taken" : ""}`, transform: `translate(${x},${y})`,
                  dataset: die ? { space: key, die: `${die[0]}:${die[1]}` } : { space: key } };
   const c = die ? colourOf(ctx, die[0]) : null;
-  const props = die ? facetProps(base, pick, "placed", key, `your ${die[1]} on ${sid} space ${i + 1}`)
-    : facetProps(base, pick, "space", key, `${sid} space ${i + 1} (${spaceName(code)})`);
+  const props = die ? facetProps(base, pick, "placed", key, t("edora.web.thing.placed", { value: die[1], sanctuary: sid, number: i + 1 }))
+    : facetProps(base, pick, "space", key, t("edora.web.thing.space", { sanctuary: sid, number: i + 1, space: spaceName(code) }));
   return sv("g", marked(props, marks, `space:${key}`),
-    sv("title", {}, `${sid} space ${i + 1}: ${spaceName(code)} (${held})`),
+    sv("title", {}, t("edora.web.space.title", { sanctuary: sid, number: i + 1, space: spaceName(code), held })),
     sv("rect", { width: w, height: h, rx: 6 }),
     die ? [sv("rect", { class: "ed-die", x: 3, y: 2, width: 26, height: 26, rx: 5, style: `fill:${c.css}` }),
            sv("text", { class: "ed-die-value", x: 16, y: 21 }, String(die[1])),
@@ -573,10 +609,10 @@ function spaceCell(ctx, pick, marks, sid, i, code, die, x, y, w, h) {
 // ----- the oracle, the potions, the gems ---------------------------------------------------------
 
 /** A tablet's card: its props (`props`: key, facet...) merged into the card's own. */
-function tabletCard(t, extraClass = "", props = {}) {
-  return el("div", { ...props, class: cls("card tablet", extraClass, props.class), dataset: { card: t, ...(props.dataset || {}) },
-                     title: `${t}: ${tabletText(t)}` },
-    el("b", {}, t), el("span", { class: "ed-cond" }, tabletText(t)));
+function tabletCard(tb, extraClass = "", props = {}) {
+  return el("div", { ...props, class: cls("card tablet", extraClass, props.class), dataset: { card: tb, ...(props.dataset || {}) },
+                     title: `${tb}: ${tabletText(tb)}` },
+    el("b", {}, tb), el("span", { class: "ed-cond" }, tabletText(tb)));
 }
 
 function oracle(ctx, pick, marks) {
@@ -585,54 +621,53 @@ function oracle(ctx, pick, marks) {
   for (let side = 0; side < 6; side++) {
     const a = v.oracle_stones[side], b = v.oracle_stones[(side + 1) % 6];
     const slots = [2 * side, 2 * side + 1].map((slot) => {
-      const t = v.oracle_slots[slot];
-      if (!t) return el("div", { key: `slot-${slot}`, class: "card empty" }, "empty");
-      const props = facetProps({ key: `slot-${slot}` }, pick, "slot", String(slot), `tablet ${t} (${tabletText(t)})`);
-      return tabletCard(t, "", marked(props, marks, `slot:${slot}`));
+      const tb = v.oracle_slots[slot];
+      if (!tb) return el("div", { key: `slot-${slot}`, class: "card empty" }, t("edora.web.empty"));
+      const props = facetProps({ key: `slot-${slot}` }, pick, "slot", String(slot), t("edora.web.thing.tablet", { tablet: tb, condition: tabletText(tb) }));
+      return tabletCard(tb, "", marked(props, marks, `slot:${slot}`));
     });
     sides.push(el("div", { key: side, class: "ed-side" },
       // sides are numbered from 0, as the log names them
-      el("div", { class: "ed-side-head", title: `Side ${side}: a tablet taken here also gives ${rewardGain(a)} and ${rewardGain(b)}` },
-        `Side ${side}: `, rewardChip(a), " + ", rewardChip(b)),
+      el("div", { class: "ed-side-head", title: t("edora.web.oracle.side_title", { side, first: rewardGain(a), second: rewardGain(b) }) },
+        t("edora.web.oracle.side", { side }), " ", rewardChip(a), " + ", rewardChip(b)),
       slots));
   }
   const deck = el("div", { class: "ed-deck" },
-    el("div", { class: "card back", "aria-label": `${v.deck_size} tablets in the deck` }, String(v.deck_size)),
-    el("span", {}, `${plural(v.deck_size, "tablet", "tablets")} in the deck`));
+    el("div", { class: "card back", "aria-label": t("edora.web.deck", { count: v.deck_size }) }, String(v.deck_size)),
+    el("span", {}, t("edora.web.deck", { count: v.deck_size })));
   const known = (v.deck_known || []).length
-    ? el("div", { class: "ed-known" }, "Under the deck (you put them there): ",
-         v.deck_known.map(([k, t]) => el("span", { key: k, class: "card tablet mini", dataset: { card: t },
-                                                   title: `${t} at deck position ${k + 1}` }, t)))
+    ? el("div", { class: "ed-known" }, t("edora.web.deck.known"), " ",
+         v.deck_known.map(([k, tb]) => el("span", { key: k, class: "card tablet mini", dataset: { card: tb },
+                                                    title: t("edora.web.deck.position", { tablet: tb, position: k + 1 }) }, tb)))
     : null;
-  return el("section", { key: "oracle", class: "ed-panel ed-oracle", "aria-label": "The oracle: tablets" },
-    el("h3", {}, "Oracle"), el("div", { class: "ed-sides" }, sides), deck, known);
+  return el("section", { key: "oracle", class: "ed-panel ed-oracle", "aria-label": t("edora.web.oracle.label") },
+    el("h3", {}, t("edora.web.oracle")), el("div", { class: "ed-sides" }, sides), deck, known);
 }
 
-function rewardChip(r, times = 1) {
+function rewardChip(r) {
   return el("span", { class: `ed-chip r-${r}`, title: rewardGain(r) },
-    el("span", { class: "ed-glyph", "aria-hidden": "true" }, REWARD_GLYPH[r] || r), " ",
-    times > 1 ? `${times} ${REWARD_LABEL[r]}` : REWARD_LABEL[r]);
+    el("span", { class: "ed-glyph", "aria-hidden": "true" }, glyph(r)), " ", rewardLabel(r));
 }
 
 function potions(ctx, pick, marks) {
   const left = ctx.view.potions_left || [];
   const cards = left.map((p) => {
     const props = facetProps({ key: p, class: "card potion", dataset: { card: p }, title: `${p}: ${potionText(p)}` },
-                             pick, "potion", p, `potion ${p}`);
+                             pick, "potion", p, t("edora.web.thing.potion", { potion: p }));
     return el("div", marked(props, marks, `potion:${p}`),
-      el("b", {}, p), el("span", { class: "ed-cost-m" }, `${potionCost(p)} M`),
+      el("b", {}, p), el("span", { class: "ed-cost-m" }, t("edora.web.potion.cost", { count: potionCost(p) })),
       el("span", { class: "ed-cond" }, potionText(p)));
   });
-  return el("section", { key: "potions", class: "ed-panel ed-potions", "aria-label": "Potions to brew" },
-    el("h3", {}, `Potions (cost in mistletoe): ${left.length} left`), el("div", { class: "ed-cards" }, cards));
+  return el("section", { key: "potions", class: "ed-panel ed-potions", "aria-label": t("edora.web.potions.label") },
+    el("h3", {}, t("edora.web.potions", { count: left.length })), el("div", { class: "ed-cards" }, cards));
 }
 
 function gems(ctx, pick) {
   const left = ctx.view.gems_left || {};
   const items = Object.entries(left).map(([g, count]) =>
-    el("div", facetProps({ key: g, class: "ed-gem" }, pick, "gem", g, `the ${REWARD_LABEL[g]} gem`),
-      rewardChip(g), el("span", { class: "ed-count" }, `×${count}`)));
-  return el("section", { key: "gems", class: "ed-panel ed-gems", "aria-label": "Gems" }, el("h3", {}, "Gems"),
+    el("div", facetProps({ key: g, class: "ed-gem" }, pick, "gem", g, gemName(g)),
+      rewardChip(g), el("span", { class: "ed-count" }, `×${fmtNumber(count)}`)));
+  return el("section", { key: "gems", class: "ed-panel ed-gems", "aria-label": t("edora.web.gems") }, el("h3", {}, t("edora.web.gems")),
     el("div", { class: "ed-gem-row" }, items));
 }
 
@@ -640,29 +675,28 @@ function dolmenPanel(ctx) {
   const v = ctx.view;
   const rows = Object.entries(v.dolmen_owner || {}).map(([c, owner]) =>
     el("span", { key: c, class: "ed-dolmen-chip", style: `--dolmen:${DOLMEN_FILL[c] || "#999"}` },
-      `${c}: ${owner >= 0 ? `linked by ${seatName(ctx, owner)}` : "open"}`));
-  return el("section", { key: "dolmens", class: "ed-panel", "aria-label": "Dolmens" },
-    el("h3", {}, `Dolmens (links: ${v.links})`), el("div", { class: "ed-dolmen-list" }, rows));
+      owner >= 0 ? aboutSeat(ctx, "edora.web.dolmens.linked", owner, { colour: c }) : t("edora.web.dolmens.open", { colour: c })));
+  return el("section", { key: "dolmens", class: "ed-panel", "aria-label": t("edora.web.dolmens") },
+    el("h3", {}, t("edora.web.dolmens.title", { links: v.links })), el("div", { class: "ed-dolmen-list" }, rows));
 }
 
 function legend() {
-  return el("details", { key: "key", class: "ed-panel ed-legend" }, el("summary", {}, "Key"),
+  return el("details", { key: "key", class: "ed-panel ed-legend" }, el("summary", {}, t("edora.web.key")),
     el("ul", {},
-      Object.keys(REWARD_GLYPH).map((r) => el("li", { key: r }, rewardChip(r), ` ${rewardGain(r)}`)),
-      el("li", { key: "spaces" }, "Spaces: Food 12 provisions or 3 dice · Kn+k / Sk+k knowledge / sickle · Tablet · Stand / Rune stone · "
-                   + "M2·P1 2 mistletoe, up to 1 potion · ☀☾✶×k a gem on that amulet row, its reward ×k"),
-      el("li", { key: "map" }, "Dark circle with a tree on a path: dark forest (+1 provision) · ◎ portal glade · "
-                   + "▲ standing stones, ◆ rune stones placed there · coloured stones A–F: dolmens")));
+      Object.keys(REWARD_GLYPH).map((r) => el("li", { key: r }, rewardChip(r), " ", rewardGain(r))),
+      el("li", { key: "spaces" }, t("edora.web.key.spaces")),
+      el("li", { key: "map" }, t("edora.web.key.map"))));
 }
 
 // ----- the players' boards -------------------------------------------------------------------
 
 /** A die of a board (props: key, facet...). */
 function dieFace(value, kind, props = {}) {
-  return el("div", { ...props, class: cls(`ed-pip ${kind}`, props.class), title: `a die showing ${value}` }, String(value));
+  return el("div", { ...props, class: cls(`ed-pip ${kind}`, props.class), title: t("edora.web.die_showing", { value }) }, String(value));
 }
 
-function track(name, pos, end, marksAt, seatCss) {
+/** A track of the own board: `kind` "knowledge" or "sickle" (its words: edora.web.track.*). */
+function track(kind, pos, end, marksAt, seatCss) {
   const cells = [];
   for (let k = 0; k <= end; k++) {
     const here = Math.min(pos, end) === k;
@@ -671,8 +705,10 @@ function track(name, pos, end, marksAt, seatCss) {
                             style: here ? `--seat:${seatCss}` : null, title: words ? `${k}: ${words}` : String(k) },
       here ? "●" : short || String(k)));
   }
-  return el("div", { class: "ed-track", "aria-label": `${name} track: ${pos}` },
-    el("span", { class: "ed-track-name" }, `${name} ${pos}`), cells);
+  const words = kind === "knowledge" ? [t("edora.web.track.knowledge.label", { position: pos }), t("edora.web.track.knowledge", { position: pos })]
+    : [t("edora.web.track.sickle.label", { position: pos }), t("edora.web.track.sickle", { position: pos })];
+  return el("div", { class: "ed-track", "aria-label": words[0] },
+    el("span", { class: "ed-track-name" }, words[1]), cells);
 }
 
 function multiplierOf(k) {
@@ -682,12 +718,14 @@ function multiplierOf(k) {
 }
 
 function herbCard(herb, state, pick, facet = "herb", extra = "", key = herb) {
-  if (!herb) return el("div", { key, class: "card back herb", title: "a herb laid face down" }, "?");
-  const words = { board: "on the sickle track", active: "active (face up)", inactive: "face down (no effect)" }[state] || "";
-  const props = facetProps({ key, class: cls("card herb", state, extra), dataset: { card: herb },
-                             title: `${DATA.herb_names[herb]}: ${DATA.herb_effects[herb]} — ${words}` },
-                           pick, facet, herb, `${herbName(herb)} (${DATA.herb_effects[herb]})`);
-  return el("div", props, herbShort(herb), state === "inactive" ? el("span", { class: "ed-down" }, " (down)") : null);
+  if (!herb) return el("div", { key, class: "card back herb", title: t("edora.web.herb.face_down") }, "?");
+  const where = { board: () => t("edora.web.herb.board"), active: () => t("edora.web.herb.active"),
+                  inactive: () => t("edora.web.herb.inactive") }[state];
+  const title = where ? t("edora.web.herb.title", { name: herbTitle(herb), effect: herbEffect(herb), where: where() })
+    : `${herbTitle(herb)}: ${herbEffect(herb)}`;
+  const props = facetProps({ key, class: cls("card herb", state, extra), dataset: { card: herb }, title },
+                           pick, facet, herb, t("edora.web.thing.herb", { herb: herbName(herb), effect: herbEffect(herb) }));
+  return el("div", props, herbShort(herb), state === "inactive" ? el("span", { class: "ed-down" }, " ", t("edora.web.herb.down")) : null);
 }
 
 function playerBoard(ctx, pick, marks, p, own) {
@@ -697,98 +735,104 @@ function playerBoard(ctx, pick, marks, p, own) {
   const pb = DATA.player_board;
   const mine = pick.live && own ? pick : idle;
   const facts = el("div", { class: "ed-facts" },
-    fact("Prestige", b.prestige, "★"), fact("Provisions", b.provisions), fact("Mistletoe", b.mistletoe),
-    fact("Knowledge", `${b.knowledge} (×${multiplierOf(b.knowledge)})`), fact("Sickle", b.sickle),
-    fact("Dice placed", `${b.placed}/13`), fact("Dolmens", b.dolmens + b.beige_dolmens ? `${b.dolmens} + ${b.beige_dolmens} beige` : "0"));
+    fact(t("edora.web.fact.prestige"), fmtNumber(b.prestige), "★"), fact(t("edora.web.fact.provisions"), fmtNumber(b.provisions)),
+    fact(t("edora.web.fact.mistletoe"), fmtNumber(b.mistletoe)),
+    fact(t("edora.web.fact.knowledge"), `${fmtNumber(b.knowledge)} (×${fmtNumber(multiplierOf(b.knowledge))})`),
+    fact(t("edora.web.fact.sickle"), fmtNumber(b.sickle)), fact(t("edora.web.fact.placed"), `${fmtNumber(b.placed)}/13`),
+    fact(t("edora.web.fact.dolmens"), b.dolmens + b.beige_dolmens
+      ? t("edora.web.fact.dolmens_beige", { dolmens: b.dolmens, beige: b.beige_dolmens }) : fmtNumber(0)));
   const reserve = b.reserve.map((d, k) => dieFace(d, "reserve",
-    facetProps({ key: `r${k}` }, mine, "die", String(d), `your die showing ${d}`, `r${k}`)));
+    facetProps({ key: `r${k}` }, mine, "die", String(d), t("edora.web.thing.reserve_die", { value: d }), `r${k}`)));
   const overview = b.overview.map((d, k) => dieFace(d, "overview",
-    facetProps({ key: `o${k}` }, mine, "overview", String(d), `the ${d} of your overview board`, `o${k}`)));
+    facetProps({ key: `o${k}` }, mine, "overview", String(d), t("edora.web.thing.overview_die", { value: d }), `o${k}`)));
+  const noDice = () => el("span", { class: "ed-none" }, t("edora.web.none.dice"));
+  const noHerbs = () => el("span", { class: "ed-none" }, t("edora.web.none.herbs"));
   const dice = el("div", { class: "ed-dice" },
-    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Reserve (${b.reserve.length})`), reserve.length ? reserve : el("span", { class: "ed-none" }, "none")),
-    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, `Overview board (${b.overview.length})`), overview.length ? overview : el("span", { class: "ed-none" }, "none")));
+    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, t("edora.web.reserve", { count: b.reserve.length })), reserve.length ? reserve : noDice()),
+    el("div", { class: "ed-dice-group" }, el("span", { class: "ed-label" }, t("edora.web.overview", { count: b.overview.length })), overview.length ? overview : noDice()));
 
   // the sickle track's herb pairs, then active and face-down herbs
   const pairs = pb.sickle_track.herb_pairs_at.map((at, k) => {
     const circle = b.herbs.slice(2 * k, 2 * k + 2);
     const onTrack = circle.filter((herb) => herb === null || b.herb_state[herb] === "board");
     return el("div", { key: at, class: `ed-pair${b.sickle >= at ? " reached" : ""}` },
-      el("span", { class: "ed-label" }, `at ${at}`),
+      el("span", { class: "ed-label" }, t("edora.web.pair.at", { position: at })),
       onTrack.length ? onTrack.map((herb, j) => herbCard(herb, "board", mine, "herb", "", herb || `down-${j}`))
-        : el("span", { class: "ed-none" }, "released"));
+        : el("span", { class: "ed-none" }, t("edora.web.pair.released")));
   });
   const up = HERBS.filter((herb) => b.herb_state[herb] === "active");
   const down = HERBS.filter((herb) => b.herb_state[herb] === "inactive");
   const laid = new Set(b.herbs.filter(Boolean));
   const tray = own && b.arranged < HERBS.length && b.herbs.some((herb) => herb === null)
-    ? el("div", { class: "ed-row ed-tray" }, el("span", { class: "ed-label" }, `To lay in circle ${b.arranged + 1}`),
+    ? el("div", { class: "ed-row ed-tray" }, el("span", { class: "ed-label" }, t("edora.web.tray", { circle: b.arranged + 1 })),
       HERBS.filter((herb) => !laid.has(herb)).map((herb) => herbCard(herb, "tray", mine, "arrange")))
     : null;
   const herbs = el("div", { class: "ed-herbs" },
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Herbs on the sickle track"), el("div", { class: "ed-pairs" }, pairs)),
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Active"),
-      up.length ? up.map((herb) => herbCard(herb, "active", mine)) : el("span", { class: "ed-none" }, "none")),
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Face down"),
-      down.length ? down.map((herb) => herbCard(herb, "inactive", mine)) : el("span", { class: "ed-none" }, "none")),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.herbs.track")), el("div", { class: "ed-pairs" }, pairs)),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.herbs.active")),
+      up.length ? up.map((herb) => herbCard(herb, "active", mine)) : noHerbs()),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.herbs.inactive")),
+      down.length ? down.map((herb) => herbCard(herb, "inactive", mine)) : noHerbs()),
     tray);
 
   const standing = pb.standing_stone_row.map((r) => {
     const placed = b.standing_stones.includes(r);
     return el("div", facetProps({ key: r, class: `ed-stone${placed ? " placed" : ""}`,
-                                  title: placed ? `${REWARD_LABEL[r]}: stone placed, reward uncovered` : `${REWARD_LABEL[r]}: stone still here` },
-                                mine, "standing", r, `the ${REWARD_LABEL[r]} standing stone`),
-      el("span", { class: `ed-glyph r-${r}` }, REWARD_GLYPH[r]), placed ? " uncovered" : " ▲");
+                                  title: t(placed ? "edora.web.stone.placed" : "edora.web.stone.here", { reward: rewardLabel(r) }) },
+                                mine, "standing", r, standingName(r)),
+      el("span", { class: `ed-glyph r-${r}` }, glyph(r)), " ", placed ? t("edora.web.stone.uncovered") : "▲");
   });
   const runes = RUNE_ORDER.map((u) => {
     const placed = b.rune_stones.includes(u);
     return el("div", facetProps({ key: u, class: `ed-stone rune${placed ? " placed" : ""}`, title: runeName(u) },
-                                mine, "rune", u, `the ${runeName(u)} rune stone`),
-      runeName(u), placed ? " ✓" : "");
+                                mine, "rune", u, runeName(u)),
+      runeShort(u), placed ? " ✓" : "");
   });
   const rows = pb.amulet_rows.map((row, r) => {
     const slots = [b.amulet[2 * r], b.amulet[2 * r + 1]].map((g, k) =>
-      g ? el("span", { key: k, class: "ed-slot" }, rewardChip(g)) : el("span", { key: k, class: "ed-slot empty" }, "empty"));
-    const props = facetProps({ key: row, class: "ed-amulet-row" }, mine, "row", row, `the ${row} row of your amulet`);
+      g ? el("span", { key: k, class: "ed-slot" }, rewardChip(g)) : el("span", { key: k, class: "ed-slot empty" }, t("edora.web.empty")));
+    const props = facetProps({ key: row, class: "ed-amulet-row" }, mine, "row", row, t("edora.web.thing.row", { row: rowName(row) }));
     return el("div", marked(props, marks, `amulet:${p}:${row}`),
-      el("span", { class: "ed-label" }, `${ROW_GLYPH[row] || ""} ${row}`), slots);
+      el("span", { class: "ed-label" }, `${ROW_GLYPH[row] || ""} ${rowName(row)}`), slots);
   });
-  const tablets = b.tablets.map((t) => tabletCard(t, "", marked({ key: t }, marks, `tablet:${p}:${t}`)));
+  const tablets = b.tablets.map((tb) => tabletCard(tb, "", marked({ key: tb }, marks, `tablet:${p}:${tb}`)));
   const potionsOwned = b.potions.map((k) => el("div", { key: k, class: "card potion mini", dataset: { card: k },
                                                         title: `${k}: ${potionText(k)}` }, k));
   let draft = null;
   if (own && v.draft_hand) {
-    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drawn for the draft: keep one"),
-      v.draft_hand.map((t) => tabletCard(t, "", facetProps({ key: t }, mine, "draft", t, `tablet ${t} (${tabletText(t)})`))));
+    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, t("edora.web.draft")),
+      v.draft_hand.map((tb) => tabletCard(tb, "", facetProps({ key: tb }, mine, "draft", tb,
+                                                             t("edora.web.thing.tablet", { tablet: tb, condition: tabletText(tb) })))));
   } else if (!own && v.draft_hand_size && drafting(v) === p) {
-    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, "Drafting"),
+    draft = el("div", { class: "ed-row ed-draft" }, el("span", { class: "ed-label" }, t("edora.web.drafting")),
       Array.from({ length: v.draft_hand_size }, (_, k) => el("div", { key: k, class: "card back tablet" }, "?")));
   }
 
   const acting = v.acting.includes(p) && !v.terminal;
   return el("section", { key: `board-${p}`, class: `ed-board${own ? " own" : " other"}${acting ? " acting" : ""}`, dataset: { seat: String(p) },
-                         style: `--seat:${c.css}`, "aria-label": own ? "Your board" : `Board of ${seatName(ctx, p)}` },
-    el("header", { class: "ed-board-head" }, badge(ctx, p), own ? el("span", { class: "ed-you" }, "your board") : null,
-       acting ? el("span", { class: "ed-to-act" }, "to act") : null,
-       v.start_player === p ? el("span", { class: "ed-tag" }, "start player") : null,
-       b.figure ? el("span", { class: "ed-tag" }, `druid on ${b.figure}`) : null),
+                         style: `--seat:${c.css}`, "aria-label": own ? t("edora.web.board.yours") : t("edora.web.board.of", { name: realName(ctx, p) }) },
+    el("header", { class: "ed-board-head" }, badge(ctx, p), own ? el("span", { class: "ed-you" }, t("edora.web.board.your_tag")) : null,
+       acting ? el("span", { class: "ed-to-act" }, t("edora.web.board.to_act")) : null,
+       v.start_player === p ? el("span", { class: "ed-tag" }, t("edora.web.board.start_player")) : null,
+       b.figure ? el("span", { class: "ed-tag" }, t("edora.web.board.druid", { sanctuary: b.figure })) : null),
     own ? el("p", { class: "ed-own-prompt" }, shortPrompt(ctx, pick)) : null,
     facts, dice, draft,
     own ? el("div", { class: "ed-tracks" },
-      track("Knowledge", b.knowledge, pb.knowledge_track.end,
+      track("knowledge", b.knowledge, pb.knowledge_track.end,
             Object.fromEntries(Object.entries(pb.knowledge_track.multiplier_from).filter(([k]) => +k > 0)
-              .map(([k, m]) => [k, [`×${m}`, `sanctuaries score ×${m} from here`]])),
+              .map(([k, m]) => [k, [`×${fmtNumber(m)}`, t("edora.web.track.multiplier", { multiplier: m })]])),
             c.css),
-      track("Sickle", b.sickle, pb.sickle_track.end,
-            Object.fromEntries(pb.sickle_track.herb_pairs_at.map((at) => [at, ["✿", "a herb pair is released here"]])),
+      track("sickle", b.sickle, pb.sickle_track.end,
+            Object.fromEntries(pb.sickle_track.herb_pairs_at.map((at) => [at, ["✿", t("edora.web.track.pair")]])),
             c.css)) : null,
     herbs,
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Standing stones"), el("div", { class: "ed-stones-row" }, standing)),
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Rune stones"), el("div", { class: "ed-stones-row" }, runes)),
-    el("div", { class: "ed-amulet" }, el("span", { class: "ed-label" }, "Amulet"), rows),
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Tablets (10 points each if met at the end)"),
-       el("div", { class: "ed-cards ed-tablets" }, tablets.length ? tablets : el("span", { class: "ed-none" }, "none"))),
-    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, "Potions"),
-       el("div", { class: "ed-cards ed-owned-potions" }, potionsOwned.length ? potionsOwned : el("span", { class: "ed-none" }, "none"))));
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.board.standing")), el("div", { class: "ed-stones-row" }, standing)),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.board.runes")), el("div", { class: "ed-stones-row" }, runes)),
+    el("div", { class: "ed-amulet" }, el("span", { class: "ed-label" }, t("edora.web.board.amulet")), rows),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.board.tablets")),
+       el("div", { class: "ed-cards ed-tablets" }, tablets.length ? tablets : el("span", { class: "ed-none" }, t("edora.web.none.tablets")))),
+    el("div", { class: "ed-row" }, el("span", { class: "ed-label" }, t("edora.web.board.potions")),
+       el("div", { class: "ed-cards ed-owned-potions" }, potionsOwned.length ? potionsOwned : el("span", { class: "ed-none" }, t("edora.web.none.potions")))));
 }
 
 const idle = { live: false, legal: [], options: () => [], selected: () => false };
@@ -806,46 +850,38 @@ function drafting(view) {
 
 // ----- status and action bar -------------------------------------------------------------------
 
+// each decision's words (its step's number -> the message); literal ids, so the catalogue
+// tools see them
 const PROMPTS = {
-  0: "choose your start space: click a highlighted start sanctuary",
-  1: "keep one of the tablets you drew (the others go under the deck)",
-  2: "lay your next herb face down on your sickle track",
-  3: "choose where to go: reachable sanctuaries are highlighted with their cost in provisions",
-  4: "place a die: click a free space, then a die of your reserve (or the die, then the space)",
-  5: "provisions or dice?",
-  6: "take a die from your overview board",
-  7: "take a tablet from the oracle",
-  8: "brew a potion, or stop",
-  9: "take a gem for your amulet",
-  10: "place a standing stone, or skip",
-  11: "take one of the rewards once more",
-  12: "place a rune stone, or skip",
-  13: "take one reward of the fire pit once more",
-  14: "set one of your dice to 6, or stop",
-  15: "turn one of your face-down herbs face up",
-  16: "take a herb from your sickle track",
-  17: "activate one herb of the released pair (the other goes face down)",
+  0: () => t("edora.web.prompt.0"), 1: () => t("edora.web.prompt.1"), 2: () => t("edora.web.prompt.2"),
+  3: () => t("edora.web.prompt.3"), 4: () => t("edora.web.prompt.4"), 5: () => t("edora.web.prompt.5"),
+  6: () => t("edora.web.prompt.6"), 7: () => t("edora.web.prompt.7"), 8: () => t("edora.web.prompt.8"),
+  9: () => t("edora.web.prompt.9"), 10: () => t("edora.web.prompt.10"), 11: () => t("edora.web.prompt.11"),
+  12: () => t("edora.web.prompt.12"), 13: () => t("edora.web.prompt.13"), 14: () => t("edora.web.prompt.14"),
+  15: () => t("edora.web.prompt.15"), 16: () => t("edora.web.prompt.16"), 17: () => t("edora.web.prompt.17"),
 };
 
 const SHORT = {
-  0: "Choose a start space", 1: "Keep a tablet", 2: "Lay a herb face down", 3: "Choose where to go",
-  4: "Place a die: a space, then a die", 5: "Provisions or dice?", 6: "Take a die from your overview board",
-  7: "Take a tablet", 8: "Brew a potion, or stop", 9: "Take a gem", 10: "Place a standing stone, or skip",
-  11: "Take a reward once more", 12: "Place a rune stone, or skip", 13: "Take a pit reward once more",
-  14: "Set a die to 6, or stop", 15: "Turn a herb face up", 16: "Take a herb", 17: "Activate a released herb",
+  0: () => t("edora.web.short_prompt.0"), 1: () => t("edora.web.short_prompt.1"), 2: () => t("edora.web.short_prompt.2"),
+  3: () => t("edora.web.short_prompt.3"), 4: () => t("edora.web.short_prompt.4"), 5: () => t("edora.web.short_prompt.5"),
+  6: () => t("edora.web.short_prompt.6"), 7: () => t("edora.web.short_prompt.7"), 8: () => t("edora.web.short_prompt.8"),
+  9: () => t("edora.web.short_prompt.9"), 10: () => t("edora.web.short_prompt.10"), 11: () => t("edora.web.short_prompt.11"),
+  12: () => t("edora.web.short_prompt.12"), 13: () => t("edora.web.short_prompt.13"), 14: () => t("edora.web.short_prompt.14"),
+  15: () => t("edora.web.short_prompt.15"), 16: () => t("edora.web.short_prompt.16"), 17: () => t("edora.web.short_prompt.17"),
 };
 
 /** One short line for the own area on a phone. */
 function shortPrompt(ctx, pick) {
   const v = ctx.view;
-  if (v.terminal) return "The game is over.";
-  if (ctx.waiting) return "Waiting for players to take the open seats";
+  if (v.terminal) return t("edora.web.over");
+  if (ctx.waiting) return t("edora.web.short.waiting_seats");
   const step = topStep(v);
   if (pick.live && v.acting.includes(ctx.seat)) {
-    if (ctx.legal.length === 1 && ctx.legal[0].type === "emergency") return "Your turn: emergency turn only";
-    return `Your turn: ${isEmergency(v) ? "emergency, take a die" : SHORT[step] || "choose"}`;
+    if (ctx.legal.length === 1 && ctx.legal[0].type === "emergency") return t("edora.web.short.emergency_only");
+    if (isEmergency(v)) return t("edora.web.short.emergency");
+    return SHORT[step] ? t("edora.web.short.your_turn", { what: SHORT[step]() }) : t("edora.web.short.choose");
   }
-  return `Waiting for ${v.acting.map((s) => seatName(ctx, s)).join(" and ")}`;
+  return t("edora.web.short.waiting", { names: { list: v.acting.map((s) => seatName(ctx, s)) } });
 }
 
 function topStep(view) {
@@ -859,48 +895,50 @@ function isEmergency(view) {
 
 function status(ctx, pick) {
   const v = ctx.view;
-  const bits = [el("span", { key: "round", class: "ed-round" }, `Round ${v.round}`),
-                el("span", { key: "start" }, "Start player: ", badge(ctx, v.start_player))];
-  if (v.ending && !v.terminal) bits.push(el("span", { key: "last", class: "ed-last" }, "Last round (a player placed their 13th die)"));
+  const bits = [el("span", { key: "round", class: "ed-round" }, t("edora.web.round", { round: v.round })),
+                el("span", { key: "start" }, tNodes("edora.web.start_player", {}, { player: badge(ctx, v.start_player) }))];
+  if (v.ending && !v.terminal) bits.push(el("span", { key: "last", class: "ed-last" }, t("edora.web.last_round")));
   const line = promptText(ctx, pick);
   const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
   const news = (ctx.fresh || []).filter((e) => {
     const who = e.seat !== null && e.seat !== undefined ? e.seat : e.player;
-    return who !== (ctx.mode === "play" ? ctx.seat : undefined) && e.text;
+    return who !== (ctx.mode === "play" ? ctx.seat : undefined) && (e.text || e.msg);
   }).slice(-4);
   return el("div", { class: `ed-status${mine ? " mine" : ""}` },
     el("div", { class: "ed-status-line" }, bits),
     el("p", { class: "ed-prompt" }, line),
-    news.length ? el("ul", { class: "ed-news", "aria-label": "What just happened" },
+    news.length ? el("ul", { class: "ed-news", "aria-label": t("edora.web.news") },
       news.map((e) => el("li", { key: e.i }, entryText(ctx, e)))) : null);
 }
 
-/** A log entry's sentence, from its parts (every entry has them: the engine's log), every seat
- *  it names as that seat's badge (its name, colour and symbol; "you" for the person here). */
+/** A log entry's sentence in the reader's language (from its message; else the engine's parts),
+ *  every seat it names as that seat's badge (its name, colour and symbol; "you" for the person
+ *  here). */
 function entryText(ctx, e) {
-  return parts(e.parts, ctx.seats, e.text, { names: (s) => seatName(ctx, s), capital: true });
+  return parts(entryParts(e), ctx.seats, e.text, { names: (s) => seatName(ctx, s), capital: true });
 }
 
 function promptText(ctx, pick) {
   const v = ctx.view;
-  let line;
   const step = topStep(v);
   const mine = pick.live && ctx.seat !== null && v.acting.includes(ctx.seat);
   const emergency = isEmergency(v);
-  if (v.terminal) line = "The game is over.";
-  else if (ctx.waiting) line = "Waiting for players: the game starts once every seat is taken.";
-  else if (mine) {
+  if (v.terminal) return t("edora.web.over");
+  if (ctx.waiting) return t("edora.web.waiting_seats");
+  if (mine) {
     const onlyEmergency = ctx.legal.length === 1 && ctx.legal[0].type === "emergency";
-    line = onlyEmergency ? "No normal turn is possible: take an emergency turn (+6 provisions and a die)."
-      : emergency ? "Emergency turn: +6 provisions; take a die from your overview board."
-      : `Your turn: ${PROMPTS[step] || DATA.steps[step] || "choose"}.`;
-    if (step === 3 && !onlyEmergency) line += " Or take an emergency turn.";
-  } else {
-    const who = v.acting.map((s) => seatName(ctx, s)).join(" and ");
-    line = `${who[0] ? who[0].toUpperCase() + who.slice(1) : who} ${v.acting.length > 1 || v.acting[0] === ctx.seat ? "are" : "is"} to act: `
-      + (emergency ? "emergency turn, taking a die" : DATA.steps[step] || "…") + ".";
+    if (onlyEmergency) return t("edora.web.emergency_only");
+    if (emergency) return t("edora.web.emergency");
+    const what = PROMPTS[step] ? PROMPTS[step]() : stepName(step);
+    const line = what ? t("edora.web.your_turn", { what }) : t("edora.web.your_turn.choose");
+    return step === 3 ? `${line} ${t("edora.web.or_emergency")}` : line;
   }
-  return line;
+  const what = emergency ? t("edora.web.to_act.emergency") : stepName(step) || "…";
+  if (v.acting.length === 1 && isYou(ctx, v.acting[0])) return t("edora.web.to_act.you", { what });
+  const names = v.acting.map((s) => seatName(ctx, s));
+  const line = v.acting.length > 1 ? t("edora.web.to_act.many", { names: { list: names }, what })
+    : t("edora.web.to_act", { name: names[0] || "", what });
+  return line.charAt(0).toUpperCase() + line.slice(1);
 }
 
 /** The action bar: buttons for the choices that have no thing on the table, the choice among
@@ -916,16 +954,20 @@ function actionBar(ctx, pick) {
                                                          dataset: { action: JSON.stringify(a) }, onclick: () => send(ctx, a) },
                                                        hintFor(ctx, [a])), label(a, ctx)));
   if (picked) {
-    row.push(el("span", { key: "picked", class: "ed-picked" }, `Chosen: ${Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ")}`));
-    row.push(el("button", { key: "cancel", type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, "Cancel"));
+    row.push(el("span", { key: "picked", class: "ed-picked" },
+                t("edora.web.chosen", { things: Object.entries(ui.sel).map(([f, v]) => pickedWords(f, v)).join(", ") })));
+    row.push(el("button", { key: "cancel", type: "button", class: "ed-cancel", onclick: () => pick.cancel() }, t("edora.web.cancel")));
   }
   return row.length ? el("div", { class: "ed-bar" }, row) : null;
 }
 
 function pickedWords(facet, value) {
-  if (facet === "space" || facet === "placed") return value.replace("#", " space ");
-  if (facet === "die") return `your ${value}`;
-  if (facet === "gem") return `the ${REWARD_LABEL[value]} gem`;
+  if (facet === "space" || facet === "placed") {
+    const [sanctuary, number] = value.split("#");
+    return t("edora.web.picked.space", { sanctuary, number: Number(number) });
+  }
+  if (facet === "die") return t("edora.web.picked.die", { value: Number(value) });
+  if (facet === "gem") return gemName(value);
   return value;
 }
 
@@ -956,7 +998,7 @@ export function draw(ctx) {
     el("div", { class: "ed-more" },
       el("div", { class: "ed-side-panels" }, focus === "oracle" ? null : panels.oracle, focus === "potions" ? null : panels.potions,
         el("div", { key: "stack", class: "ed-panel-stack" }, focus === "gems" ? null : panels.gems, dolmenPanel(ctx), legend())),
-      others.length ? el("div", { class: "ed-others", "aria-label": "The other players' boards" },
+      others.length ? el("div", { class: "ed-others", "aria-label": t("edora.web.others") },
         others.map((p) => playerBoard(ctx, idle, marks, p, false))) : null));
   return { board, bar: actionBar(ctx, pick) };
 }
@@ -979,35 +1021,37 @@ export function label(action, ctx) {
   useData(ctx);
   const a = action;
   switch (a.type) {
-    case "start": return `Start at ${a.start} (beside ${a.sanctuary})`;
-    case "move": return `Move to ${a.sanctuary || a.to} (${plural(a.cost, "provision", "provisions")})`;
-    case "leap": return `Forest leap to ${a.to} (1 provision)`;
-    case "emergency": return "Emergency turn: +6 provisions and a die from the overview board";
+    case "start": return t("edora.web.action.start", { start: a.start, sanctuary: a.sanctuary });
+    case "move": return t("edora.web.action.move", { to: a.sanctuary || a.to, count: a.cost });
+    case "leap": return t("edora.web.action.leap", { to: a.to });
+    case "emergency": return t("edora.web.action.emergency");
     case "place": {
-      const turned = a.value !== a.die ? ` turned to ${a.value} (die herb)` : "";
-      return `Place your ${a.die}${turned} on ${a.sanctuary} space ${a.space}: ${spaceName(a.action)} (pay ${a.value})`;
+      const args = { die: a.die, value: a.value, sanctuary: a.sanctuary, number: a.space, space: spaceName(a.action) };
+      return t(a.value !== a.die ? "edora.web.action.place_turned" : "edora.web.action.place", args);
     }
-    case "food": return a.take === "provisions" ? "Take 12 provisions" : "Take 3 dice from the overview board";
-    case "take_die": return `Take the ${a.value} from your overview board`;
+    case "food": return t(a.take === "provisions" ? "edora.web.action.food_provisions" : "edora.web.action.food_dice");
+    case "take_die": return t("edora.web.action.take_die", { value: a.value });
     case "take_tablet": {
       const side = Math.floor(a.slot / 2);
       const stones = ctx && ctx.view && ctx.view.oracle_stones;
-      const gain = stones ? `, gain ${rewardGain(stones[side])} and ${rewardGain(stones[(side + 1) % 6])}` : "";
-      return `Take tablet ${a.tablet} from oracle side ${side}${gain} (${tabletText(a.tablet)})`;
+      const args = { tablet: a.tablet, side, condition: tabletText(a.tablet) };
+      return stones ? t("edora.web.action.take_tablet", { ...args, first: rewardGain(stones[side]), second: rewardGain(stones[(side + 1) % 6]) })
+        : t("edora.web.action.take_tablet.plain", args);
     }
-    case "keep_tablet": return `Keep tablet ${a.tablet} (${tabletText(a.tablet)})`;
-    case "arrange_herb": return `Lay ${herbName(a.herb)} face down in herb circle ${a.circle + 1}`;
-    case "brew": return `Brew ${a.potion} (${plural(potionCost(a.potion), "mistletoe", "mistletoe")}): ${potionText(a.potion)}`;
-    case "stop": return a.what === "potions" ? "Brew no more potions" : "Raise no more dice";
-    case "skip": return `Skip the ${a.what} action`;
-    case "gem": return `Put the ${REWARD_LABEL[a.gem] || a.gem} gem on the ${a.row} row of your amulet`;
-    case "standing_stone": return `Place the ${REWARD_LABEL[a.stone] || a.stone} standing stone`;
-    case "rune_stone": return `Place the ${runeName(a.stone)} rune stone`;
-    case "repeat": return `Take ${rewardGain(a.reward)} once more`;
-    case "raise_die": return `Set your ${a.value} on ${a.sanctuary} space ${a.space} to 6`;
-    case "flip_herb": return `Turn ${herbName(a.herb)} face up`;
-    case "take_herb": return `Take ${herbName(a.herb)} from the sickle track (active)`;
-    case "activate_herb": return `Activate ${herbName(a.herb)} (${herbName(a.other)} goes face down)`;
+    case "keep_tablet": return t("edora.web.action.keep_tablet", { tablet: a.tablet, condition: tabletText(a.tablet) });
+    case "arrange_herb": return t("edora.web.action.arrange_herb", { herb: herbName(a.herb), circle: a.circle + 1 });
+    case "brew": return t("edora.web.action.brew", { potion: a.potion, cost: { msg: { id: "edora.mistletoe", args: { count: potionCost(a.potion) } } },
+                                                    effect: potionText(a.potion) });
+    case "stop": return t(a.what === "potions" ? "edora.web.action.stop_potions" : "edora.web.action.stop_dice");
+    case "skip": return t(a.what === "rune-stone" ? "edora.web.action.skip_rune" : "edora.web.action.skip_standing");
+    case "gem": return t("edora.web.action.gem", { gem: gemName(a.gem), row: rowName(a.row) });
+    case "standing_stone": return t("edora.web.action.standing_stone", { stone: standingName(a.stone) });
+    case "rune_stone": return t("edora.web.action.rune_stone", { rune: runeName(a.stone) });
+    case "repeat": return t("edora.web.action.repeat", { gain: rewardGain(a.reward) });
+    case "raise_die": return t("edora.web.action.raise_die", { value: a.value, sanctuary: a.sanctuary, number: a.space });
+    case "flip_herb": return t("edora.web.action.flip_herb", { herb: herbName(a.herb) });
+    case "take_herb": return t("edora.web.action.take_herb", { herb: herbName(a.herb) });
+    case "activate_herb": return t("edora.web.action.activate_herb", { herb: herbName(a.herb), other: herbName(a.other) });
     default: return Object.entries(a).map(([k, val]) => `${k} ${val}`).join(", ");
   }
 }
@@ -1015,27 +1059,36 @@ export function label(action, ctx) {
 // ----- the final score -------------------------------------------------------------------------
 
 const STEPS = [
-  ["prestige", "Prestige track", null],
-  ["leftovers", "1. Leftovers", "score_leftovers"],
-  ["sickle", "2. Sickle", "score_sickle"],
-  ["tablets", "3. Tablets", "score_tablets"],
-  ["amulet", "4. Amulet", "score_amulet"],
-  ["sanctuaries", "5. Sanctuaries", "score_sanctuaries"],
+  ["prestige", () => t("edora.web.score.prestige"), null],
+  ["leftovers", () => t("edora.web.score.leftovers"), "score_leftovers"],
+  ["sickle", () => t("edora.web.score.sickle"), "score_sickle"],
+  ["tablets", () => t("edora.web.score.tablets"), "score_tablets"],
+  ["amulet", () => t("edora.web.score.amulet"), "score_amulet"],
+  ["sanctuaries", () => t("edora.web.score.sanctuaries"), "score_sanctuaries"],
 ];
+
+const counted = (id, count) => ({ msg: { id, args: { count } } });
 
 function stepDetail(step, f, entry) {
   switch (step) {
-    case "prestige": return "during play";
-    case "leftovers": return entry ? `${plural(entry.provisions, "provision", "provisions")} ÷ 6, ${entry.mistletoe} mistletoe, `
-                                      + plural(entry.dice, "reserve die", "reserve dice") : "";
-    case "sickle": return entry ? `sickle at ${entry.position}` : "";
+    case "prestige": return t("edora.web.score.during_play");
+    case "leftovers": return entry ? t("edora.web.score.leftovers_detail", {
+      provisions: counted("edora.web.provisions", entry.provisions), mistletoe: counted("edora.mistletoe", entry.mistletoe),
+      dice: counted("edora.reserve_dice", entry.dice) }) : "";
+    case "sickle": return entry ? t("edora.web.score.sickle_detail", { position: entry.position }) : "";
     case "tablets": {
-      const met = entry ? entry.met : f.tablets_met;
-      const unmet = entry ? entry.unmet : [];
-      return `met: ${met.length ? met.join(" ") : "none"}` + (unmet && unmet.length ? `; not met: ${unmet.join(" ")}` : "");
+      const met = (entry ? entry.met : f.tablets_met) || [];
+      const unmet = (entry ? entry.unmet : []) || [];
+      const args = { met: met.join(" "), unmet: unmet.join(" ") };
+      if (met.length) return t(unmet.length ? "edora.web.score.tablets_met_unmet" : "edora.web.score.tablets_met", args);
+      return t(unmet.length ? "edora.web.score.tablets_none_unmet" : "edora.web.score.tablets_none", args);
     }
-    case "amulet": return entry ? `${plural(entry.full_rows, "full row", "full rows")}${entry.left_column ? ", left column full" : ""}` : "";
-    case "sanctuaries": return `${f.collected} dice and stones × ${f.multiplier} (knowledge)`;
+    case "amulet": {
+      if (!entry) return "";
+      const rows = { id: "edora.full_rows", args: { count: entry.full_rows } };
+      return entry.left_column ? t("edora.web.score.amulet_column", { rows: { msg: rows } }) : tMessage(rows);
+    }
+    case "sanctuaries": return t("edora.web.score.sanctuaries_detail", { collected: f.collected, multiplier: f.multiplier });
     default: return "";
   }
 }
@@ -1053,21 +1106,23 @@ export function score(ctx) {
   })();
   const tie = log.find((e) => e.kind === "tie_break");
   const seats = final.map((_, p) => p);
-  const head = el("tr", {}, el("th", { scope: "col" }, "Scoring step"),
+  const head = el("tr", {}, el("th", { scope: "col" }, t("edora.web.score.step")),
     seats.map((p) => el("th", { key: p, scope: "col", class: winners.includes(p) ? "winner" : null }, badge(ctx, p),
-                        winners.includes(p) ? el("span", { class: "ed-crown" }, " — winner") : null)));
-  const rows = STEPS.map(([key, name, kind]) => el("tr", { key, dataset: { step: key } }, el("th", { scope: "row" }, name),
+                        winners.includes(p) ? el("span", { class: "ed-crown" }, " ", t("edora.web.score.winner")) : null)));
+  const rows = STEPS.map(([key, name, kind]) => el("tr", { key, dataset: { step: key } }, el("th", { scope: "row" }, name()),
     seats.map((p) => el("td", { key: p, dataset: { step: key, seat: String(p) } },
       el("b", { class: "pts" }, String(final[p][key])),
       el("span", { class: "ed-detail" }, stepDetail(key, final[p], kind ? byKind(kind, p) : null))))));
-  const total = el("tr", { key: "total", class: "total", dataset: { step: "total" } }, el("th", { scope: "row" }, "Total"),
+  const total = el("tr", { key: "total", class: "total", dataset: { step: "total" } }, el("th", { scope: "row" }, t("edora.web.score.total")),
     seats.map((p) => el("td", { key: p, dataset: { step: "total", seat: String(p) } }, el("b", { class: "pts" }, String(final[p].total)))));
-  const names = winners.map((p) => seatName(ctx, p));
-  const title = names.length === 1 ? `${names[0] === "you" ? "You win" : `${names[0]} wins`} with ${final[winners[0]].total} points`
-                                   : `${names.join(" and ")} share the win with ${final[winners[0]] ? final[winners[0]].total : ""} points`;
+  const points = final[winners[0]] ? final[winners[0]].total : 0;
+  const title = winners.length === 1
+    ? (isYou(ctx, winners[0]) ? t("edora.web.score.you_win", { count: points })
+                              : t("edora.web.score.wins", { name: realName(ctx, winners[0]), count: points }))
+    : t("edora.web.score.share", { names: { list: winners.map((p) => seatName(ctx, p)) }, count: points });
   // the shell's score screen names the winner already (from the log); the replay's does not
   return el("div", { class: "edora ed-score" },
     ctx.mode === "score" ? null : el("h2", { class: "ed-winner" }, title),
-    tie ? el("p", {}, "Tied on points: the player behind on the knowledge track (then lower in its stack) wins.") : null,
+    tie ? el("p", {}, t("edora.web.score.tie")) : null,
     el("table", { class: "ed-score-table" }, el("thead", {}, head), el("tbody", {}, rows, total)));
 }
