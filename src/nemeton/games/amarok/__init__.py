@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ...engine import GameSpec, register
 from ...engine.parts import part
-from .actions import ACTION_CODEC
+from .actions import ACTION_CODEC, action_message
 from .events import EVENT_KINDS
 from .options import PLAYER_COUNTS, AmarokOptions
 from .render import render
@@ -32,6 +32,7 @@ SPEC = register(GameSpec(
     new_state=new_state,
     state_from_json=AmarokState.from_json,
     action_codec=ACTION_CODEC,
+    action_message=action_message,
     legal_actions_from_view=legal_actions_from_view,
     determinize=determinize,
     prepare_sampler=prepare_sampler,

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ...engine import Action, ActionCodec, RecordError
 from ...engine.errors import snippet
 from ...engine.log import seat_ref, split_parts
+from ...i18n import msg, seat
 from .components import MAX_ID_CHARS, Deck, load_deck
 
 
@@ -127,6 +128,32 @@ class ClawDeck(Action):
 
     def __str__(self) -> str:
         return "claw the top card of the deck"
+
+
+def action_message(action: Action) -> dict:
+    """An action as a message (``amarok.action.*``, seats as seat arguments, cards by their id):
+    the terminal lists the moves with it in the reader's language (``str(action)`` and
+    ``marked()`` stay the English text, which records and answers use)."""
+    kind = action.kind
+    if kind == "take_own":
+        return msg("amarok.action.take_own", slot=action.slot)
+    if kind == "take_river":
+        return msg("amarok.action.take_river", card=action.card)
+    if kind == "take_deck":
+        return msg("amarok.action.take_deck")
+    if kind == "take_seen":
+        return msg("amarok.action.take_seen", card=action.card, seat=seat(action.seat))
+    if kind == "take_unseen":
+        return msg("amarok.action.take_unseen", seat=seat(action.seat))
+    if kind == "claw_front":
+        return msg("amarok.action.claw_front", card=action.card, seat=seat(action.seat))
+    if kind == "claw_hand":
+        return msg("amarok.action.claw_hand", seat=seat(action.seat), slot=action.slot)
+    if kind == "claw_river":
+        return msg("amarok.action.claw_river", card=action.card)
+    if kind == "claw_deck":
+        return msg("amarok.action.claw_deck")
+    raise ValueError(f"not an Amarok action: {action!r}")
 
 
 ACTION_CLASSES = (TakeOwn, TakeRiver, TakeDeck, TakeSeen, TakeUnseen,

@@ -3,6 +3,8 @@ cards on their own forehead that they cannot see (shown as ``[ ?? ]``).
 
 Players are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it):
 the screen names seats with :func:`~nemeton.engine.log.seat_ref` and renders them last.
+Every word comes from the game's catalogue (``amarok.term.*`` and the terms the event log
+and the web table use) in ``lang`` ("en", "it" or "es"; :mod:`nemeton.i18n`).
 
 The previous round's result comes first, as its own block, then the current round. A short
 key explains the card notation and, while a claw waits for its target, how targets are named.
@@ -12,28 +14,44 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...engine.log import Names, action_marked, number, render_text, seat_ref
-from .actions import ACTION_CODEC
+from ...engine.log import Names, render_text, seat_ref
+from ...i18n import Message, format_number, msg, seat, t
+from .actions import ACTION_CODEC, action_message
+from .events import COLOUR_IDS
 
-OBJECTIVE_NAME = {"wolf_pack": "WOLF PACK", "lone_wolf": "LONE WOLF"}
-OBJECTIVE_RULE = {"wolf_pack": "highest total wins", "lone_wolf": "lowest total wins"}
-
-KEY = ("Cards: [R6 red 6 heart] = id, colour, value, symbol; ?? = a card you cannot see. "
-       "heart: two in front of one player win the round at once · claw: send any other card to "
-       "the bottom of the deck · season: flip the objective · trap: cannot win this round.")
+OBJECTIVE_NAME = {"wolf_pack": "amarok.term.objective.wolf_pack", "lone_wolf": "amarok.term.objective.lone_wolf"}
+OBJECTIVE_RULE = {"wolf_pack": "amarok.web.objective.wolf_pack.rule", "lone_wolf": "amarok.web.objective.lone_wolf.rule"}
+SYMBOL_WORD = {name: f"amarok.web.symbol_short.{name}" for name in ("heart", "claw", "season", "trap")}
+UNSEEN = "[ ?? ]"
 
 
-def card_text(card_id: str | None, cards: Mapping[str, Mapping[str, Any]]) -> str:
+def _colour(text: str) -> Message | str:
+    return msg(COLOUR_IDS[text]) if text in COLOUR_IDS else text
+
+
+def _symbol(name: str) -> Message | str:
+    return msg(SYMBOL_WORD[name]) if name in SYMBOL_WORD else name
+
+
+def card_text(card_id: str | None, cards: Mapping[str, Mapping[str, Any]], lang: str = "en") -> str:
+    """``[R6 red 6 heart]`` (id, colour, value, symbol in the language's order); ``[ ?? ]``."""
     if card_id is None:
-        return "[ ?? ]"
+        return UNSEEN
     card = cards[card_id]
-    symbol = f" {card['symbol']}" if card["symbol"] else ""
-    return f"[{card_id} {card['colour']} {card['value']}{symbol}]"
+    args = {"code": card_id, "colour": _colour(card["colour"]), "value": str(card["value"])}
+    if card["symbol"]:
+        return t("amarok.term.card.symbol", lang, symbol=_symbol(card["symbol"]), **args)
+    return t("amarok.term.card", lang, **args)
 
 
-def seats_text(seats: list[int]) -> str:
-    names = [seat_ref(s) for s in seats]
-    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else (names[0] if names else "nobody")
+def _cards(ids, cards, lang: str) -> str:
+    return " ".join(card_text(c, cards, lang) for c in ids)
+
+
+def seats_text(seats: list[int], lang: str = "en") -> str:
+    if not seats:
+        return t("amarok.term.nobody", lang)
+    return t("amarok.term.seats", lang, seats=[seat(s) for s in seats])
 
 
 def _wrap(text: str, width: int = 98, indent: str = "  ") -> list[str]:
@@ -41,61 +59,69 @@ def _wrap(text: str, width: int = 98, indent: str = "  ") -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent=indent)
 
 
-def team_text(team: list[int]) -> str:
-    return " & ".join(seat_ref(s) for s in team)
+def team_text(team: list[int], lang: str = "en") -> str:
+    return t("amarok.term.team", lang, a=seat(team[0]), b=seat(team[1]))
 
 
-def winners_text(winners: list[int], teams: list[list[int]] | None) -> str:
+def winners_text(winners: list[int], teams: list[list[int]] | None, lang: str = "en") -> str:
     if not teams:
-        return seats_text(winners)
-    won = [t for t in teams if t[0] in winners]
-    return " and ".join(f"the team of {team_text(t)}" for t in won) or "nobody"
+        return seats_text(winners, lang)
+    won = [team for team in teams if team[0] in winners]
+    if not won:
+        return t("amarok.term.nobody", lang)
+    return t("amarok.term.seats", lang, seats=[msg("amarok.term.team_of", team=msg("amarok.term.team", a=seat(a), b=seat(b)))
+                                               for a, b in won])
 
 
-def round_result(done: Mapping[str, Any], teams: list[list[int]] | None) -> list[str]:
+def round_result(done: Mapping[str, Any], teams: list[list[int]] | None, lang: str = "en") -> list[str]:
     """The block telling how the last finished round ended (team mode: by team)."""
-    objective = OBJECTIVE_NAME.get(done["objective"], done["objective"])
+    num = lambda v: format_number(v, lang)  # noqa: E731
     if teams:  # the totals of a team's four cards, listed under each of its seats
-        totals = "team totals " + ", ".join(f"{team_text(t)} {number(done['totals'][t[0]])}" for t in teams)
-        trapped = [team_text(t) for t in teams if done["trapped"][t[0]]]
+        totals = t("amarok.term.team_totals", lang, totals=", ".join(
+            t("amarok.term.team_total", lang, team=team_text(tm, lang), total=done["totals"][tm[0]]) for tm in teams))
+        trapped = [team_text(tm, lang) for tm in teams if done["trapped"][tm[0]]]
     else:
-        totals = "totals " + "/".join(number(t) for t in done["totals"])
-        trapped = [seat_ref(p) for p, t in enumerate(done["trapped"]) if t]
+        totals = t("amarok.term.totals", lang, totals="/".join(num(v) for v in done["totals"]))
+        trapped = [seat_ref(p) for p, tr in enumerate(done["trapped"]) if tr]
     if done["reason"] == "mating":
-        why = f"mating: {seat_ref(done['mating_seat'])} put a second heart in front"
+        why = t("amarok.term.why.mating", lang, seat=seat(done["mating_seat"]))
     elif done["winners"]:
-        why = objective
+        why = t(OBJECTIVE_NAME[done["objective"]], lang) if done["objective"] in OBJECTIVE_NAME else done["objective"]
+    elif teams:
+        why = t("amarok.term.why.all_trapped.teams", lang)
     else:
-        why = f"every {'team' if teams else 'player'} was trapped"
-    head = f"Round {done['round']} won by {winners_text(done['winners'], teams)} — {why}, {totals}"
+        why = t("amarok.term.why.all_trapped", lang)
+    args = dict(round=done["round"], winners=winners_text(done["winners"], teams, lang), why=why, totals=totals)
     if trapped:
-        head += "; trapped: " + " and ".join(trapped)
+        head = t("amarok.term.round_won.trapped", lang, trapped=t("amarok.term.seats", lang, seats=trapped), **args)
+    else:
+        head = t("amarok.term.round_won", lang, **args)
     fronts = " · ".join(f"{seat_ref(p)} " + (" ".join(c for c in front) or "--")
                         for p, front in enumerate(done["fronts"]))
-    return _wrap(head) + _wrap(f"  cards in front at the end: {fronts}", indent="    ")
+    return _wrap(head) + _wrap("  " + t("amarok.term.fronts_at_end", lang, fronts=fronts), indent="    ")
 
 
-def _hand(view, p: int, me, cards) -> str:
+def _hand(view, p: int, me, cards, lang: str) -> str:
     slots = []
     for k, slot in enumerate(view["hands"][p]):
         if slot is None:
-            slots.append(f"slot {k}: --")
+            slots.append(t("amarok.term.slot.empty", lang, slot=k))
             continue
-        if me is None:
-            facing = "facing its owner" if slot["facing"] == "owner" else "facing the others"
-        elif (slot["facing"] == "owner") == (p == me):
-            facing = "facing you"
+        if me is not None and (slot["facing"] == "owner") == (p == me):
+            facing = msg("amarok.term.facing.you")
+        elif slot["facing"] == "owner":
+            facing = msg("amarok.term.facing.owner")
         else:
-            facing = "facing its owner" if slot["facing"] == "owner" else "facing the others"
-        slots.append(f"slot {k}: {card_text(slot['card'], cards)} ({facing})")
+            facing = msg("amarok.term.facing.others")
+        slots.append(t("amarok.term.slot", lang, slot=k, card=card_text(slot["card"], cards, lang), facing=facing))
     return "  ".join(slots) or "--"
 
 
-def render(view: Mapping[str, Any], names: Names | None = None) -> str:
-    return render_text(_screen(view), names, view["players"])
+def render(view: Mapping[str, Any], names: Names | None = None, *, lang: str = "en") -> str:
+    return render_text(_screen(view, lang), names, view["players"])
 
 
-def _screen(view: Mapping[str, Any]) -> str:
+def _screen(view: Mapping[str, Any], lang: str = "en") -> str:
     cards = {c["id"]: c for c in view["cards"]}
     me = view["seat"]
     n = view["players"]
@@ -103,49 +129,53 @@ def _screen(view: Mapping[str, Any]) -> str:
     lines: list[str] = []
     done = view.get("last_round")
     if done:
-        lines += round_result(done, teams)
+        lines += round_result(done, teams, lang)
         lines.append("-" * 60)
     objective = view["objective"]
-    lines.append(f"Amarok - round {view['round']} - first to {view['rounds_to_win']} round wins"
-                 + (f" - you are {seat_ref(me)}" if me is not None else ""))
-    lines.append(f"Objective: {OBJECTIVE_NAME[objective]} ({OBJECTIVE_RULE[objective]}); "
-                 f"the objective card is held by {seat_ref(view['objective_holder'])}")
+    head = dict(round=view["round"], count=view["rounds_to_win"])
+    lines.append(t("amarok.term.header", lang, **head) if me is None
+                 else t("amarok.term.header.seat", lang, seat=seat(me), **head))
+    lines.append(t("amarok.term.objective", lang, objective=msg(OBJECTIVE_NAME[objective]),
+                   rule=msg(OBJECTIVE_RULE[objective]), seat=seat(view["objective_holder"])))
     if teams:
-        lines.append("Teams (a team's total is its four cards): "
-                     + ", ".join(team_text(t) + (" (yours)" if me in t else "") for t in teams))
-    lines.append("River: " + (" ".join(card_text(c, cards) for c in view["river"]) or "(empty)"))
+        lines.append(t("amarok.term.teams", lang, teams=", ".join(
+            t("amarok.term.team.yours", lang, team=team_text(tm, lang)) if me in tm else team_text(tm, lang)
+            for tm in teams)))
+    river = view["river"]
+    lines.append(t("amarok.term.river", lang, cards=_cards(river, cards, lang)) if river
+                 else t("amarok.term.river.empty", lang))
     bottom = view["deck_bottom"]
-    deck = f"Deck: {view['deck_size']} card(s)"
     if bottom:
-        deck += "; clawed to the bottom (upper to lowest): " + " ".join(card_text(c, cards) for c in bottom)
-    lines.append(deck)
+        lines.append(t("amarok.term.deck.bottom", lang, count=view["deck_size"], cards=_cards(bottom, cards, lang)))
+    else:
+        lines.append(t("amarok.term.deck", lang, count=view["deck_size"]))
     for p in range(n):
-        who = seat_ref(p) + (" (you)" if p == me else "")
-        front = " ".join(card_text(c, cards) for c in view["fronts"][p]) or "--"
+        front = _cards(view["fronts"][p], cards, lang) or "--"
         total = sum(cards[c]["value"] for c in view["fronts"][p])
-        lines.append(f"{who}: wins {number(view['scores'][p])}  hand {_hand(view, p, me, cards)}")
-        lines.append(f"{'':>4}in front: {front}  (total {number(total)})")
+        line = "amarok.term.seat_line.you" if p == me else "amarok.term.seat_line"
+        lines.append(t(line, lang, seat=seat(p), wins=view["scores"][p], hand=_hand(view, p, me, cards, lang)))
+        lines.append(f"{'':>4}" + t("amarok.term.front", lang, cards=front, total=total))
     if teams:
         values = {c: cards[c]["value"] for c in cards}
-        team_totals = [sum(values[c] for s in t for c in view["fronts"][s]) for t in teams]
-        lines.append("Team totals so far: " + ", ".join(
-            f"{team_text(t)}{' (yours)' if me in t else ''} {number(total)}" for t, total in zip(teams, team_totals)))
+        team_totals = [sum(values[c] for s in tm for c in view["fronts"][s]) for tm in teams]
+        lines.append(t("amarok.term.team_totals_so_far", lang, totals=", ".join(
+            t("amarok.term.team_total.yours" if me in tm else "amarok.term.team_total", lang,
+              team=team_text(tm, lang), total=total) for tm, total in zip(teams, team_totals))))
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
-        lines.append(f"Last: {seat_ref(last['seat'])}: {action_marked(action)} -> {card_text(last['card'], cards)}")
-    lines += _wrap(KEY)
+        lines.append(t("amarok.term.last", lang, seat=seat(last["seat"]), action=action_message(action),
+                       card=card_text(last["card"], cards, lang)))
+    lines += _wrap(t("amarok.term.key", lang))
     if view["terminal"]:
-        lines.append("Game over. Winner(s): " + winners_text(view["winners"], teams))
+        lines.append(t("amarok.term.game_over", lang, winners=winners_text(view["winners"], teams, lang)))
         return "\n".join(lines)
     turn = view["acting"][0]
+    you = turn == me
     if view["phase"] == "claw":
-        lines.append(f"To play: {seat_ref(turn)}{' (you)' if turn == me else ''}: choose the claw's target")
-        own = f"; your own hand is {seat_ref(me)}'s" if me is not None else ""
-        lines += _wrap(f"Claw targets: any card but this claw. \"<player>'s hand slot K\" is slot K of "
-                       f"that player's hand as listed above{own}; the card goes to the bottom of the deck, "
-                       f"seen by all.")
+        lines.append(t("amarok.term.to_play.claw.you" if you else "amarok.term.to_play.claw", lang, seat=seat(turn)))
+        lines += _wrap(t("amarok.term.claw_targets", lang) if me is None
+                       else t("amarok.term.claw_targets.own", lang, seat=seat(me)))
     else:
-        hint = " (\"own hand slot K\" = slot K of your hand above, even a ??)" if turn == me else ""
-        lines.append(f"To play: {seat_ref(turn)}{' (you)' if turn == me else ''}: take a card{hint}")
+        lines.append(t("amarok.term.to_play.take.you" if you else "amarok.term.to_play.take", lang, seat=seat(turn)))
     return "\n".join(lines)

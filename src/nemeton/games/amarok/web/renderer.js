@@ -9,24 +9,76 @@
 // comes from ctx.legal, what is shown from ctx.view, what just happened from ctx.fresh/ctx.log.
 // It returns virtual nodes (js/kit.js): the page updates only what changed, so a focused card
 // keeps the focus when the next view arrives.
+//
+// Every word is a message of the game's catalogue (games/amarok/locale, ids amarok.web.* and
+// the terms the event log uses: amarok.card*, amarok.symbol.*, amarok.colour.*, amarok.team*),
+// rendered in the page's language by js/i18n.js. The viewer's own seat has its own ids
+// (".you"), so no sentence is put together here; seats in sentences are badges (msgParts).
 
+import { fmtNumber, msgParts, t, tMessage, tNodes } from "/static/js/i18n.js";
 import { aboveTheBar, h, hintFor, parts, seatBadge, textOf, withHint } from "/static/js/kit.js";
 import { seatColour, seatNameOf } from "/static/js/text.js";
 
 const svg = h;  // preact draws <svg> and what is inside it in the SVG namespace
 
-const SYMBOL_WORDS = { heart: "heart", claw: "claw", season: "change of season", trap: "wolf trap" };
-const SYMBOL_SHORT = { heart: "heart", claw: "claw", season: "season", trap: "trap" };
-const COLOUR_NAMES = { red: "Temperate", blue: "Boreal" };
-const OBJECTIVES = {
-  wolf_pack: { title: "Wolf pack", rule: "highest total wins" },
-  lone_wolf: { title: "Lone wolf", rule: "lowest total wins" },
-};
-const REASONS = {
-  mating: "mating (a second heart)",
-  totals: "totals",
-  all_trapped: "everyone trapped",
-};
+/** A message ({id, args}), as nemeton.i18n.msg builds one. */
+function msg(id, args) {
+  return args ? { id, args } : { id };
+}
+
+/** A message as another message's argument. */
+const nested = (m) => (typeof m === "string" ? m : { msg: m });
+
+// The card's symbol (the event log's term), its short word on the card, the forest of its colour.
+function symbolTerm(symbol) {
+  switch (symbol) {
+    case "heart": return nested(msg("amarok.symbol.heart"));
+    case "claw": return nested(msg("amarok.symbol.claw"));
+    case "season": return nested(msg("amarok.symbol.season"));
+    case "trap": return nested(msg("amarok.symbol.trap"));
+    default: return String(symbol);
+  }
+}
+
+function symbolShort(symbol) {
+  switch (symbol) {
+    case "heart": return t("amarok.web.symbol_short.heart");
+    case "claw": return t("amarok.web.symbol_short.claw");
+    case "season": return t("amarok.web.symbol_short.season");
+    case "trap": return t("amarok.web.symbol_short.trap");
+    default: return String(symbol);
+  }
+}
+
+const FORESTS = new Set(["red", "blue"]);
+function forestName(colour) {
+  if (colour === "red") return t("amarok.web.forest.red");
+  if (colour === "blue") return t("amarok.web.forest.blue");
+  return String(colour ?? "");
+}
+
+// A card's colour: the standard deck's translated, a custom deck's text as written (events.py).
+function colourTerm(colour) {
+  if (colour === "red") return nested(msg("amarok.colour.red"));
+  if (colour === "blue") return nested(msg("amarok.colour.blue"));
+  return String(colour ?? "").trimStart();
+}
+
+// The objective card's sides: a title and its rule.
+function objectiveTitle(objective) {
+  if (objective === "wolf_pack") return msg("amarok.web.objective.wolf_pack");
+  if (objective === "lone_wolf") return msg("amarok.web.objective.lone_wolf");
+  return String(objective);
+}
+
+function objectiveRule(objective) {
+  if (objective === "wolf_pack") return msg("amarok.web.objective.wolf_pack.rule");
+  if (objective === "lone_wolf") return msg("amarok.web.objective.lone_wolf.rule");
+  return "";
+}
+
+const plain = (m) => (typeof m === "string" ? m : tMessage(m));
+
 const TEAM_MARKS = [
   { letter: "A", symbol: "◆" },
   { letter: "B", symbol: "✦" },
@@ -109,18 +161,13 @@ class Table {
     return Array.from({ length: n }, (_, k) => (base + k) % n);
   }
 
+  isYou(seat) {
+    return seat === this.you && seat !== null && seat !== undefined;
+  }
+
+  // A seat's name (a proper noun: a message's literal argument).
   name(seat) {
-    if (seat === this.you && seat !== null) return "you";
     return this.ctx.seatName ? this.ctx.seatName(seat) : seatNameOf(this.ctx.seats, seat);
-  }
-
-  capName(seat) {
-    const s = this.name(seat);
-    return s.charAt(0).toUpperCase() + s.slice(1);
-  }
-
-  possessive(seat) {
-    return seat === this.you && seat !== null ? "your" : `${this.name(seat)}'s`;
   }
 
   // ----- legal actions: find the ones an element acts, and wire it --------------------------
@@ -160,20 +207,33 @@ class Table {
   }
 
   // ----- cards ---------------------------------------------------------------------------
-  cardText(id) {
+  // A card as the event log names it: "R6 (red 6, heart)" (amarok.card*), a message.
+  cardMessage(id) {
     const c = this.cards.get(id);
     if (!c) return String(id);
-    const bits = [`${c.colour} ${c.value}`];
-    if (c.symbol) bits.push(SYMBOL_WORDS[c.symbol] || c.symbol);
-    return `${id} (${bits.join(", ")})`;
+    const args = { code: String(id), value: String(c.value) };
+    const coloured = String(c.colour ?? "").trim() !== "";
+    if (coloured) args.colour = colourTerm(c.colour);
+    if (c.symbol) args.symbol = symbolTerm(c.symbol);
+    if (coloured) return c.symbol ? msg("amarok.card.symbol", args) : msg("amarok.card", args);
+    return c.symbol ? msg("amarok.card.colourless.symbol", args) : msg("amarok.card.colourless", args);
+  }
+
+  cardText(id) {
+    return plain(this.cardMessage(id));
+  }
+
+  cardArg(id) {
+    return nested(this.cardMessage(id));
   }
 
   // A face-up card: a <button> when `bound` (the props of bind(): it acts a legal move), else
   // an image with its name (or `label`). `props`: more attributes (data-slot, ...).
   face(id, { bound = null, extra = "", label = null, props = {} } = {}) {
     const c = this.cards.get(id) || { id, colour: "", value: "?", symbol: null };
-    const colour = COLOUR_NAMES[c.colour] ? c.colour : "other";
-    const recent = this.recent.has(id) ? ` recent${this.arrived.has(id) ? "" : " amk-arrive"}` : "";
+    const colour = FORESTS.has(c.colour) ? c.colour : "other";
+    const isRecent = this.recent.has(id);
+    const recent = isRecent ? ` recent${this.arrived.has(id) ? "" : " amk-arrive"}` : "";
     return h(bound ? "button" : "div", {
       key: `card-${id}`,
       ...props,
@@ -187,10 +247,11 @@ class Table {
     },
     h("span", { class: "amk-value" }, String(c.value)),
     h("span", { class: "amk-kind", "aria-hidden": "true" }, colourIcon(c.colour),
-      h("span", { class: "amk-colour-name" }, COLOUR_NAMES[c.colour] || c.colour)),
+      h("span", { class: "amk-colour-name" }, forestName(c.colour))),
     c.symbol ? h("span", { class: "amk-symbol", "aria-hidden": "true" },
-      symbolIcon(c.symbol), h("span", {}, SYMBOL_SHORT[c.symbol] || c.symbol)) : null,
-    h("span", { class: "amk-id", "aria-hidden": "true" }, String(id)));
+      symbolIcon(c.symbol), h("span", {}, symbolShort(c.symbol))) : null,
+    h("span", { class: "amk-id", "aria-hidden": "true" }, String(id)),
+    isRecent ? h("span", { class: "amk-new", "aria-hidden": "true" }, t("amarok.web.new")) : null);
   }
 
   // A face-down card (no data-card); `lost` marks a card of your own you cannot see.
@@ -215,21 +276,26 @@ class Table {
     const view = this.view;
     const acting = (view.acting || []).includes(seat);
     const info = (this.ctx.seats || []).find((s) => s.seat === seat);
+    const claw = view.phase === "claw";
+    let turn = null;
+    if (acting && !view.terminal && !this.ctx.waiting) {
+      turn = mine ? (claw ? t("amarok.web.turn.claw.you") : t("amarok.web.turn.you"))
+        : (claw ? t("amarok.web.turn.claw") : t("amarok.web.turn"));
+    }
     return h("section", {
       key: `seat-${seat}`,
       class: `amk-seat${acting ? " acting" : ""}${mine ? " mine" : ""}${extra ? ` ${extra}` : ""}`,
       dataset: { seat: String(seat) },
-      "aria-label": seat === this.you ? "your place" : `${this.capName(seat)}'s place`,
+      "aria-label": this.isYou(seat) ? t("amarok.web.place.you") : t("amarok.web.place", { player: this.name(seat) }),
       style: `--seat:${seatColour(seat).css}`,
     },
     h("header", { class: "amk-seat-head" },
       this.badge(seat),
       this.teamMark(seat),
       view.objective_holder === seat && !view.terminal
-        ? h("span", { class: "amk-holder", title: "holds the objective card" }, "objective") : null,
-      acting && !view.terminal && !this.ctx.waiting ? h("span", { class: "amk-turn" },
-        info && info.kind === "ai" ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
-        mine ? (view.phase === "claw" ? "your claw" : "your turn") : (view.phase === "claw" ? "claws" : "to play")) : null,
+        ? h("span", { class: "amk-holder", title: t("amarok.web.holder.title") }, t("amarok.web.holder")) : null,
+      turn !== null ? h("span", { class: "amk-turn" },
+        info && info.kind === "ai" ? h("span", { class: "spinner", "aria-hidden": "true" }) : null, turn) : null,
       this.levelTrack(seat)),
     mine && acting && this.legal.length ? this.prompt() : null,
     h("div", { class: "amk-seat-body" }, this.hand(seat), this.front(seat)));
@@ -237,26 +303,28 @@ class Table {
 
   // A seat's badge, by the name the page knows it by.
   badge(seat) {
-    return seatBadge(seat, this.ctx.seatName ? this.ctx.seatName(seat) : seatNameOf(this.ctx.seats, seat));
+    return seatBadge(seat, this.name(seat));
   }
 
   prompt() {
     const claw = this.view.phase === "claw";
     return h("p", { class: "amk-prompt" },
-      claw ? "Your claw: pick a highlighted card to send to the bottom of the deck."
-        : "Your turn: take a highlighted card; it is played in front of you.",
-      h("span", { class: "amk-prompt-more" }, claw ? " Any card but the claw itself: in front of anyone, in a hand, in the river, or the top of the deck."
-        : " From your hand, the river, the deck or another player's hand."));
+      claw ? t("amarok.web.prompt.claw") : t("amarok.web.prompt.take"),
+      h("span", { class: "amk-prompt-more" }, " ", claw ? t("amarok.web.prompt.claw.more") : t("amarok.web.prompt.take.more")));
+  }
+
+  teamIndex(seat) {
+    return (this.view.teams || []).findIndex((team) => team.includes(seat));
   }
 
   teamMark(seat) {
-    const teams = this.view.teams;
-    if (!teams) return null;
-    const t = teams.findIndex((team) => team.includes(seat));
-    if (t < 0) return null;
-    const mark = TEAM_MARKS[t % TEAM_MARKS.length];
-    return h("span", { class: `amk-team amk-team-${t}`, title: `team ${mark.letter}` },
-      h("span", { "aria-hidden": "true" }, mark.symbol), ` team ${mark.letter}`);
+    if (!this.view.teams) return null;
+    const k = this.teamIndex(seat);
+    if (k < 0) return null;
+    const mark = TEAM_MARKS[k % TEAM_MARKS.length];
+    const word = t("amarok.web.team_mark", { letter: mark.letter });
+    return h("span", { class: `amk-team amk-team-${k}`, title: word },
+      h("span", { "aria-hidden": "true" }, mark.symbol), ` ${word}`);
   }
 
   levelTrack(seat) {
@@ -267,21 +335,23 @@ class Table {
       pips.push(h("span", { class: `amk-pip${k < wins ? " won" : ""}`, "aria-hidden": "true" }, k < wins ? "★" : "☆"));
     }
     return h("span", { class: "amk-level", dataset: { level: String(wins) },
-      title: `${wins} of ${target} round wins` },
-    ...pips, h("span", { class: "amk-level-text" }, `${wins}/${target}`));
+      title: t("amarok.web.level", { wins, count: target }) },
+    ...pips, h("span", { class: "amk-level-text" }, `${fmtNumber(wins)}/${fmtNumber(target)}`));
   }
 
   hand(seat) {
     const slots = (this.view.hands || [])[seat] || [];
-    return h("div", { class: "amk-hand", "aria-label": `${this.possessive(seat)} hand` },
-      h("span", { class: "amk-zone-label" }, "Hand"),
-      h("div", { class: "amk-cards" }, [0, 1].map((k) => this.handSlot(seat, k, slots[k]))));
+    return h("div", { class: "amk-hand",
+      "aria-label": this.isYou(seat) ? t("amarok.web.hand.you") : t("amarok.web.hand", { player: this.name(seat) }) },
+    h("span", { class: "amk-zone-label" }, t("amarok.web.zone.hand")),
+    h("div", { class: "amk-cards" }, [0, 1].map((k) => this.handSlot(seat, k, slots[k]))));
   }
 
   handSlot(seat, k, slot) {
     const own = seat === this.viewer;
-    const where = `${this.possessive(seat)} hand, slot ${k + 1}`;
-    if (!slot) return this.emptySlot(`${where}: empty`, `slot-${k}`);
+    const where = nested(this.isYou(seat) ? msg("amarok.web.slot.you", { slot: k + 1 })
+      : msg("amarok.web.slot", { player: this.name(seat), slot: k + 1 }));
+    if (!slot) return this.emptySlot(t("amarok.web.slot.empty", { where }), `slot-${k}`);
     const claw = this.view.phase === "claw";
     const target = (a) => (claw
       ? a.type === "claw_hand" && a.seat === seat && a.slot === k
@@ -292,30 +362,35 @@ class Table {
     const props = { dataset: { slot: String(k), facing: slot.facing } };
     let el;
     if (slot.card !== null && slot.card !== undefined) {
-      el = this.face(slot.card, { bound, extra: own ? "" : "amk-shown", label: `${where}: ${this.cardText(slot.card)}`, props });
+      el = this.face(slot.card, { bound, extra: own ? "" : "amk-shown",
+        label: t("amarok.web.slot.card", { where, card: this.cardArg(slot.card) }), props });
     } else if (own) {
-      el = this.back(`${where}: a card facing the others (you cannot see it)`, { bound, lost: true, props });
+      el = this.back(t("amarok.web.slot.lost", { where }), { bound, lost: true, props });
     } else {
-      el = this.back(`${where}: a card facing ${this.name(seat)}`, { bound, props });
+      el = this.back(t("amarok.web.slot.back", { where, player: this.name(seat) }), { bound, props });
     }
     // From a seat, a card shows how it is held (face up: it faces you); the spectator sees
     // only backs, so it reads the way each card is held under it.
     return h("div", { key: `slot-${k}`, class: "amk-slot" }, el, this.viewer === null
-      ? h("span", { class: "amk-facing" }, slot.facing === "owner" ? "owner sees" : "others see") : null);
+      ? h("span", { class: "amk-facing" }, slot.facing === "owner" ? t("amarok.web.facing.owner") : t("amarok.web.facing.others"))
+      : null);
   }
 
   front(seat) {
     const view = this.view;
     const cards = (view.fronts || [])[seat] || [];
+    const you = this.isYou(seat);
+    const player = this.name(seat);
     const empty = [];
-    for (let k = cards.length; k < 2; k++) empty.push(this.emptySlot(`in front of ${this.name(seat)}: no card yet`, `empty-${k}`));
-    return h("div", { class: "amk-front", "aria-label": `cards in front of ${this.name(seat)}` },
-      h("span", { class: "amk-zone-label" }, "In front"),
+    for (let k = cards.length; k < 2; k++) {
+      empty.push(this.emptySlot(you ? t("amarok.web.front.empty.you") : t("amarok.web.front.empty", { player }), `empty-${k}`));
+    }
+    return h("div", { class: "amk-front", "aria-label": you ? t("amarok.web.front.you") : t("amarok.web.front", { player }) },
+      h("span", { class: "amk-zone-label" }, t("amarok.web.zone.front")),
       h("div", { class: "amk-cards" }, cards.map((id, k) => {
         const target = (a) => a.type === "claw_front" && a.seat === seat && a.card === id;
         const pendingClaw = view.phase === "claw" && (view.acting || []).includes(seat) && k === cards.length - 1;
-        return this.face(id, { bound: this.bind(target, `claw ${this.cardText(id)} in front of ${this.name(seat)}`),
-          extra: pendingClaw ? "amk-claw-pending" : "" });
+        return this.face(id, { bound: this.bind(target), extra: pendingClaw ? "amk-claw-pending" : "" });
       }), empty),
       this.totalLine(seat, cards));
   }
@@ -324,16 +399,16 @@ class Table {
     const values = cards.map((id) => Number((this.cards.get(id) || {}).value || 0));
     const total = values.reduce((a, b) => a + b, 0);
     const symbols = cards.map((id) => (this.cards.get(id) || {}).symbol);
-    const bits = [h("span", { class: "amk-total", dataset: { total: String(total) } }, `total ${total}`)];
-    if (symbols.includes("trap")) bits.push(h("span", { class: "amk-flag trap" }, "⚠ trapped"));
+    const bits = [h("span", { class: "amk-total", dataset: { total: String(total) } }, t("amarok.web.total", { total }))];
+    if (symbols.includes("trap")) bits.push(h("span", { class: "amk-flag trap" }, t("amarok.web.flag.trapped")));
     const hearts = symbols.filter((s) => s === "heart").length;
-    if (hearts === 1 && cards.length < 2) bits.push(h("span", { class: "amk-flag heart" }, "♥ one heart"));
+    if (hearts === 1 && cards.length < 2) bits.push(h("span", { class: "amk-flag heart" }, t("amarok.web.flag.one_heart")));
     return h("div", { class: "amk-total-line" }, ...bits);
   }
 
   // ----- the middle of the table: objective, river, deck ------------------------------------
   centre(flipped) {
-    return h("section", { class: "amk-centre", "aria-label": "the middle of the table" },
+    return h("section", { class: "amk-centre", "aria-label": t("amarok.web.centre") },
       this.objectiveCard(flipped),
       h("div", { class: "amk-middle" }, this.river(), this.deck()),
       this.view.teams ? this.teamTotals() : null);
@@ -341,61 +416,67 @@ class Table {
 
   objectiveCard(flipped) {
     const view = this.view;
-    const o = OBJECTIVES[view.objective] || { title: view.objective, rule: "" };
+    const title = objectiveTitle(view.objective);
+    const rule = objectiveRule(view.objective);
     const recent = this.recent.has("@objective");
+    const holder = view.objective_holder;
+    let round;
+    if (holder === null || holder === undefined) round = t("amarok.web.objective.round", { round: view.round });
+    else if (this.isYou(holder)) round = t("amarok.web.objective.round.held.you", { round: view.round });
+    else round = t("amarok.web.objective.round.held", { round: view.round, player: this.name(holder) });
     return h("div", {
       class: `amk-objective amk-${view.objective}${flipped ? " flip" : ""}${recent ? " recent" : ""}`,
       dataset: { objective: view.objective },
       role: "img",
-      "aria-label": `Objective: ${o.title}, ${o.rule}`,
+      "aria-label": t("amarok.web.objective", { title: nested(title), rule: nested(rule) }),
     },
     objectiveArt(view.objective),
     h("div", { class: "amk-objective-text" },
-      h("strong", {}, o.title),
-      h("span", {}, o.rule),
-      h("span", { class: "amk-objective-round" },
-        `Round ${view.round}`, view.objective_holder !== null && view.objective_holder !== undefined
-          ? ` · held by ${this.name(view.objective_holder)}` : "")));
+      h("strong", {}, plain(title)),
+      h("span", {}, plain(rule)),
+      h("span", { class: "amk-objective-round" }, round)));
   }
 
   river() {
     const river = this.view.river || [];
-    return h("div", { class: "amk-river", "aria-label": "the river" },
-      h("span", { class: "amk-zone-label" }, "River"),
+    return h("div", { class: "amk-river", "aria-label": t("amarok.web.river") },
+      h("span", { class: "amk-zone-label" }, t("amarok.web.zone.river")),
       h("div", { class: "amk-cards" },
         river.map((id) => this.face(id, { bound: this.bind((a) => (a.type === "take_river" || a.type === "claw_river") && a.card === id) })),
-        river.length ? null : this.emptySlot("the river is empty", "empty")));
+        river.length ? null : this.emptySlot(t("amarok.river.empty"), "empty")));
   }
 
   deck() {
     const view = this.view;
     const count = view.deck_size || 0;
     const bound = count ? this.bind((a) => a.type === "take_deck" || a.type === "claw_deck") : null;
-    const top = count ? this.back(`the deck: ${count} card${count === 1 ? "" : "s"}`, { bound, extra: "amk-deck-top" })
-      : this.emptySlot("the deck is empty");
+    const top = count ? this.back(t("amarok.web.deck.top", { count }), { bound, extra: "amk-deck-top" })
+      : this.emptySlot(t("amarok.web.deck.empty"));
     const bottom = view.deck_bottom || [];
-    return h("div", { class: "amk-deck", "aria-label": "the deck" },
-      h("span", { class: "amk-zone-label" }, "Deck"),
+    return h("div", { class: "amk-deck", "aria-label": t("amarok.web.deck") },
+      h("span", { class: "amk-zone-label" }, t("amarok.web.zone.deck")),
       h("div", { class: "amk-stack" }, top,
-        h("span", { class: "amk-count", dataset: { count: String(count) } }, `${count} card${count === 1 ? "" : "s"}`)),
-      bottom.length ? h("div", { class: "amk-bottom", "aria-label": "cards clawed to the bottom of the deck, upper to lowest" },
-        h("span", { class: "amk-zone-label" }, "At the bottom"),
+        h("span", { class: "amk-count", dataset: { count: String(count) } }, t("amarok.web.deck.count", { count }))),
+      bottom.length ? h("div", { class: "amk-bottom", "aria-label": t("amarok.web.bottom") },
+        h("span", { class: "amk-zone-label" }, t("amarok.web.zone.bottom")),
         h("div", { class: "amk-cards mini" }, bottom.map((id) => this.face(id, { extra: "mini" })))) : null);
   }
 
   teamTotals() {
     const view = this.view;
-    const rows = view.teams.map((team, t) => {
+    const rows = view.teams.map((team, k) => {
       const total = team.reduce((sum, s) => sum + ((view.fronts || [])[s] || [])
         .reduce((acc, id) => acc + Number((this.cards.get(id) || {}).value || 0), 0), 0);
       const trapped = team.some((s) => ((view.fronts || [])[s] || []).some((id) => (this.cards.get(id) || {}).symbol === "trap"));
-      const mark = TEAM_MARKS[t % TEAM_MARKS.length];
-      return h("li", { class: `amk-team-total amk-team-${t}`, dataset: { team: String(t), total: String(total) } },
-        h("span", { "aria-hidden": "true" }, mark.symbol), ` Team ${mark.letter} (`,
-        this.words(team.flatMap((s, k) => (k ? [" & ", { seat: s }] : [{ seat: s }]))), `): ${total}`, trapped ? " ⚠ trapped" : "");
+      const mark = TEAM_MARKS[k % TEAM_MARKS.length];
+      const line = tNodes("amarok.web.team_total", { letter: mark.letter, total },
+        { a: this.badge(team[0]), b: this.badge(team[1]) });
+      return h("li", { class: `amk-team-total amk-team-${k}`, dataset: { team: String(k), total: String(total) } },
+        h("span", { "aria-hidden": "true" }, mark.symbol), " ", ...line,
+        trapped ? ` ${t("amarok.web.flag.trapped")}` : "");
     });
     return h("div", { class: "amk-teams" },
-      h("span", { class: "amk-zone-label" }, "Team totals"), h("ul", {}, ...rows));
+      h("span", { class: "amk-zone-label" }, t("amarok.web.team_totals")), h("ul", {}, ...rows));
   }
 
   // ----- the last round's result ------------------------------------------------------------
@@ -407,20 +488,28 @@ class Table {
     const fresh = (this.ctx.fresh || []).some((e) => e.kind === "round_end")
       || (entry && entry.i > lastOwnIndex(this.ctx.log, this.viewer));
     const winners = last.winners || [];
-    const o = OBJECTIVES[last.objective] || { title: last.objective, rule: "" };
+    const round = last.round;
     let why;
     if (last.reason === "mating") {
-      why = [{ seat: last.mating_seat }, " put a second heart in front (mating)"];
+      why = this.isYou(last.mating_seat) ? msg("amarok.web.banner.why.mating.you")
+        : msg("amarok.web.banner.why.mating", { seat: { seat: last.mating_seat } });
     } else if (last.reason === "all_trapped") {
-      why = ["everyone was trapped by a wolf trap"];
+      why = msg("amarok.web.banner.why.all_trapped");
     } else {
-      why = [`${o.title}, ${o.rule}: `, ...this.unitTotals(last, entry)];
+      why = msg("amarok.web.banner.why.totals", { objective: nested(objectiveTitle(last.objective)),
+        rule: nested(objectiveRule(last.objective)), totals: { list: this.unitTotals(last, entry) } });
     }
-    const units = view.teams ? new Set(winners.map((w) => view.teams.findIndex((team) => team.includes(w)))).size : winners.length;
-    const plural = units > 1 || (winners.length === 1 && winners[0] === this.you);
-    const won = winners.length ? [...this.unitParts(winners), ` ${plural ? "win" : "wins"} round ${last.round}`]
-      : [`Nobody wins round ${last.round}`];
-    const said = [h("strong", {}, this.words(won, true)), h("span", {}, " — ", this.words(why, true), ".")];
+    const units = this.units(winners);
+    let won;
+    if (!units.length) won = msg("amarok.web.banner.nobody", { round });
+    else if (units.length === 1 && !view.teams && this.isYou(winners[0])) won = msg("amarok.web.banner.win.you", { round });
+    else if (units.length === 1) won = msg("amarok.web.banner.win", { winner: units[0], round });
+    else if (!view.teams && winners.some((w) => this.isYou(w))) won = msg("amarok.web.banner.share.you", { winners: { list: units }, round });
+    else won = msg("amarok.web.banner.share", { winners: { list: units }, round });
+    const said = tNodes("amarok.web.banner", {}, {
+      won: h("strong", {}, this.words(msgParts(won), true)),
+      why: h("span", {}, this.words(msgParts(why))),
+    });
     return h("div", {
       class: `amk-round-banner${fresh ? " fresh" : ""}${fresh && this.announced !== last.round ? " amk-arrive" : ""}`,
       role: "status",
@@ -429,83 +518,76 @@ class Table {
     }, said);
   }
 
-  // A sentence of strings and {seat: n} as nodes: seats as their badges (name, colour, symbol),
-  // "you" for the person at this seat; `capital` starts it with a capital letter.
-  words(sentence, capital = false) {
-    const list = sentence.slice();
-    if (capital && typeof list[0] === "string") list[0] = cap(list[0]);
-    return parts(list, this.ctx.seats, "", {
-      names: (s) => (s === this.you && s !== null ? "you" : this.name(s)), capital,
-    });
+  // Parts (strings and {seat: n}) as nodes: seats as their badges (name, colour, symbol);
+  // `capital` starts it with a capital letter (a sentence starting with a nested term).
+  words(list, capital = false) {
+    const out = list.slice();
+    if (capital && typeof out[0] === "string") out[0] = cap(out[0]);
+    return parts(out, this.ctx.seats, "", { names: (s) => this.name(s), capital });
   }
 
-  // "the team of Ann and Cleo" (a team), "Ann" (a seat): as parts.
-  unitParts(seats) {
+  // The winners as units (message arguments): each team (amarok.team*, the reader's as "your
+  // team") or each seat (the reader as amarok.you).
+  units(seats) {
     const view = this.view;
-    const units = view.teams
-      ? [...new Set(seats.map((s) => view.teams.findIndex((team) => team.includes(s))))].map((t) => this.teamParts(t))
-      : seats.map((s) => [{ seat: s }]);
-    const out = [];
-    units.forEach((u, k) => {
-      if (k) out.push(k === units.length - 1 ? " and " : ", ");
-      out.push(...u);
-    });
-    return out;
+    if (view.teams) {
+      const teams = [...new Set(seats.map((s) => this.teamIndex(s)))].filter((k) => k >= 0).sort((a, b) => a - b);
+      return teams.map((k) => this.teamArg(k));
+    }
+    return seats.map((s) => (this.isYou(s) ? nested(msg("amarok.you")) : { seat: s }));
   }
 
-  teamParts(t) {
-    const team = this.view.teams[t];
-    const out = ["the team of "];
-    team.forEach((s, k) => {
-      if (k) out.push(k === team.length - 1 ? " and " : ", ");
-      out.push({ seat: s });
-    });
-    return out;
+  teamArg(k) {
+    const team = this.view.teams[k];
+    const mine = team.findIndex((s) => this.isYou(s));
+    if (mine >= 0) return nested(msg("amarok.team.yours", { partner: { seat: team[1 - mine] } }));
+    return nested(msg("amarok.team", { a: { seat: team[0] }, b: { seat: team[1] } }));
   }
 
+  // One total per seat or team: "Ann: 12", "the team of Ann and Cleo: 7 (trapped)".
   unitTotals(last, entry) {
     const view = this.view;
     const trapped = last.trapped || [];
-    const out = [];
+    const item = (unit, total, isTrapped) => nested(isTrapped
+      ? msg("amarok.web.unit_total.trapped", { unit, total }) : msg("amarok.web.unit_total", { unit, total }));
     if (view.teams) {
       const totals = entry && entry.team_totals;
-      view.teams.forEach((team, t) => {
-        const value = totals ? totals[t] : (last.totals || [])[team[0]];
-        const isTrapped = team.some((s) => trapped[s]);
-        if (t) out.push(", ");
-        out.push(...this.teamParts(t), `: ${value}${isTrapped ? " (trapped)" : ""}`);
-      });
-      return out;
+      return view.teams.map((team, k) => item(this.teamArg(k),
+        totals ? totals[k] : (last.totals || [])[team[0]], team.some((s) => trapped[s])));
     }
-    (last.totals || []).forEach((v, s) => {
-      if (s) out.push(", ");
-      out.push({ seat: s }, `: ${v}${trapped[s] ? " (trapped)" : ""}`);
-    });
-    return out;
+    return (last.totals || []).map((v, s) => item(this.isYou(s) ? nested(msg("amarok.you")) : { seat: s }, v, trapped[s]));
   }
 
   // ----- moves as text ------------------------------------------------------------------------
   describe(action) {
     const view = this.view;
     const hands = view.hands || [];
+    const you = this.isYou(action.seat);
+    const player = action.seat === undefined ? "" : this.name(action.seat);
     switch (action.type) {
       case "take_own": {
         const slot = ((hands[this.viewer] || [])[action.slot]) || {};
-        return slot.card ? `Take ${this.cardText(slot.card)} from your hand (slot ${action.slot + 1})`
-          : `Take the unseen card in your hand (slot ${action.slot + 1})`;
+        return slot.card ? t("amarok.web.move.take_own", { card: this.cardArg(slot.card), slot: action.slot + 1 })
+          : t("amarok.web.move.take_own.unseen", { slot: action.slot + 1 });
       }
-      case "take_river": return `Take ${this.cardText(action.card)} from the river`;
-      case "take_deck": return `Take the top card of the deck (${view.deck_size} left)`;
-      case "take_seen": return `Take ${this.cardText(action.card)} from ${this.possessive(action.seat)} hand`;
-      case "take_unseen": return `Take an unseen card from ${this.possessive(action.seat)} hand (at random)`;
-      case "claw_front": return `Claw ${this.cardText(action.card)} in front of ${this.name(action.seat)}`;
+      case "take_river": return t("amarok.web.move.take_river", { card: this.cardArg(action.card) });
+      case "take_deck": return t("amarok.web.move.take_deck", { count: view.deck_size || 0 });
+      case "take_seen": return t("amarok.web.move.take_seen", { card: this.cardArg(action.card), player });
+      case "take_unseen": return t("amarok.web.move.take_unseen", { player });
+      case "claw_front": return you ? t("amarok.web.move.claw_front.you", { card: this.cardArg(action.card) })
+        : t("amarok.web.move.claw_front", { card: this.cardArg(action.card), player });
       case "claw_hand": {
         const slot = ((hands[action.seat] || [])[action.slot]) || {};
-        const what = slot.card ? this.cardText(slot.card) : "the unseen card";
-        return `Claw ${what} in ${this.possessive(action.seat)} hand (slot ${action.slot + 1})`;
+        const n = action.slot + 1;
+        if (slot.card) {
+          return you ? t("amarok.web.move.claw_hand.you", { card: this.cardArg(slot.card), slot: n })
+            : t("amarok.web.move.claw_hand", { card: this.cardArg(slot.card), player, slot: n });
+        }
+        return you ? t("amarok.web.move.claw_hand.unseen.you", { slot: n })
+          : t("amarok.web.move.claw_hand.unseen", { player, slot: n });
       }
-      case "claw_river": return `Claw ${this.cardText(action.card)} in the river`;
-      case "claw_deck": return "Claw the top card of the deck";
+      case "claw_river": return t("amarok.web.move.claw_river", { card: this.cardArg(action.card) });
+      case "claw_deck": return t("amarok.web.move.claw_deck");
       default: return JSON.stringify(action);
     }
   }
@@ -519,48 +601,63 @@ class Table {
     const levels = view.scores || [];
     const target = view.rounds_to_win || 3;
     const winners = view.winners || [];
-    const head = h("tr", {}, h("th", { scope: "col" }, "Seat"),
-      h("th", { scope: "col" }, "Round wins"), view.teams ? h("th", { scope: "col" }, "Team") : null);
+    const head = h("tr", {}, h("th", { scope: "col" }, t("amarok.web.sheet.seat")),
+      h("th", { scope: "col" }, t("amarok.web.sheet.round_wins")),
+      view.teams ? h("th", { scope: "col" }, t("amarok.web.sheet.team")) : null);
     const body = seats.map((s) => h("tr", {
       class: winners.includes(s) ? "winner" : "", dataset: { seat: String(s), level: String(Math.round(Number(levels[s] || 0))) },
     },
     h("th", { scope: "row" }, this.badge(s),
-      winners.includes(s) ? h("span", { class: "amk-flag win" }, " ★ winner") : null),
+      winners.includes(s) ? h("span", { class: "amk-flag win" }, ` ${t("amarok.web.flag.winner")}`) : null),
     h("td", { class: "amk-final-level" }, String(Math.round(Number(levels[s] || 0)))),
     view.teams ? h("td", {}, this.teamMark(s)) : null));
-    const levelTable = [h("h3", { class: "amk-caption" }, `Final levels: round wins (the first to reach ${target} takes the game)`),
+    const levelTable = [h("h3", { class: "amk-caption" }, t("amarok.web.sheet.levels", { target })),
       h("div", { class: "amk-table-scroll" }, h("table", { class: "amk-levels" },
         h("thead", {}, head), h("tbody", {}, ...body)))];
 
     const rounds = (this.ctx.log || []).filter((e) => e.kind === "round_end");
-    const rhead = h("tr", {}, h("th", { scope: "col" }, "Round"),
-      h("th", { scope: "col" }, "Objective"), h("th", { scope: "col" }, "Ended by"),
+    const rhead = h("tr", {}, h("th", { scope: "col" }, t("amarok.web.sheet.round")),
+      h("th", { scope: "col" }, t("amarok.web.sheet.objective")), h("th", { scope: "col" }, t("amarok.web.sheet.ended_by")),
       ...seats.map((s) => h("th", { scope: "col" }, this.badge(s))),
-      view.teams ? h("th", { scope: "col" }, "Team totals") : null,
-      h("th", { scope: "col" }, "Winners"));
+      view.teams ? h("th", { scope: "col" }, t("amarok.web.team_totals")) : null,
+      h("th", { scope: "col" }, t("amarok.web.sheet.winners")));
     const rrows = rounds.map((e) => {
       const trapped = new Set(e.trapped || []);
-      const o = OBJECTIVES[e.objective] || { title: e.objective, rule: "" };
+      const objective = t("amarok.web.sheet.objective_cell", { title: nested(objectiveTitle(e.objective)), rule: nested(objectiveRule(e.objective)) });
       return h("tr", { class: "amk-round-row", dataset: { round: String(e.round), winners: JSON.stringify(e.winners || []) } },
         h("th", { scope: "row" }, String(e.round)),
-        h("td", {}, `${o.title} (${o.rule})`),
-        h("td", {}, e.reason === "mating" ? this.words(["mating by ", { seat: e.player }]) : (REASONS[e.reason] || e.reason)),
+        h("td", {}, objective),
+        h("td", {}, this.reason(e)),
         ...seats.map((s) => h("td", {
           class: `amk-round-cell${(e.winners || []).includes(s) ? " winner" : ""}${trapped.has(s) ? " trapped" : ""}`,
           dataset: { seat: String(s), total: String((e.totals || [])[s]) },
         },
         h("div", { class: "amk-cards mini" }, ...((e.fronts || [])[s] || []).map((id) => this.face(id, { extra: "mini" }))),
-        h("span", {}, `total ${(e.totals || [])[s]}`),
-        trapped.has(s) ? h("span", { class: "amk-flag trap" }, " ⚠ trapped") : null,
-        (e.winners || []).includes(s) ? h("span", { class: "amk-flag win" }, " ★ wins") : null,
+        h("span", {}, t("amarok.web.total", { total: (e.totals || [])[s] })),
+        trapped.has(s) ? h("span", { class: "amk-flag trap" }, ` ${t("amarok.web.flag.trapped")}`) : null,
+        (e.winners || []).includes(s) ? h("span", { class: "amk-flag win" }, ` ${t("amarok.web.flag.wins")}`) : null,
         h("span", { class: "amk-after" }, ` → ${(e.levels || [])[s]}`))),
-        view.teams ? h("td", {}, (e.team_totals || []).map((v, t) => `${TEAM_MARKS[t % 3].symbol} ${TEAM_MARKS[t % 3].letter}: ${v}`).join(", ")) : null,
-        h("td", { class: "amk-winners" }, (e.winners || []).length ? this.words(this.unitParts(e.winners), true) : "nobody"));
+        view.teams ? h("td", {}, (e.team_totals || []).map((v, k) => `${TEAM_MARKS[k % 3].symbol} ${TEAM_MARKS[k % 3].letter}: ${v}`).join(", ")) : null,
+        h("td", { class: "amk-winners" }, (e.winners || []).length
+          ? this.words(msgParts(msg("amarok.web.sheet.winners_cell", { winners: { list: this.units(e.winners) } })), true)
+          : t("amarok.web.sheet.nobody")));
     });
     return h("div", { class: "amarok amk-score" }, levelTable,
-      h("h3", { class: "amk-caption" }, "Round by round: the cards in front, totals, traps and round wins after the round"),
+      h("h3", { class: "amk-caption" }, t("amarok.web.sheet.rounds")),
       h("div", { class: "amk-table-scroll" }, h("table", { class: "amk-rounds" },
         h("thead", {}, rhead), h("tbody", {}, ...rrows))));
+  }
+
+  // How a round ended (the sheet's "Ended by" column).
+  reason(e) {
+    if (e.reason === "mating") {
+      if (e.player === null || e.player === undefined) return t("amarok.web.sheet.reason.mating");
+      if (this.isYou(e.player)) return t("amarok.web.sheet.reason.mating.you");
+      return this.words(msgParts(msg("amarok.web.sheet.reason.mating.by", { seat: { seat: e.player } })));
+    }
+    if (e.reason === "all_trapped") return t("amarok.web.sheet.reason.all_trapped");
+    if (e.reason === "totals") return t("amarok.web.sheet.reason.totals");
+    return String(e.reason);
   }
 }
 
