@@ -13,8 +13,8 @@ from conftest import PageErrors, close_pages, create_room
 from nemeton.i18n import catalogue, render
 
 # English the lobby's shell shows (its fixed text and what lobby.js draws): none of it may be
-# left on an Italian or Spanish lobby. The games' own summaries and option help come from the
-# server's catalogue (English until they are translated), so the checks read the shell only.
+# left on an Italian or Spanish lobby. The games' own summaries, option help and agents come
+# from the server's catalogue as messages: test_the_lobby_shows_the_games_summaries_... below.
 LOBBY_ENGLISH = ["New game", "Create the game", "Rule options", "Room settings", "Seats", "Players",
                  "Played here", "A friend (invite link)", "Anyone (open seat", "List this room", "Allow hints",
                  "Allow take-backs", "Turn time limit", "Games", "Yours", "In progress", "Finished",
@@ -136,6 +136,7 @@ def test_two_people_in_one_room_each_read_the_room_and_its_log_in_their_own_lang
             # the log: every entry that carries a message is drawn from it, in this page's language
             log = page.evaluate("window.nemeton.snapshot.log")
             names = {s["seat"]: s["name"] for s in page.evaluate("window.nemeton.snapshot.seats")}
+            assert names[2] == "Cedar (IA)"  # the name the server made up for the AI seat, in this language
             drawn = dict(page.eval_on_selector_all("#log-list li.log-entry", "es => es.map((e) => [e.dataset.i, e.textContent])"))
             assert drawn
             checked[lang] = 0
@@ -150,3 +151,86 @@ def test_two_people_in_one_room_each_read_the_room_and_its_log_in_their_own_lang
         assert it_log and es_log and it_log != es_log  # "Preparazione"/"Round 1" against "Preparación"/"Ronda 1"
     finally:
         close_pages(*pages.values())
+
+
+# English of the games' summaries, options and agents as the server writes them: none may be left
+# in the lobby's form once the page is Italian or Spanish.
+CATALOGUE_ENGLISH = ["Play two cards", "team mode", "round wins needed", "the deck (ruling", "partner's hand",
+                     "plays by rules of thumb", "information-set", "Random", "Heuristic", "Search (",
+                     "Move your druid", "variant V1", "summary rule", "end the game", "rulebook", "Swap ingredients",
+                     "Safety cap", "integer", "rounds to win", "partner hand", "shared herbs"]
+
+
+def choose_game(page, game):
+    page.check(f"#game-choice input[value='{game}']")
+    page.wait_for_function(f"document.querySelector('#options [name]') && "
+                           f"document.querySelector('#game-choice input[value={game}]').checked")
+    page.locator("#options-box").evaluate("d => d.open = true")
+
+
+@pytest.mark.parametrize("locale,lang", [("it-IT", "it"), ("es-ES", "es")])
+def test_the_lobby_shows_the_games_summaries_options_and_agents_in_its_language(server, browser, locale, lang):
+    words = catalogue(lang)
+    page = context_page(browser, locale)
+    try:
+        open_lobby(page, server, lang)
+        for game in ("amarok", "edora", "alarun"):
+            choose_game(page, game)
+            assert page.text_content("#game-summary") == words[f"{game}.summary"]
+            options = shell_text(page, "#options")
+            agents = page.eval_on_selector_all("#seat-list .seat-agent option", "os => os.map((o) => o.textContent + ' ' + o.title)")
+            assert agents, game
+            text = "\n".join([page.text_content("#game-summary"), options, *agents])
+            assert english_left(text, CATALOGUE_ENGLISH) == [], (game, text)
+            if game == "amarok":
+                assert words["amarok.option.teams"] in options and words["amarok.option.rounds_to_win.label"] in options
+                assert render({"id": "nemeton.agent.heuristic"}, lang) in agents[1]
+            if game == "edora":
+                choices = page.eval_on_selector_all("#options select[name=fire_pit_scoring] option",
+                                                    "os => os.map((o) => [o.value, o.textContent])")
+                assert choices == [["rulebook", words["edora.option.fire_pit_scoring.rulebook"]],
+                                   ["summary", words["edora.option.fire_pit_scoring.summary"]]]
+        if lang == "it":
+            assert "Gioca due carte davanti a te" in words["amarok.summary"]
+        assert page.errors == [], page.errors
+    finally:
+        close_pages(page)
+
+
+def rules_dialog(page):
+    page.wait_for_selector("dialog.rules-dialog[open]")
+    return page.locator("dialog.rules-dialog")
+
+
+def test_the_rules_button_opens_the_rules_in_the_pages_language_and_closes(server, browser):
+    page = context_page(browser, "it-IT")
+    try:
+        open_lobby(page, server, "it")
+        button = page.locator("#game-choice .game-card[data-game=amarok] .rules-button")
+        assert button.text_content() == "Regole" and button.get_attribute("aria-label") == "Regole di Amarok"
+        button.click()
+        dialog = rules_dialog(page)
+        assert dialog.get_attribute("lang") == "it"
+        body = dialog.inner_text()
+        assert "Amarok: le regole in breve" in body and "Carta Obiettivo" in body, body[:300]
+        assert dialog.locator(".rules-close").get_attribute("aria-label") == "Chiudi"
+        dialog.locator(".rules-close").click()
+        page.wait_for_selector("dialog.rules-dialog", state="detached")
+        assert page.is_checked("#game-choice input[value=alarun]")  # the button chose no game
+
+        # a room's top bar: the same button, the same dialog; Escape closes it
+        room, tokens, _creator = create_room(server, "amarok", ["human", "heuristic", "heuristic"])
+        page.goto(f"{server.base}/rooms/{room}?token={tokens[0]}")
+        page.wait_for_function("window.nemeton && window.nemeton.snapshot")
+        assert page.text_content("#rules-button") == "Regole"
+        page.click("#rules-button")
+        dialog = rules_dialog(page)
+        assert "Carta Obiettivo" in dialog.inner_text()
+        page.keyboard.press("Escape")
+        page.wait_for_selector("dialog.rules-dialog", state="detached")
+        # the AI seats' made-up names and agents in Italian
+        players = shell_text(page, "#players")
+        assert "Cedar (IA)" in players and "(AI)" not in players and "Euristica" in players, players
+        assert page.errors == [], page.errors
+    finally:
+        close_pages(page)

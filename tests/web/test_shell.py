@@ -233,6 +233,6 @@ def test_a_player_takes_back_a_quiet_move_and_the_creator_hands_a_seat_to_the_ai
     page.click("#creator summary")  # the creator's panel, folded away when no friend is awaited
     page.click(f"#creator li:nth-child({other + 1}) >> text=Hand to the AI")
     page.wait_for_function(f"window.nemeton.snapshot.seats[{other}].stand_in === 'heuristic'")
-    assert "played by heuristic" in page.text_content("#players")
+    assert "played by Heuristic" in page.text_content("#players")
     page.click(f"#creator li:nth-child({other + 1}) >> text=Give back")
     page.wait_for_function(f"window.nemeton.snapshot.seats[{other}].stand_in === null")

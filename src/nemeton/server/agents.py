@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..agents import parallel
 from ..agents.base import AgentSpecError, is_code_spec, make_agent, name_agent, parse_agent_spec
 from ..engine import GameSpec, NemetonError
+from ..i18n import msg
 
 MAX_THINK_SECONDS = 10.0
 MAX_ITERATIONS = 20_000
@@ -41,17 +42,34 @@ class OfferedAgent:
     spec: str
     label: str
     help: str
+    # The label and help as messages a client shows in its reader's language (None: the
+    # English label and help only, as an operator wrote them).
+    label_msg: dict[str, Any] | None = field(default=None, compare=False)
+    help_msg: dict[str, Any] | None = field(default=None, compare=False)
 
     def entry(self) -> dict[str, Any]:
-        """For ``/api/games``: ``spec`` holds the name (what a client sends as a seat's agent)."""
-        return {"name": self.name, "spec": self.name, "label": self.label, "help": self.help}
+        """For ``/api/games``: ``spec`` holds the name (what a client sends as a seat's agent);
+        ``label_msg``/``help_msg`` when the label and help are messages."""
+        out = {"name": self.name, "spec": self.name, "label": self.label, "help": self.help}
+        if self.label_msg is not None:
+            out["label_msg"] = self.label_msg
+        if self.help_msg is not None:
+            out["help_msg"] = self.help_msg
+        return out
+
+
+def _default(name: str, spec: str, label: str, help: str) -> OfferedAgent:
+    """One of the agents offered by default: label and help as the messages nemeton.agent.<key>
+    and nemeton.agent.<key>.help (key: the name with '_' for '-'; the English here is theirs)."""
+    key = name.replace("-", "_")
+    return OfferedAgent(name, spec, label, help, msg(f"nemeton.agent.{key}"), msg(f"nemeton.agent.{key}.help"))
 
 
 DEFAULT_AGENTS = (
-    OfferedAgent("random", "random", "Random", "plays any legal move"),
-    OfferedAgent("heuristic", "heuristic", "Heuristic", "plays by rules of thumb, at once"),
-    OfferedAgent("search-1s", "ismcts:seconds=1", "Search (1 s)", "information-set MCTS, about a second a move"),
-    OfferedAgent("search-3s", "ismcts:seconds=3", "Search (3 s)", "information-set MCTS, about three seconds a move"),
+    _default("random", "random", "Random", "plays any legal move"),
+    _default("heuristic", "heuristic", "Heuristic", "plays by rules of thumb, at once"),
+    _default("search-1s", "ismcts:seconds=1", "Search (1 s)", "information-set MCTS, about a second a move"),
+    _default("search-3s", "ismcts:seconds=3", "Search (3 s)", "information-set MCTS, about three seconds a move"),
 )
 
 
@@ -89,7 +107,8 @@ class AgentPolicy:
         elif isinstance(agents, Mapping):
             defaults = {a.name: a for a in DEFAULT_AGENTS}
             offered = [defaults[name] if name in defaults and defaults[name].spec == spec
-                       else OfferedAgent(name, spec, name, f"{spec} (configured by this server)")
+                       else OfferedAgent(name, spec, name, f"{spec} (configured by this server)",
+                                         help_msg=msg("nemeton.agent.configured.help", spec=spec))
                        for name, spec in agents.items()]
         else:
             offered = list(agents)

@@ -169,6 +169,9 @@ class ComeBackIn(BaseModel):
 class SeatInfo(BaseModel):
     seat: int
     name: str
+    name_msg: dict[str, Any] | None = Field(
+        None, description="when the server made the name up (an AI seat's tree, an open seat, 'Player 2'): "
+                          "the name as a message ({id, args}) a client shows in its reader's language")
     kind: Literal["human", "ai"]
     agent: str | None = Field(None, description="an AI seat's agent spec")
     stand_in: str | None = Field(None, description="the agent playing this person's seat for now")

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine import get_game, list_games
 from ..engine.options import OptionInfo, content_hash
+from ..i18n import catalogue as messages, msg
 from .agents import DEFAULT_AGENTS, active
 
 # The AI opponents a lobby offers, weakest first, unless the server's operator names others
@@ -14,11 +15,36 @@ from .agents import DEFAULT_AGENTS, active
 AGENTS = tuple(a.entry() for a in DEFAULT_AGENTS)
 
 
-def _option(o: OptionInfo) -> dict[str, Any]:
+def _message(id: str) -> dict[str, Any] | None:
+    """Message ``id`` when the English catalogue has it (a game without these messages is
+    shown in the English of its code)."""
+    return msg(id) if id in messages("en") else None
+
+
+def _with_messages(entry: dict[str, Any], **ids: str) -> dict[str, Any]:
+    """``entry`` with each ``<field>_msg`` whose message exists."""
+    for field, id in ids.items():
+        message = _message(id)
+        if message is not None:
+            entry[f"{field}_msg"] = message
+    return entry
+
+
+def _option(game: str, o: OptionInfo) -> dict[str, Any]:
+    """An option for a lobby. Beside the English (``help``, ``allowed``: the code's words, for
+    bots and older clients), messages a client shows in its reader's language, from the game's
+    catalogue: ``label_msg`` (<game>.option.<name>.label: the option's name as words),
+    ``help_msg`` (<game>.option.<name>), ``allowed_msg`` (<game>.option.<name>.allowed, not for a
+    bool) and, for a choice, ``choices_msg`` (value -> <game>.option.<name>.<value>)."""
     entry: dict[str, Any] = {"name": o.name, "kind": o.kind, "default": o.default, "allowed": o.allowed,
                              "help": o.help}
+    base = f"{game}.option.{o.name}"
+    _with_messages(entry, label=f"{base}.label", help=base, **({} if o.kind == "bool" else {"allowed": f"{base}.allowed"}))
     if o.kind == "choice":
         entry["choices"] = o.allowed.split(", ")
+        shown = {c: _message(f"{base}.{c}") for c in entry["choices"]}
+        if all(shown.values()):
+            entry["choices_msg"] = shown
     if o.kind == "data":
         entry["default"] = None
         entry["format"] = o.data
@@ -28,15 +54,19 @@ def _option(o: OptionInfo) -> dict[str, Any]:
 
 def game_catalogue() -> list[dict[str, Any]]:
     """Every game with its player counts, options (kind, default, allowed values, help) and
-    the agents this server offers for it (its operator's configuration)."""
+    the agents this server offers for it (its operator's configuration). The English texts
+    come with their messages (``summary_msg``: <game>.summary; each option's, see
+    :func:`_option`; an agent's ``label_msg``/``help_msg``) for clients that show them in
+    their reader's language."""
     policy = active()
     return [{**game, "agents": policy.entries_for(get_game(game["name"]))} for game in _games()]
 
 
 @functools.lru_cache(maxsize=1)
 def _games() -> tuple[dict[str, Any], ...]:
-    return tuple({"name": s.name, "title": s.title, "summary": s.summary, "players": list(s.player_counts),
-                  "options": [_option(o) for o in s.describe_options() if o.name != "players"]}
+    return tuple(_with_messages({"name": s.name, "title": s.title, "summary": s.summary, "players": list(s.player_counts),
+                                 "options": [_option(s.name, o) for o in s.describe_options() if o.name != "players"]},
+                                summary=f"{s.name}.summary")
                  for s in list_games())
 
 

@@ -43,7 +43,39 @@ def seat_name(seat: SeatRow) -> str:
         return seat.name
     if seat.kind == "ai":
         return f"{BOT_NAMES[seat.seat % len(BOT_NAMES)]} (AI)"
-    return "Open seat" if seat.token_hash is None else f"Player {seat.seat + 1}"
+    return "Open seat" if seat.token_hash is None else default_player_name(seat.seat)
+
+
+def seat_name_msg(seat: SeatRow) -> dict[str, Any] | None:
+    """The name :func:`seat_name` gives as a message a client shows in its reader's language,
+    when the server made that name up: an AI seat's tree (``nemeton.seat_name.ai``, the tree's
+    name an argument), an open seat (``nemeton.seat_name.open``), a person's seat created
+    without a name (``nemeton.seat_name.player``: "Player 2" as stored). None for a name
+    somebody gave (it is shown as written)."""
+    if seat.name:
+        if seat.kind == "human" and seat.name == default_player_name(seat.seat):
+            return msg("nemeton.seat_name.player", n=seat.seat + 1)
+        return None
+    if seat.kind == "ai":
+        return msg("nemeton.seat_name.ai", name=BOT_NAMES[seat.seat % len(BOT_NAMES)])
+    if seat.token_hash is None:
+        return msg("nemeton.seat_name.open")
+    return msg("nemeton.seat_name.player", n=seat.seat + 1)
+
+
+def default_player_name(seat: int) -> str:
+    """A person's seat created without a name is stored with this one ("Player 2")."""
+    return f"Player {seat + 1}"
+
+
+def seat_names(seat: SeatRow) -> dict[str, Any]:
+    """A seat's ``name`` (English, for bots and older clients) and, when the server made the
+    name up, its ``name_msg`` (:func:`seat_name_msg`)."""
+    out: dict[str, Any] = {"name": seat_name(seat)}
+    message = seat_name_msg(seat)
+    if message is not None:
+        out["name_msg"] = message
+    return out
 
 
 class BadName(BadRequest):
@@ -94,7 +126,7 @@ def is_creator(creator_hash: str | None, token: str) -> bool:
 
 def seat_info(seats: list[SeatRow], connected: set[int | None]) -> list[dict[str, Any]]:
     """Who sits where, for everyone: names, people or agents, stand-ins, who is connected."""
-    return [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "agent": s.agent,
+    return [{"seat": s.seat, **seat_names(s), "kind": s.kind, "agent": s.agent,
              "stand_in": s.stand_in, "connected": s.kind == "ai" or s.seat in connected, "open": is_open(s)}
             for s in seats]
 
@@ -134,7 +166,7 @@ def seat_rows(spec: Any, seats: list[dict[str, Any]], options: Any = None) -> tu
                 raise BadRequest(f"{seat_ref(i)} is open: whoever takes it gives their name")
             rows.append(SeatRow(i, "human", None, None, None))
             continue
-        name = check_name(seat["name"], f"{seat_ref(i)}'s name") if seat.get("name") else f"Player {i + 1}"
+        name = check_name(seat["name"], f"{seat_ref(i)}'s name") if seat.get("name") else default_player_name(i)
         token = secrets.token_urlsafe(24)
         rows.append(SeatRow(i, "human", name, None, hash_token(token)))
         tokens.append({"seat": i, "token": token})
@@ -304,7 +336,7 @@ class Seats:
             self._shown_options[row.id] = options
         return {
             "room": row.id, "game": row.game, "options": options, "players": len(row.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": seat_name(s), "agent": s.agent, "stand_in": s.stand_in,
+            "seats": [{"seat": s.seat, "kind": s.kind, **seat_names(s), "agent": s.agent, "stand_in": s.stand_in,
                        "connected": s.seat in connected, "open": is_open(s)} for s in row.seats],
             "open_seats": [s.seat for s in row.seats if is_open(s)],
             "status": row.status, "version": row.version, "listed": row.listed, "hints": row.hints,

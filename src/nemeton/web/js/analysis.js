@@ -5,7 +5,7 @@
 import { api, loadRenderer } from "./common.js";
 import { h, render, seatBadge } from "./kit.js";
 import { CLASSES, costly, winGraph } from "./analysis-graph.js";
-import { seatNameOf } from "./text.js";
+import { localSeats, seatNameOf } from "./text.js";
 import { fmtNumber, fmtPercent, startPage, t } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -16,6 +16,7 @@ const room = `/api/rooms/${encodeURIComponent(roomId)}`;
 async function start() {
   try {
     page.info = await api("GET", room);
+    page.info.seats = localSeats(page.info.seats);  // names the server made up, in the page's language
   } catch (err) { return fail(err.message); }
   const catalogue = await api("GET", "/api/games").catch(() => []);
   const game = catalogue.find((g) => g.name === page.info.game);

@@ -77,7 +77,7 @@ export function isMessage(value) {
 
 // ----- seats -------------------------------------------------------------------------------
 // Colours, symbols and names live in text.js (no DOM there: Node's tests import it).
-export { SEAT_COLOURS, colourName, seatColour, seatNameOf, partsToSegments, partsText, segmentsText, joinWords, shortName } from "./text.js";
+export { SEAT_COLOURS, agentLabel, colourName, localSeats, seatColour, seatNameOf, shownMessage, partsToSegments, partsText, segmentsText, joinWords, shortName } from "./text.js";
 
 // A seat's badge and an engine sentence as real nodes, for code that builds the DOM by hand
 // (the lobby, toasts); kit.js draws them (seatBadge, parts) for everything rendered by preact.

@@ -1,8 +1,10 @@
 // The lobby: create a game (game, players, options with their help, who sits where), and the
 // list of games to join, watch or replay.
 
-import { MAX_NAME, api, colourName, h, loadTokens, myName, renderParts, saveTokens, seatBadge, seatColour, takeOpenSeat } from "./common.js";
-import { startPage, t } from "./i18n.js";
+import { MAX_NAME, agentLabel, api, colourName, h, loadTokens, localSeats, myName, renderParts, saveTokens, seatBadge, seatColour,
+  shownMessage, takeOpenSeat } from "./common.js";
+import { language, startPage, t } from "./i18n.js";
+import { showRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -24,9 +26,14 @@ async function start() {
     $("form-error").textContent = t("nemeton.web.lobby.unreachable", { error: err.message });
     return;
   }
-  $("game-choice").replaceChildren(...catalogue.map((g, i) => h("label", { class: "game-option" },
-    h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, onchange: () => choose(g.name) }),
-    h("span", {}, g.title))));
+  // each game: its choice and a button that opens its rules summary in the page's language
+  $("game-choice").replaceChildren(...catalogue.map((g, i) => h("span", { class: "game-card", dataset: { game: g.name } },
+    h("label", { class: "game-option" },
+      h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, onchange: () => choose(g.name) }),
+      h("span", {}, g.title)),
+    h("button", { type: "button", class: "rules-button", "aria-label": t("nemeton.web.rules.open_game", { game: g.title }),
+                  title: t("nemeton.web.rules.open_game", { game: g.title }), onclick: () => showRules(g.name, language()) },
+      t("nemeton.web.rules.open")))));
   choose(catalogue[0].name);
   $("players").addEventListener("change", drawSeats);
   $("new-game").addEventListener("submit", create);
@@ -44,7 +51,7 @@ async function start() {
 
 function choose(name) {
   game = catalogue.find((g) => g.name === name);
-  $("game-summary").textContent = game.summary;
+  $("game-summary").textContent = shownMessage(game.summary_msg, game.summary);
   $("players").replaceChildren(...game.players.map((n) => h("option", { value: n }, t("nemeton.web.players_count", { count: n }))));
   drawSeats();
   drawOptions();
@@ -63,7 +70,8 @@ function drawSeats() {
     const name = h("input", { class: "seat-name", value: was.name, placeholder: t("nemeton.web.player_n", { n: i + 1 }), maxlength: MAX_NAME,
                               "aria-label": t("nemeton.web.lobby.seat_name_label", { n: i + 1 }) });
     const agent = h("select", { class: "seat-agent", "aria-label": t("nemeton.web.lobby.seat_agent_label", { n: i + 1 }) },
-      game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: a.help }, a.label)));
+      game.agents.map((a) => h("option", { value: a.spec, selected: a.spec === was.agent, title: shownMessage(a.help_msg, a.help) },
+        agentLabel([a], a.spec))));
     const sync = () => { name.hidden = kind.value === "ai" || kind.value === "open"; agent.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);
     kind.addEventListener("change", suggestHints);
@@ -86,16 +94,22 @@ function suggestHints() {
   if (!hintsChosen) $("hints").checked = !online;
 }
 
+// An option's words in the page's language (its messages from the server), else the English.
+const optionLabel = (o) => shownMessage(o.label_msg, o.name.replaceAll("_", " "));
+const optionHelp = (o) => shownMessage(o.help_msg, o.help);
+const optionAllowed = (o) => shownMessage(o.allowed_msg, o.allowed);
+const choiceLabel = (o, c) => shownMessage(o.choices_msg && o.choices_msg[c], c);
+
 function drawOptions() {
   const fields = game.options.map((o) => {
     let input;
     if (o.kind === "bool") {
       input = h("input", { type: "checkbox", name: o.name, checked: !!o.default });
-      return h("div", { class: "option" }, h("label", { class: "check" }, input, " ", o.name.replaceAll("_", " ")),
-        h("p", { class: "hint" }, o.help));
+      return h("div", { class: "option" }, h("label", { class: "check" }, input, " ", optionLabel(o)),
+        h("p", { class: "hint" }, optionHelp(o)));
     }
     if (o.kind === "choice") {
-      input = h("select", { name: o.name }, o.choices.map((c) => h("option", { value: c, selected: c === String(o.default) }, c)));
+      input = h("select", { name: o.name }, o.choices.map((c) => h("option", { value: c, selected: c === String(o.default) }, choiceLabel(o, c))));
     } else if (o.kind === "int") {
       input = h("input", { type: "number", name: o.name, value: o.default ?? "", placeholder: o.default === null ? t("nemeton.web.lobby.option_none") : "" });
     } else if (o.kind === "data") {
@@ -103,8 +117,8 @@ function drawOptions() {
     } else {
       input = h("input", { name: o.name, value: o.default ?? "" });
     }
-    return h("div", { class: "option" }, h("label", { class: "field" }, o.name.replaceAll("_", " "), " ", input),
-      h("p", { class: "hint" }, `${o.help} (${o.allowed})`));
+    return h("div", { class: "option" }, h("label", { class: "field" }, optionLabel(o), " ", input),
+      h("p", { class: "hint" }, `${optionHelp(o)} (${optionAllowed(o)})`));
   });
   $("options").replaceChildren(...(fields.length ? fields : [h("p", { class: "hint" }, t("nemeton.web.lobby.no_options"))]));
 }
@@ -126,10 +140,12 @@ async function create(event) {
   event.preventDefault();
   $("form-error").textContent = "";
   const rows = [...$("seat-list").children].map((li, i) => ({
-    kind: li.querySelector(".seat-kind").value, name: li.querySelector(".seat-name").value.trim() || t("nemeton.web.player_n", { n: i + 1 }),
+    kind: li.querySelector(".seat-kind").value, typed: li.querySelector(".seat-name").value.trim(),
+    name: li.querySelector(".seat-name").value.trim() || t("nemeton.web.player_n", { n: i + 1 }),
     agent: li.querySelector(".seat-agent").value }));
+  // a seat left without a name is named by the server ("Player 2"), which every reader sees in their language
   const seats = rows.map((r) => (r.kind === "ai" ? { kind: "ai", agent: r.agent }
-    : r.kind === "open" ? { kind: "open" } : { kind: "human", name: r.name }));
+    : r.kind === "open" ? { kind: "open" } : r.typed ? { kind: "human", name: r.typed } : { kind: "human" }));
   const body = { game: game.name, options: { players: rows.length, ...(await readOptions()) }, seats,
                  undo: $("undo").checked, listed: $("listed").checked, hints: $("hints").checked };
   if ($("timeout").value) body.turn_timeout_s = Number($("timeout").value);
@@ -166,6 +182,7 @@ async function listRooms() {
         : r.status === "waiting" && r.open_seats.length && !mine(r)));
   $("join-box").hidden = filter !== "open" || !shown.length;
   const title = (name) => (catalogue.find((g) => g.name === name) || { title: name }).title;
+  const agents = (name) => (catalogue.find((g) => g.name === name) || { agents: [] }).agents;
   $("rooms").replaceChildren(...(shown.length ? shown.map((r) => {
     const links = [];
     if (mine(r) && r.status !== "finished") links.push(h("a", { class: "button primary", href: `/rooms/${r.room}` }, t("nemeton.web.lobby.continue")));
@@ -178,14 +195,14 @@ async function listRooms() {
                                    onclick: (e) => takeSeat(r.room, s.seat, e.currentTarget) }, t("nemeton.web.lobby.take_it"));
         return h("span", { class: "room-seat open-seat" }, seatBadge(s.seat, t("nemeton.web.open_seat")), " ", mine(r) ? "" : take);
       }
-      return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? t("nemeton.web.lobby.ai_agent", { agent: s.agent }) : s.name),
+      return h("span", { class: "room-seat" }, seatBadge(s.seat, s.kind === "ai" ? t("nemeton.web.lobby.ai_agent", { agent: agentLabel(agents(r.game), s.agent) }) : s.name),
         s.kind === "human" && !s.connected && r.status === "playing" ? [" ", h("em", {}, t("nemeton.web.away"))] : "");
     };
     const status = r.status === "finished" ? ` · ${t("nemeton.web.lobby.finished")}` : r.status === "waiting"
       ? ` · ${t("nemeton.web.lobby.waiting_for", { count: r.open_seats.length })}` : "";
     return h("li", { class: "room", dataset: { room: r.room } },
       h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${t("nemeton.web.players_count", { count: r.players })}`, status),
-      h("div", { class: "room-seats" }, r.seats.map(seat)),
+      h("div", { class: "room-seats" }, localSeats(r.seats).map(seat)),
       h("div", { class: "room-links" }, links));
   }) : [h("li", { class: "hint" }, filter === "open" ? t("nemeton.web.lobby.none_open") : t("nemeton.web.lobby.none_yet"))]));
   $("rooms").dataset.filter = filter;  // what the list shows now (tests wait for it)

@@ -3,7 +3,7 @@
 
 import { api, loadRenderer, loadTokens } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
-import { seatNameOf } from "./text.js";
+import { localSeats, seatNameOf } from "./text.js";
 import { startPage, t, tNodes } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -13,6 +13,7 @@ const page = { info: null, game: null, seat: null, step: 0, steps: 0, data: null
 async function start() {
   try {
     page.info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
+    page.info.seats = localSeats(page.info.seats);  // names the server made up, in the page's language
   } catch (err) {
     render(h("p", { class: "fatal" }, err.message, " ", h("a", { href: "/" }, t("nemeton.web.back_to_lobby"))), $("board"));
     return;
@@ -117,7 +118,7 @@ function stop() {
 
 function draw() {
   const data = page.data;
-  const seats = data.seats;
+  const seats = localSeats(data.seats);
   const names = (s) => seatNameOf(seats, s);
   const last = data.last;
   const acting = data.acting.map((s, i) => [i ? ", " : null, seatBadge(s, names(s))]);

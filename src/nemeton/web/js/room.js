@@ -5,8 +5,9 @@
 import { MAX_NAME, api, forgetSeat, h as domH, isMessage, loadRenderer, loadTokens, myName, rememberSeat,
   renderParts, saveTokens, seatColour, takeOpenSeat, toast } from "./common.js";
 import { clear, drawGame, drawScoreSheet, entryParts, h, linkRow, logRounds, parts, render, seatBadge } from "./kit.js";
-import { colourName, partsText, seatNameOf } from "./text.js";
-import { fmtNumber, fmtPercent, msgParts, startPage, t, tNodes } from "./i18n.js";
+import { agentLabel, colourName, localSeats, partsText, seatNameOf } from "./text.js";
+import { fmtNumber, fmtPercent, language, msgParts, startPage, t, tNodes } from "./i18n.js";
+import { showRules } from "./rules.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
@@ -63,12 +64,13 @@ class Connection {
     if (message.type === "state") {
       const first = this.snap === null || message.resync || message.seat !== undefined;
       this.log = first ? message.log.slice() : this.log.concat(message.log);
+      if (message.seats) message.seats = localSeats(message.seats);  // names the server made up, in this page's language
       this.snap = message;
       this.seats = message.seats || this.seats;
       this.pending = false;
       update();
     } else if (message.type === "seats") {
-      this.seats = message.seats;
+      this.seats = localSeats(message.seats);
       update();
     } else if (message.type === "ok") {
       // the new state was pushed just before
@@ -114,8 +116,11 @@ async function start() {
     fatal(err.message);
     return;
   }
+  page.info.seats = localSeats(page.info.seats);
   const game = page.catalogue.find((g) => g.name === page.info.game);
   document.title = `${game ? game.title : page.info.game} · Nemeton`;
+  $("rules-button").hidden = false;
+  $("rules-button").addEventListener("click", () => showRules(page.info.game, language()));
   document.body.dataset.game = page.info.game;
   page.game = await loadRenderer(page.info.game);  // null without one: the moves list still plays the game
   if (params.has("watch")) {
@@ -234,9 +239,15 @@ function drawHeader(conn, snap, seats, names) {
     said = acting.length ? tNodes("nemeton.web.room.waiting_for", {}, { seats: acting }) : null;
   }
   const standIn = conn.snap.stand_in && conn.snap.stand_in.until_return
-    ? [" · ", t("nemeton.web.room.stand_in", { agent: conn.snap.stand_in.agent }), " ",
+    ? [" · ", t("nemeton.web.room.stand_in", { agent: agentName(conn.snap.stand_in.agent) }), " ",
       h("button", { type: "button", onclick: () => conn.send({ type: "return" }) }, t("nemeton.web.room.back"))] : null;
   render([said, standIn], $("status"));
+}
+
+// An agent's label in the page's language ("Euristica" for heuristic), as the lobby offered it.
+function agentName(agent) {
+  const game = page.catalogue.find((g) => g.name === page.info.game);
+  return agentLabel(game && game.agents, agent);
 }
 
 function drawPlayers(conn, snap, seats) {
@@ -248,8 +259,8 @@ function drawPlayers(conn, snap, seats) {
       h("span", { class: "marker", "aria-hidden": "true" }, acting ? "▶" : ""),
       seatBadge(s.seat, s.name),
       s.seat === conn.seat ? h("span", { class: "tag" }, t("nemeton.web.room.you_tag")) : null,
-      h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: s.agent }) : s.open ? t("nemeton.web.room.open_seat_kind")
-        : (s.stand_in ? t("nemeton.web.room.played_by", { agent: s.stand_in }) : (s.connected ? t("nemeton.web.room.online") : t("nemeton.web.away")))),
+      h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: agentName(s.agent) }) : s.open ? t("nemeton.web.room.open_seat_kind")
+        : (s.stand_in ? t("nemeton.web.room.played_by", { agent: agentName(s.stand_in) }) : (s.connected ? t("nemeton.web.room.online") : t("nemeton.web.away")))),
       acting ? h("span", { class: "tag acting-tag" }, t("nemeton.web.room.to_act")) : null,
       score !== null && score !== undefined ? h("span", { class: "score", title: t("nemeton.web.score") }, String(score)) : null);
   });

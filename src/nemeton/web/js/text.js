@@ -2,7 +2,7 @@
 // (tests/js/). js/common.js re-exports them beside the helpers that build elements. Words in
 // the page's language come from i18n.js (English until a page has loaded its language).
 
-import { fmtList, t } from "./i18n.js";
+import { fmtList, has, t, tMessage } from "./i18n.js";
 
 // Colour is never the only signal: every seat also has a symbol (and its name).
 export const SEAT_COLOURS = [
@@ -26,6 +26,29 @@ export function colourName(seat) {
     amber: t("nemeton.web.colour.amber"), purple: t("nemeton.web.colour.purple"), teal: t("nemeton.web.colour.teal"),
   };
   return ids[seatColour(seat).name];
+}
+
+/** A message the server sent beside its English (`english`): in the page's language when the
+ *  catalogues know it, else that English (a game or server without the message). */
+export function shownMessage(message, english) {
+  const known = message !== null && typeof message === "object" && typeof message.id === "string" && has(message.id);
+  return known ? tMessage(message) : english;
+}
+
+/** The seats as the server sent them ([{seat, name, name_msg?, ...}]) with each name the server
+ *  made up ("Birch (AI)", "Open seat", "Player 2": its name_msg) in the page's language; a name
+ *  somebody gave stays as written. The server's English stays in `name_en`. */
+export function localSeats(seats) {
+  if (!Array.isArray(seats)) return seats;
+  return seats.map((s) => (s && s.name_msg && typeof s.name === "string" && !("name_en" in s)
+    ? { ...s, name: shownMessage(s.name_msg, s.name), name_en: s.name } : s));
+}
+
+/** An agent's label in the page's language: `agents` is a game's list from /api/games
+ *  ([{name, label, label_msg?}]), `name` what a seat names; the name itself when unknown. */
+export function agentLabel(agents, name) {
+  const found = (Array.isArray(agents) ? agents : []).find((a) => a && (a.name === name || a.spec === name));
+  return found ? shownMessage(found.label_msg, found.label || name) : name;
 }
 
 /** A seat's name from the snapshot's seats ([{seat, name, ...}]); "Player N" (N from 1) when
