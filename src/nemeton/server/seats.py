@@ -134,9 +134,10 @@ def seat_info(seats: list[SeatRow], connected: set[int | None]) -> list[dict[str
 def taken_msg(room: Room, seat_: int) -> dict[str, Any]:
     """:func:`taken_message` as a message."""
     others = [seat_arg(s) for s in room.open_seats()]
+    name = room.seats[seat_].name or msg("nemeton.error.somebody")
     if others:
-        return msg("nemeton.error.seat_taken", seats=others)
-    return msg("nemeton.error.seat_taken_none_open")
+        return msg("nemeton.error.seat_taken", name=name, seats=others)
+    return msg("nemeton.error.seat_taken_none_open", name=name)
 
 
 def taken_message(room: Room, seat: int) -> str:

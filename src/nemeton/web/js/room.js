@@ -119,8 +119,10 @@ async function start() {
   page.info.seats = localSeats(page.info.seats);
   const game = page.catalogue.find((g) => g.name === page.info.game);
   document.title = `${game ? game.title : page.info.game} · Nemeton`;
-  $("rules-button").hidden = false;
-  $("rules-button").addEventListener("click", () => showRules(page.info.game, language()));
+  for (const id of ["rules-button", "rules-tab"]) {  // the top bar's, and a phone's (the tabs')
+    $(id).hidden = false;
+    $(id).addEventListener("click", () => showRules(page.info.game, language()));
+  }
   document.body.dataset.game = page.info.game;
   page.game = await loadRenderer(page.info.game);  // null without one: the moves list still plays the game
   if (params.has("watch")) {
@@ -141,7 +143,7 @@ async function start() {
   }
   page.focus = page.conns.values().next().value;
   page.firstPass = hotseat();  // once every seat's state is in: pass to whoever acts first
-  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  document.querySelectorAll(".tabs button[data-tab]").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   $("board").addEventListener("click", () => requestAnimationFrame(() => revealLegal(`click:${++page.clicks}`)));
   $("pass-ready").addEventListener("click", () => {
     page.focus = page.conns.get(page.passTo) || page.focus;
@@ -157,7 +159,7 @@ function hotseat() {
 
 function showTab(tab) {
   document.body.dataset.tab = tab;
-  document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tab === tab)));
+  document.querySelectorAll(".tabs button[data-tab]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tab === tab)));
 }
 
 // ----- which seat is shown (hotseat) ---------------------------------------------------------
