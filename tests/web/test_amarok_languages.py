@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PageErrors, close_pages, create_room, play_by_clicks, snapshot
+from conftest import PageErrors, close_pages, create_room, play_by_clicks, screenshot, snapshot
 
 from nemeton.i18n import catalogue
 
@@ -92,6 +92,8 @@ def test_a_whole_game_in_italian_or_spanish_shows_no_english_at_the_table_or_the
             assert english_left(shown["body"], phrases) == [], (lang, shown["body"])
             assert english_left(shown["labels"], phrases) == [], (lang, shown["labels"])
             seen["tables"] += 1
+            if seen["tables"] == 4 and lang == "it":
+                screenshot(p, "amarok-it")  # docs/i18n.md (NEMETON_SCREENSHOTS=1 writes it there)
             view = snapshot(p)["view"]
             seen["claws"] += view["phase"] == "claw"
             seen["banners"] += bool(view.get("last_round"))
