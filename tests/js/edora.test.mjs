@@ -229,3 +229,15 @@ test("in Italian and Spanish the table, the moves and the score sheet draw no En
     useCatalogue("en");
   }
 });
+
+test("every message id the renderer names is in the English, Italian and Spanish catalogues", () => {
+  const source = readFileSync(new URL("../../src/nemeton/games/edora/web/renderer.js", import.meta.url), "utf8");
+  const named = new Set([...source.matchAll(/["`](edora\.[A-Za-z0-9_.]+)/g)].map((m) => m[1].replace(/\.$/, "")));
+  assert.ok(named.size > 150, `${named.size} ids`);
+  for (const lang of ["en", "it", "es"]) {
+    const ids = Object.keys(catalogueOf(lang));
+    // an id, or the prefix of a family of terms (edora.herb_short.H_FOOD...) the renderer completes with a code
+    const missing = [...named].filter((id) => !ids.includes(id) && !ids.some((k) => k.startsWith(`${id}.`)));
+    assert.deepEqual(missing, [], lang);
+  }
+});

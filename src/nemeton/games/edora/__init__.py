@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ...engine.parts import part
 from ...engine.registry import GameSpec, register
-from .actions import CODEC
+from .actions import CODEC, action_message
 from .events import EVENT_KINDS
 from .options import EdoraOptions
 from .public import public_data
@@ -43,6 +43,7 @@ SPEC = register(GameSpec(
     prepare_sampler=prepare_sampler,
     public_data=public_data,
     render=render,
+    action_message=action_message,
     event_kinds=EVENT_KINDS,
     # 2: dice taken from an overview board holding no more than are to be taken are taken at
     # once (no take_die decision), so version-1 records with such a pick no longer replay

@@ -476,3 +476,77 @@ def lookup(action: Action, options=None) -> Action:
 
 CODEC = ActionCodec(ACTION_CLASSES, intern=lookup)
 EMERGENCY = BOARD_INDEPENDENT[Emergency()]
+
+
+# ----- actions in the reader's language ----------------------------------------------------------
+
+def _herb(herb: str) -> Any:
+    from ...i18n import msg
+    return msg(f"edora.herb.{herb}") if herb in HERBS else herb
+
+
+def _row(row: str) -> Any:
+    from ...i18n import msg
+    return msg(f"edora.row.{row}") if row in ("SUN", "MOON", "STAR") else row
+
+
+def action_message(action: Action) -> dict[str, Any] | None:
+    """An action as a message (ids ``edora.action.*``), for lists of moves in the reader's
+    language (the terminal); its English is ``str(action)``. None for an action of another game."""
+    from ...i18n import msg
+    from .public import RUNE_REWARD
+    a = action
+    if isinstance(a, StartSpace):
+        return msg("edora.action.start", start=a.start, sanctuary=a.sanctuary)
+    if isinstance(a, KeepTablet):
+        return msg("edora.action.keep_tablet", tablet=a.tablet)
+    if isinstance(a, ArrangeHerb):
+        return msg("edora.action.arrange_herb", herb=_herb(a.herb), circle=a.circle + 1)
+    if isinstance(a, Move):
+        return msg("edora.action.move", to=a.to, cost=a.cost)
+    if isinstance(a, ForestLeap):
+        return msg("edora.action.leap", to=a.to)
+    if isinstance(a, Emergency):
+        return msg("edora.action.emergency")
+    if isinstance(a, PlaceDie):
+        args = dict(die=a.die, sanctuary=a.sanctuary, space=a.space, code=a.action)
+        if a.value != a.die:
+            return msg("edora.action.place_turned", value=a.value, **args)
+        return msg("edora.action.place", **args)
+    if isinstance(a, FoodChoice):
+        dice = a.take != "provisions"
+        return msg("edora.action.food_dice") if dice else msg("edora.action.food_provisions")
+    if isinstance(a, TakeDie):
+        return msg("edora.action.take_die", value=a.value)
+    if isinstance(a, TakeTablet):
+        return msg("edora.action.take_tablet", tablet=a.tablet, side=a.slot // 2, slot=a.slot)
+    if isinstance(a, Brew):
+        effect = msg(f"edora.potion.{a.potion}") if a.potion in POTION_EFFECTS else ""
+        return msg("edora.action.brew", potion=a.potion, effect=effect)
+    if isinstance(a, Stop):
+        potions = a.what == "potions"
+        return msg("edora.action.stop_potions") if potions else msg("edora.action.stop_dice")
+    if isinstance(a, Skip):
+        rune = a.what == "rune-stone"
+        return msg("edora.action.skip_rune") if rune else msg("edora.action.skip_standing")
+    if isinstance(a, TakeGem):
+        gem = msg(f"edora.gem.{a.gem}") if a.gem in REWARD_NAMES else a.gem
+        return msg("edora.action.gem", gem=gem, row=_row(a.row))
+    if isinstance(a, StandingStone):
+        stone = msg(f"edora.web.standing.{a.stone}") if a.stone in REWARD_NAMES else a.stone
+        return msg("edora.action.standing_stone", stone=stone)
+    if isinstance(a, RuneStone):
+        rune = msg(f"edora.rune.{a.stone}") if a.stone in RUNE_REWARD else a.stone
+        return msg("edora.action.rune_stone", rune=rune)
+    if isinstance(a, RepeatReward):
+        gain = msg(f"edora.gain.{a.reward}") if a.reward in REWARD_GAINS else a.reward
+        return msg("edora.action.repeat", gain=gain)
+    if isinstance(a, RaiseDie):
+        return msg("edora.action.raise_die", value=a.value, sanctuary=a.sanctuary, space=a.space)
+    if isinstance(a, FlipHerb):
+        return msg("edora.action.flip_herb", herb=_herb(a.herb))
+    if isinstance(a, TakeHerb):
+        return msg("edora.action.take_herb", herb=_herb(a.herb))
+    if isinstance(a, ActivateHerb):
+        return msg("edora.action.activate_herb", herb=_herb(a.herb), other=_herb(a.other))
+    return None

@@ -17,6 +17,9 @@ Players are named by seat markers (:func:`~nemeton.engine.log.seat_ref`), render
 players' names when ``names`` is given ("seat 1" otherwise); the letter after the name
 (``Bob [B]``) is how their dice and figures appear on the map. Components use the names of the rulebook ("the forest-leap
 herb", "3 prestige"); space codes (``FD``, ``KN2``, ``MI2P1``...) are spelled out in the key.
+
+Every word comes from the game's catalogue (``edora.render.*`` and the game's terms, as the log
+names them) in ``lang``: English, Italian or Spanish; codes (``S01``, ``T3``, ``VP``) as they are.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ import textwrap
 from typing import Any, Mapping
 
 from ...engine.log import Names, render_text, seat_ref
+from ...i18n import msg, render as render_message
 from .board import board_from_text
-from .components import HERB_EFFECTS, HERB_NAMES, RUNE_NAMES, TABLET_CONDITIONS
+from .components import HERB_EFFECTS
+from .public import RUNE_REWARD
 from .steps import (ACTIVATE_HERB, ARRANGE_HERBS, CHOOSE_START, END_TURN, FLIP_HERB, KEEP_TABLET, MOVE,
                     STEP_NAMES, TAKE_DIE, TAKE_HERB, TAKE_TABLET)
 
@@ -35,24 +40,27 @@ WIDTH = 80
 CELL = 10          # map columns per grid step
 MARGIN = 2
 
-KEY = (
-    "key: 3B a die showing 3 of the player [B] · ^n stones placed there · *AB druids ·",
-    "  - none · F02 open fire pit, F02:B closed by B · paths - | / \\ · ~ dark forest",
-    "  on the path (+1 cost) · # stairs: the paths cross, go straight",
-    "rewards: VP 3 prestige · KNOW a knowledge step · FOOD 3 provisions · DIE a die",
-    "  from the overview board · MIST a mistletoe · SICKLE a sickle step",
-    "spaces: FD 12 provisions or 3 overview dice · KNk/SIk knowledge/sickle +k ·",
-    "  TB take a tablet · SS/RS standing/rune stone · MImPn +m mistletoe, brew up",
-    "  to n potions · AM-ROW-xk a gem on amulet row ROW, its reward k times",
-)
+
+
+def _t(lang: str, id: str, **args: Any) -> str:
+    """Message ``id`` in ``lang``, seats left as markers (rendered with the names at the end)."""
+    return render_message(msg(id, **args), lang)
 
 
 def seat_name(p: int) -> str:
     return f"{seat_ref(p)} [{LETTERS[p]}]"
 
 
-def _short_herb(herb: str | None) -> str:
-    return "?" if herb is None else HERB_NAMES.get(herb, herb).removesuffix(" herb")
+def _short_herb(herb: str | None, lang: str = "en") -> str:
+    return "?" if herb is None else _t(lang, f"edora.herb_short.{herb}") if herb in HERB_EFFECTS else herb
+
+
+def _tablet(code: str, lang: str) -> str:
+    return f"{code} {_t(lang, f'edora.tablet.{code}')}"
+
+
+def _you(lang: str) -> str:
+    return " " + _t(lang, "edora.render.you")
 
 
 def _wrapped(title: str, items: list[str], joiner: str = " · ") -> list[str]:
@@ -193,7 +201,7 @@ GLADE_TABLETS = {"T10", "T12", "T13"}
 LINE_TABLETS = {"T3"}
 
 
-def _features(view: Mapping[str, Any], board, full: bool) -> list[str]:
+def _features(view: Mapping[str, Any], board, full: bool, lang: str) -> list[str]:
     # the start sanctuaries, glades and lines of four matter for tablets T2, T3, T10, T12, T13:
     # shown whenever such a tablet is in play for this viewer (held, offered, drawn), during
     # setup (start spaces), and always on the full map
@@ -205,18 +213,18 @@ def _features(view: Mapping[str, Any], board, full: bool) -> list[str]:
     out = []
     if full or setup or tablets & START_TABLETS:
         starts = {pl["start"]: LETTERS[p] for p, pl in enumerate(view["boards"]) if pl["start"]}
-        out += _wrapped("start spaces: ", [f"{st}>{board.names[s]}" + (f" ({starts[board.names[s]]})"
+        out += _wrapped(_t(lang, "edora.render.start_spaces") + " ", [f"{st}>{board.names[s]}" + (f" ({starts[board.names[s]]})"
                                                                        if board.names[s] in starts else "")
                                            for st, s in zip(board.start_names, board.start_sanctuary)])
     open_pits = [f"{pit} {'+'.join(_pit_rewards(board, k))}"
                  for k, pit in enumerate(board.pit_names) if view["fire_pits"][pit] < 0]
-    out += _wrapped("open fire pits (VP = 3 prestige): ", open_pits or ["none"])
+    out += _wrapped(_t(lang, "edora.render.open_pits") + " ", open_pits or [_t(lang, "edora.render.none")])
     if full or tablets & GLADE_TABLETS:
         glades = [f"{g}{'*' if board.portal[i] else ''} {' '.join(board.names[s] for s in board.glade_members[i])}"
                   for i, g in enumerate(board.glade_names)]
-        out += _wrapped("glades (* portal): ", glades)
+        out += _wrapped(_t(lang, "edora.render.glades") + " ", glades)
     if full or tablets & LINE_TABLETS:
-        out += _wrapped("lines of four: ", ["-".join(board.names[s] for s in line) for line in board.lines_of_four])
+        out += _wrapped(_t(lang, "edora.render.lines") + " ", ["-".join(board.names[s] for s in line) for line in board.lines_of_four])
     return out
 
 
@@ -225,60 +233,61 @@ def _pit_rewards(board, k: int) -> list[str]:
     return [REWARDS[r] for r in board.pit_rewards[k]]
 
 
-def _dolmens_and_oracle(view: Mapping[str, Any], board) -> list[str]:
+def _dolmens_and_oracle(view: Mapping[str, Any], board, lang: str) -> list[str]:
     ends: dict[str, list[str]] = {}
     for s, c in zip(board.ring, view["dolmen_ring"]):
         ends.setdefault(c, []).append(board.names[s])
     pairs = []
     for c in sorted(ends):
         owner = view["dolmen_owner"].get(c, -1)
-        pairs.append(f"{c.lower()} {'+'.join(ends[c])}" + (f" linked by {LETTERS[owner]}" if owner >= 0 else ""))
-    out = _wrapped("dolmens: ", pairs)
+        dolmen = f"{c.lower()} {'+'.join(ends[c])}"
+        pairs.append(_t(lang, "edora.render.dolmen_linked", dolmen=dolmen, player=LETTERS[owner]) if owner >= 0 else dolmen)
+    out = _wrapped(_t(lang, "edora.render.dolmens") + " ", pairs)
     sides = []
     stones = view["oracle_stones"]
     for side in range(6):
         tabs = " ".join(t or "--" for t in view["oracle_slots"][2 * side:2 * side + 2])
         sides.append(f"{side} {stones[side]}+{stones[(side + 1) % 6]} {tabs}")
-    out += _wrapped("oracle (side, rewards, tablets): ", sides + [f"deck {view['deck_size']}"])
-    out += _wrapped("potions left: ", view["potions_left"] or ["none"], " ")
+    out += _wrapped(_t(lang, "edora.render.oracle") + " ", sides + [_t(lang, "edora.render.deck", count=view["deck_size"])])
+    out += _wrapped(_t(lang, "edora.render.potions_left") + " ", view["potions_left"] or [_t(lang, "edora.render.none")], " ")
     return out
 
 
 # ----- the players -------------------------------------------------------------------------------
 
-def _player(view: Mapping[str, Any], board, p: int, pl: Mapping[str, Any], full: bool) -> list[str]:
-    you = " (you)" if view.get("seat") == p else ""
+def _player(view: Mapping[str, Any], board, p: int, pl: Mapping[str, Any], full: bool, lang: str) -> list[str]:
+    you = view.get("seat") == p
     mult = board.knowledge_multiplier[pl["knowledge"]]
     herbs = pl["herb_state"]
-    up = [_short_herb(h) for h, s in herbs.items() if s == "active"]
-    down = [_short_herb(h) for h, s in herbs.items() if s == "inactive"]
+    up = [_short_herb(h, lang) for h, s in herbs.items() if s == "active"]
+    down = [_short_herb(h, lang) for h, s in herbs.items() if s == "inactive"]
     circles = pl["herbs"]
     pairs = []
     for k, pos in enumerate(board.herb_pairs_at):
         pair = [h for h in circles[2 * k:2 * k + 2] if h is None or herbs[h] == "board"]
         if pair:
-            pairs.append(f"{pos}:{'+'.join(_short_herb(h) for h in pair)}")
+            pairs.append(f"{pos}:{'+'.join(_short_herb(h, lang) for h in pair)}")
     track = pairs if full else pairs[:1]
-    rows = board.amulet_rows
+    rows = [_t(lang, f"edora.row.{r}") if r in ("SUN", "MOON", "STAR") else r for r in board.amulet_rows]
     am = pl["amulet"]
     amulet = " ".join(f"{rows[r]}[{_gem(am[2 * r])},{_gem(am[2 * r + 1])}]" for r in range(3))
-    stones = (pl["standing_stones"], [RUNE_NAMES[s] for s in pl["rune_stones"]])
+    stones = (pl["standing_stones"], [_t(lang, f"edora.reward.{RUNE_REWARD[s]}") for s in pl["rune_stones"]])
+    placed = (_t(lang, "edora.render.stones", standing=" ".join(stones[0]) or "-", rune=" ".join(stones[1]) or "-")
+              if any(stones) else "-")
     lines = [
-        f"{seat_name(p)}{you}: prestige {pl['prestige']} · provisions {pl['provisions']} · mistletoe "
-        f"{pl['mistletoe']} · tablets {' '.join(pl['tablets']) or '-'}",
-        f"  knowledge {pl['knowledge']} x{mult} · sickle {pl['sickle']} · reserve "
-        f"{' '.join(map(str, pl['reserve'])) or '-'} · overview {' '.join(map(str, pl['overview'])) or '-'}"
-        f" · placed {pl['placed']}/13",
-        f"  herbs up: {', '.join(up) or '-'}; down: {', '.join(down) or '-'}; "
-        + ("on the sickle track: " if full else "next: ") + (" ".join(track) or "-")
-        + f" · potions {' '.join(pl['potions']) or '-'}",
-        f"  amulet {amulet} · stones placed: "
-        + (f"standing {' '.join(stones[0]) or '-'}, rune {' '.join(stones[1]) or '-'}" if any(stones) else "-")
-        + f" · dolmens {pl['dolmens']}+{pl['beige_dolmens']}",
+        _t(lang, "edora.render.player.you" if you else "edora.render.player", seat=seat_name(p), prestige=pl["prestige"],
+           provisions=pl["provisions"], mistletoe=pl["mistletoe"], tablets=" ".join(pl["tablets"]) or "-"),
+        "  " + _t(lang, "edora.render.player.tracks", knowledge=pl["knowledge"], multiplier=mult, sickle=pl["sickle"],
+                  reserve=" ".join(map(str, pl["reserve"])) or "-", overview=" ".join(map(str, pl["overview"])) or "-",
+                  placed=pl["placed"]),
+        "  " + _t(lang, "edora.render.player.herbs_full" if full else "edora.render.player.herbs", up=", ".join(up) or "-",
+                  down=", ".join(down) or "-", track=" ".join(track) or "-", potions=" ".join(pl["potions"]) or "-"),
+        "  " + _t(lang, "edora.render.player.amulet", amulet=amulet, stones=placed, dolmens=pl["dolmens"],
+                  beige=pl["beige_dolmens"]),
     ]
     if you and pl["tablets"]:
-        lines.append("  your tablets: " + "; ".join(f"{t} {TABLET_CONDITIONS[t]}"
-                                                    for t in sorted(set(pl["tablets"]), key=_num)))
+        lines.append("  " + _t(lang, "edora.render.your_tablets") + " "
+                     + "; ".join(_tablet(t, lang) for t in sorted(set(pl["tablets"]), key=_num)))
     out = []
     for line in lines:
         out += textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
@@ -295,10 +304,10 @@ def _num(code: str) -> int:
 
 # ----- the whole map on request ------------------------------------------------------------------
 
-def _full_listing(view: Mapping[str, Any], board) -> list[str]:
+def _full_listing(view: Mapping[str, Any], board, lang: str) -> list[str]:
     n = view["players"]
-    out = list(KEY)
-    out.append(f"sanctuaries (the first {n} spaces; who holds each):")
+    out = _t(lang, "edora.render.key").split("\n")
+    out.append(_t(lang, "edora.render.sanctuaries", count=n))
     for s, entry in enumerate(view["sanctuaries"]):
         spaces = []
         for i in range(n):
@@ -307,13 +316,13 @@ def _full_listing(view: Mapping[str, Any], board) -> list[str]:
             spaces.append(f"{board.spaces[s][i]}{holder}")
         glade = board.glade_names[board.glade_of[s]]
         stones = entry["standing_stones"] + entry["rune_stones"]
-        extra = f", {stones} stones" if stones else ""
+        extra = ", " + _t(lang, "edora.render.stones_count", count=stones) if stones else ""
         out += textwrap.wrap(f"  {entry['id']} ({glade}{'*' if board.portal[board.glade_of[s]] else ''}"
                              f"{extra}): {'  '.join(spaces)}", WIDTH, subsequent_indent="      ")
-    out.append("fire pits (around: rewards):")
+    out.append(_t(lang, "edora.render.pits"))
     for k, pit in enumerate(board.pit_names):
         owner = view["fire_pits"][pit]
-        closed = f" - closed by {seat_name(owner)}" if owner >= 0 else ""
+        closed = " - " + _t(lang, "edora.render.pit_closed", seat=seat_name(owner)) if owner >= 0 else ""
         around = " ".join(board.names[s] for s in board.pit_around[k])
         out.append(f"  {pit} {around}: {' '.join(_pit_rewards(board, k))}{closed}")
     return out
@@ -321,15 +330,14 @@ def _full_listing(view: Mapping[str, Any], board) -> list[str]:
 
 # ----- help for the decision at hand -------------------------------------------------------------
 
-def _decision_help(view: Mapping[str, Any], board) -> list[str]:
+def _decision_help(view: Mapping[str, Any], board, lang: str) -> list[str]:
     seat = view.get("seat")
     kind = _decision(view)
     if seat is None or seat not in view["acting"]:
         return []
     if kind in (TAKE_TABLET, KEEP_TABLET):
         shown = view.get("draft_hand") or [t for t in view["oracle_slots"] if t]
-        return _wrapped("tablets (10 points each if met at the end): ",
-                        [f"{t} {TABLET_CONDITIONS[t]}" for t in sorted(set(shown), key=_num)])
+        return _wrapped(_t(lang, "edora.render.tablets") + " ", [_tablet(t, lang) for t in sorted(set(shown), key=_num)])
     if kind in (ACTIVATE_HERB, FLIP_HERB, TAKE_HERB, ARRANGE_HERBS):
         mine = view["boards"][seat]
         if kind == ACTIVATE_HERB:
@@ -340,13 +348,14 @@ def _decision_help(view: Mapping[str, Any], board) -> list[str]:
         else:
             wanted = "inactive" if kind == FLIP_HERB else "board"
             herbs = [h for h, state in mine["herb_state"].items() if state == wanted]
-        return _wrapped("herbs (face up = active): ", [f"{_short_herb(h)}: {HERB_EFFECTS[h]}" for h in herbs])
+        return _wrapped(_t(lang, "edora.render.herbs") + " ",
+                        [f"{_short_herb(h, lang)}: {_t(lang, f'edora.herb_effect.{h}')}" for h in herbs])
     if kind == MOVE:
-        return _destinations(view, board, seat)
+        return _destinations(view, board, seat, lang)
     return []
 
 
-def _destinations(view: Mapping[str, Any], board, seat: int) -> list[str]:
+def _destinations(view: Mapping[str, Any], board, seat: int, lang: str) -> list[str]:
     """The free spaces of every sanctuary the seat can walk to and still pay its cheapest die
     (the die herb aside), with the cost of the walk."""
     n = view["players"]
@@ -354,7 +363,7 @@ def _destinations(view: Mapping[str, Any], board, seat: int) -> list[str]:
     here = board.index[me["figure"]]
     cheapest = min(me["reserve"], default=None)
     if cheapest is None:
-        return _wrapped("", ["no die in your reserve: only an emergency turn is possible"])
+        return _wrapped("", [_t(lang, "edora.render.no_die")])
     budget = me["provisions"] - max(1, cheapest - (2 if me["herb_state"]["H_DIE"] == "active" else 0))
     free = []
     for s, e in enumerate(view["sanctuaries"]):
@@ -367,43 +376,51 @@ def _destinations(view: Mapping[str, Any], board, seat: int) -> list[str]:
         if codes:
             free.append(f"{e['id']}({cost}) {' '.join(codes)}")
     if not free:
-        return _wrapped("", ["no sanctuary is within reach of a die you can pay: only an emergency turn "
-                             "is possible"])
-    return _wrapped("within reach (walking cost) and free spaces: ", free)
+        return _wrapped("", [_t(lang, "edora.render.no_reach")])
+    return _wrapped(_t(lang, "edora.render.reach") + " ", free)
 
 
 # ----- the whole screen --------------------------------------------------------------------------
 
-def _header(view: Mapping[str, Any]) -> list[str]:
+def _header(view: Mapping[str, Any], lang: str) -> list[str]:
     sp = view["start_player"]
     n = view["players"]
     seat = view.get("seat")
-    out = [f"The Druids of Edora · round {view['round']} · start player {seat_name(sp)}"
-           + (" · last round" if view["ending"] and not view["terminal"] else "")]
+    out = [_t(lang, "edora.render.header", round=view["round"], player=seat_name(sp))
+           + (" " + _t(lang, "edora.render.last_round") if view["ending"] and not view["terminal"] else "")]
     if seat is not None:
-        out[0] += f" · you are {seat_name(seat)}"
+        out[0] += " " + _t(lang, "edora.render.you_are", seat=seat_name(seat))
     kind = _decision(view)
     if kind is None:
         best = winners(view)
         score = view["scores"][best[0]]
-        names = " and ".join(seat_name(p) + (" (you)" if p == seat else "") for p in best)
-        out.append(f"game over: {names} {'win' if len(best) > 1 or best[0] == seat else 'wins'} "
-                   f"with {score:g} points")
+        if len(best) == 1 and best[0] == seat:
+            out.append(_t(lang, "edora.render.game_over.you", name=seat_name(seat), count=score))
+        else:
+            names = [seat_name(p) + (_you(lang) if p == seat else "") for p in best]
+            out.append(_t(lang, "edora.render.game_over.many" if len(best) > 1 else "edora.render.game_over",
+                          names=names[0] if len(names) == 1 else _and(names, lang), count=score))
         return out
-    acting = ", ".join(seat_name(p) + (" (you)" if p == seat else "") for p in view["acting"])
+    acting = ", ".join(seat_name(p) + (_you(lang) if p == seat else "") for p in view["acting"])
     if is_emergency_turn(view):
-        out.append(f"emergency turn of {acting}: +6 provisions and a die from the overview board (choose it)")
+        out.append(_t(lang, "edora.render.emergency", acting=acting))
     else:
-        out.append(f"to act: {acting}: {STEP_NAMES.get(kind, '')}")
+        step = msg(f"edora.step.{kind}") if kind in STEP_NAMES else ""
+        out.append(_t(lang, "edora.render.to_act", acting=acting, step=step))
     if kind == CHOOSE_START:
         order = ", ".join(seat_name((sp - 1 - j) % n) for j in range(n))
-        out.append(f"start spaces are chosen from the start player's right, counter-clockwise, "
-                   f"start player last; order: {order}")
+        out.append(_t(lang, "edora.render.start_order", order=order))
     return [w for line in out for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
 
 
-def _final(view: Mapping[str, Any]) -> list[str]:
-    out = ["final: prestige + leftovers + sickle + tablets + amulet + sanctuaries = total"]
+def _and(names: list[str], lang: str) -> str:
+    """Players' names joined as the language lists them ("a, b and c")."""
+    from ...i18n import format_list
+    return format_list(names, lang)
+
+
+def _final(view: Mapping[str, Any], lang: str) -> list[str]:
+    out = [_t(lang, "edora.render.final")]
     for p, f in enumerate(view["final"]):
         out.append(f"  {seat_name(p)}: {f['prestige']} + {f['leftovers']} + {f['sickle']} + "
                    f"{f['tablets']} + {f['amulet']} + {f['sanctuaries']} "
@@ -411,25 +428,26 @@ def _final(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def render(view: Mapping[str, Any], full: bool = False, names: Names | None = None) -> str:
+def render(view: Mapping[str, Any], full: bool = False, names: Names | None = None, *, lang: str = "en") -> str:
     """The screen for ``view`` in 80 columns: about 50 lines, or with ``full`` the key, every
     sanctuary's spaces, every fire pit and each player's whole sickle track as well. Players
-    are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it)."""
+    are named by ``names`` (a sequence or a callable seat -> name; "seat n" without it); the
+    words are ``lang``'s (English, Italian or Spanish)."""
     board = board_from_text(view["options"].get("board"))
-    out = _header(view)
+    out = _header(view, lang)
     out += _board_map(view, board)
     if full or not view["terminal"]:      # at the end only the map, the boards and the sums matter
-        out += _features(view, board, full)
-        out += _dolmens_and_oracle(view, board)
+        out += _features(view, board, full, lang)
+        out += _dolmens_and_oracle(view, board, lang)
     if view.get("draft_hand"):
-        out.append("your drawn tablets: " + " ".join(view["draft_hand"]))
+        out.append(_t(lang, "edora.render.drawn") + " " + " ".join(view["draft_hand"]))
     for p, pl in enumerate(view["boards"]):
-        out += _player(view, board, p, pl, full)
+        out += _player(view, board, p, pl, full, lang)
     if full:
-        out += _full_listing(view, board)
-    out += _decision_help(view, board)
+        out += _full_listing(view, board, lang)
+    out += _decision_help(view, board, lang)
     if view.get("final"):
-        out += _final(view)
+        out += _final(view, lang)
     return _fit(render_text("\n".join(out), names, view["players"]))
 
 
