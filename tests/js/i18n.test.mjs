@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import {
-  fmtList, fmtNumber, fmtPercent, has, language, msgParts, normalize, preferredLanguage, t, tMessage, tNodes, useCatalogue,
+  fmtDate, fmtList, fmtNumber, fmtPercent, fmtRelative, has, language, msgParts, normalize, preferredLanguage, t, tMessage, tNodes, useCatalogue,
 } from "../../src/nemeton/web/js/i18n.js";
 import { logEntry, logMarker, logRounds } from "../../src/nemeton/web/js/kit.js";
 import { joinWords, seatNameOf } from "../../src/nemeton/web/js/text.js";
@@ -80,6 +80,29 @@ test("numbers, percentages and lists per language (as the server's Babel writes 
   assert.match(fmtPercent(0.63), /^63\s%$/);
   assert.equal(fmtList(["a", "b", "c"]), "a, b y c");
   assert.equal(joinWords(["Ann", "", null, "Bob", "Cleo"]), "Ann, Bob y Cleo");
+});
+
+test("dates and times ago per language: relative in words, absolute in the language's order", () => {
+  const now = Date.parse("2026-12-04T12:00:00Z");
+  const ago = (seconds) => new Date(now - seconds * 1000).toISOString();
+  const expected = {
+    en: ["now", "5 minutes ago", "1 hour ago", "yesterday", "3 days ago"],
+    it: ["ora", "5 minuti fa", "1 ora fa", "ieri", "3 giorni fa"],
+    es: ["ahora", "hace 5 minutos", "hace 1 hora", "ayer", "hace 3 días"],
+  };
+  for (const [lang, words] of Object.entries(expected)) {
+    use(lang);
+    assert.deepEqual([10, 300, 3600, 86400, 3 * 86400].map((s) => fmtRelative(ago(s), now)), words, lang);
+    assert.equal(fmtRelative("not a date", now), "");
+  }
+  const when = "2026-12-04T14:05:00";  // local time: the test does not depend on the zone
+  use("en");
+  assert.equal(fmtDate(when), "4 Dec 2026, 14:05");
+  use("it");
+  assert.equal(fmtDate(when), "4 dic 2026, 14:05");
+  use("es");
+  assert.equal(fmtDate(when), "4 dic 2026, 14:05");
+  assert.equal(fmtDate("nonsense"), "");
 });
 
 test("plural forms are chosen by args.count (one/other), 'other' without a count", () => {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from conftest import Mirror, create, store_of, view, wait_for
@@ -206,6 +207,10 @@ def test_the_lobby_lists_rooms_with_their_seats_and_nothing_hidden(client):
     assert (entry["game"], entry["players"], entry["status"], entry["open_seats"]) == ("amarok", 3, "playing", [])
     assert [s["connected"] for s in entry["seats"]] == [False, False, False]  # nobody's page is open
     assert [s["kind"] for s in entry["seats"]] == ["human", "ai", "human"]
+    # when it was made, with its zone (UTC), for a client to say it in its reader's language
+    made = datetime.fromisoformat(entry["created_at"])
+    assert made.utcoffset() == timedelta(0)
+    assert abs((datetime.now(timezone.utc) - made).total_seconds()) < 120
     text = json.dumps(rooms)
     row = store_of(client).load_room(room)
     for secret in [str(row.seed), *tokens.values(), *(s.token_hash for s in row.seats if s.token_hash)]:

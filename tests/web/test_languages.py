@@ -29,6 +29,8 @@ WORDS = {
     "es": {"new_game": "Nueva partida", "create": "Crear la partida", "players": "Jugadores", "log": "Registro",
            "connected": "Conectado", "language": "Idioma"},
 }
+# a room made a moment ago: "now" (or a minute or two ago on a slow machine) in the language
+RECENT = {"it": ["ora", "1 minuto fa", "2 minuti fa"], "es": ["ahora", "hace 1 minuto", "hace 2 minutos"]}
 SYMBOLS = ["●", "■", "▲", "◆", "★", "✚"]
 
 
@@ -73,6 +75,13 @@ def test_a_browser_in_italian_or_spanish_shows_the_lobby_in_its_language(server,
         labels = page.eval_on_selector_all("#seat-list [aria-label]", "es => es.map((e) => e.getAttribute('aria-label'))")
         assert labels and not any(label.startswith("Player") for label in labels), labels
         assert page.title() == catalogue(lang)["nemeton.web.lobby.page_title"]
+        # a room's age in the list: in words of the language, the date and time in its title
+        create_room(server, "amarok", ["human", "random", "random"])
+        page.click(".rooms-filter button[data-filter='playing']")
+        page.wait_for_selector("#rooms[data-filter='playing'] .room time.room-created")
+        when = page.text_content("#rooms .room time.room-created")
+        assert when in RECENT[lang], when
+        assert re.search(r"\d{4}", page.get_attribute("#rooms .room time.room-created", "title"))
     finally:
         close_pages(page)
 

@@ -163,10 +163,10 @@ def catalogue(lang: str) -> dict[str, str | tuple[str, ...]]:
             if not m.id:
                 continue
             if isinstance(m.id, (list, tuple)):
-                forms = tuple(m.string)
+                forms = tuple(m.string or ())
                 if all(forms):
                     out[m.id[0]] = forms
-            elif m.string:
+            elif isinstance(m.string, str) and m.string:
                 out[m.id] = m.string
     return out
 
@@ -174,12 +174,10 @@ def catalogue(lang: str) -> dict[str, str | tuple[str, ...]]:
 @lru_cache(maxsize=None)
 def _plural_index(lang: str) -> Callable[[float], int]:
     from babel.messages.plurals import get_plural
-    from babel.plural import to_python
     expr = get_plural(FORMAT_LOCALE[lang]).plural_expr  # gettext's C expression: "(n != 1)"
-    if expr.strip("() ") == "n != 1":
-        return lambda n: 0 if n == 1 else 1
-    rule = to_python(expr)  # pragma: no cover - the three languages use n != 1
-    return lambda n: int(rule(n))
+    if expr.strip("() ") != "n != 1":  # pragma: no cover - English, Italian and Spanish all are
+        raise ValueError(f"plural rule {expr!r} of {lang!r} is not supported yet: add it here")
+    return lambda n: 0 if n == 1 else 1
 
 
 def template(id: str, lang: str = DEFAULT, count: float | None = None) -> str | None:

@@ -50,7 +50,8 @@ class OfferedAgent:
     def entry(self) -> dict[str, Any]:
         """For ``/api/games``: ``spec`` holds the name (what a client sends as a seat's agent);
         ``label_msg``/``help_msg`` when the label and help are messages."""
-        out = {"name": self.name, "spec": self.name, "label": self.label, "help": self.help}
+        out: dict[str, Any] = {"name": self.name, "spec": self.name, "label": self.label,
+                               "help": self.help}
         if self.label_msg is not None:
             out["label_msg"] = self.label_msg
         if self.help_msg is not None:

@@ -277,7 +277,7 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(ServerError)
     async def refused(_request: Request, exc: ServerError) -> JSONResponse:
-        body = {"detail": str(exc), "parts": exc.parts}
+        body: dict[str, Any] = {"detail": str(exc), "parts": exc.parts}
         if exc.msg is not None:
             body["msg"] = exc.msg
         return SafeJSONResponse(body, status_code=exc.status)

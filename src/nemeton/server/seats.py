@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import msg, seat as seat_arg
@@ -341,5 +342,14 @@ class Seats:
                        "connected": s.seat in connected, "open": is_open(s)} for s in row.seats],
             "open_seats": [s.seat for s in row.seats if is_open(s)],
             "status": row.status, "version": row.version, "listed": row.listed, "hints": row.hints,
-            "created_at": row.created_at.isoformat() if row.created_at else None,
+            "created_at": utc_iso(row.created_at),
         }
+
+
+def utc_iso(when: datetime | None) -> str | None:
+    """A stored time in ISO 8601 with its zone (UTC): SQLite gives times back without one."""
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).isoformat()

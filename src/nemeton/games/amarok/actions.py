@@ -134,24 +134,23 @@ def action_message(action: Action) -> dict:
     """An action as a message (``amarok.action.*``, seats as seat arguments, cards by their id):
     the terminal lists the moves with it in the reader's language (``str(action)`` and
     ``marked()`` stay the English text, which records and answers use)."""
-    kind = action.kind
-    if kind == "take_own":
+    if isinstance(action, TakeOwn):
         return msg("amarok.action.take_own", slot=action.slot)
-    if kind == "take_river":
+    if isinstance(action, TakeRiver):
         return msg("amarok.action.take_river", card=action.card)
-    if kind == "take_deck":
+    if isinstance(action, TakeDeck):
         return msg("amarok.action.take_deck")
-    if kind == "take_seen":
+    if isinstance(action, TakeSeen):
         return msg("amarok.action.take_seen", card=action.card, seat=seat(action.seat))
-    if kind == "take_unseen":
+    if isinstance(action, TakeUnseen):
         return msg("amarok.action.take_unseen", seat=seat(action.seat))
-    if kind == "claw_front":
+    if isinstance(action, ClawFront):
         return msg("amarok.action.claw_front", card=action.card, seat=seat(action.seat))
-    if kind == "claw_hand":
+    if isinstance(action, ClawHand):
         return msg("amarok.action.claw_hand", seat=seat(action.seat), slot=action.slot)
-    if kind == "claw_river":
+    if isinstance(action, ClawRiver):
         return msg("amarok.action.claw_river", card=action.card)
-    if kind == "claw_deck":
+    if isinstance(action, ClawDeck):
         return msg("amarok.action.claw_deck")
     raise ValueError(f"not an Amarok action: {action!r}")
 

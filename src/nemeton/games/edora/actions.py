@@ -527,8 +527,8 @@ def action_message(action: Action) -> dict[str, Any] | None:
         potions = a.what == "potions"
         return msg("edora.action.stop_potions") if potions else msg("edora.action.stop_dice")
     if isinstance(a, Skip):
-        rune = a.what == "rune-stone"
-        return msg("edora.action.skip_rune") if rune else msg("edora.action.skip_standing")
+        is_rune = a.what == "rune-stone"
+        return msg("edora.action.skip_rune") if is_rune else msg("edora.action.skip_standing")
     if isinstance(a, TakeGem):
         gem = msg(f"edora.gem.{a.gem}") if a.gem in REWARD_NAMES else a.gem
         return msg("edora.action.gem", gem=gem, row=_row(a.row))

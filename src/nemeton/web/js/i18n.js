@@ -130,6 +130,27 @@ export function fmtList(items) {
   return format("list", { type: "conjunction" }, (l, o) => new Intl.ListFormat(l, o)).format(list);
 }
 
+const RELATIVE_UNITS = [["year", 365 * 86400], ["month", 30 * 86400], ["week", 7 * 86400], ["day", 86400],
+                        ["hour", 3600], ["minute", 60], ["second", 1]];
+
+/** How long ago (or from now) `when` is, as the page's language says it ("5 minutes ago",
+ *  "5 minuti fa", "hace 5 minutos"; "now", "ora", "ahora" within a minute); `now` for tests. */
+export function fmtRelative(when, now = Date.now()) {
+  const seconds = Math.round((new Date(when).getTime() - now) / 1000);
+  if (!Number.isFinite(seconds)) return "";
+  const rtf = format("relative", { numeric: "auto" }, (l, o) => new Intl.RelativeTimeFormat(l, o));
+  if (Math.abs(seconds) < 60) return rtf.format(0, "second");
+  const [unit, size] = RELATIVE_UNITS.find(([, s]) => Math.abs(seconds) >= s);
+  return rtf.format(Math.trunc(seconds / size), unit);
+}
+
+/** A date and time as the page's language writes them ("4 Dec 2026, 14:05", "4 dic 2026, 14:05"). */
+export function fmtDate(when) {
+  const date = new Date(when);
+  if (Number.isNaN(date.getTime())) return "";
+  return format("date", { dateStyle: "medium", timeStyle: "short" }, (l, o) => new Intl.DateTimeFormat(l, o)).format(date);
+}
+
 function pluralCategory(count) {
   return format("plural", {}, (l) => new Intl.PluralRules(l)).select(count);
 }

@@ -3,7 +3,7 @@
 
 import { MAX_NAME, agentLabel, api, colourName, h, loadTokens, localSeats, myName, renderParts, saveTokens, seatBadge, seatColour,
   shownMessage, takeOpenSeat } from "./common.js";
-import { language, startPage, t } from "./i18n.js";
+import { fmtDate, fmtRelative, language, startPage, t } from "./i18n.js";
 import { showRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -201,7 +201,8 @@ async function listRooms() {
     const status = r.status === "finished" ? ` · ${t("nemeton.web.lobby.finished")}` : r.status === "waiting"
       ? ` · ${t("nemeton.web.lobby.waiting_for", { count: r.open_seats.length })}` : "";
     return h("li", { class: "room", dataset: { room: r.room } },
-      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${t("nemeton.web.players_count", { count: r.players })}`, status),
+      h("div", { class: "room-title" }, h("strong", {}, title(r.game)), ` · ${t("nemeton.web.players_count", { count: r.players })}`, status,
+        r.created_at ? [" · ", h("time", { class: "room-created", datetime: r.created_at, title: fmtDate(r.created_at) }, fmtRelative(r.created_at))] : ""),
       h("div", { class: "room-seats" }, localSeats(r.seats).map(seat)),
       h("div", { class: "room-links" }, links));
   }) : [h("li", { class: "hint" }, filter === "open" ? t("nemeton.web.lobby.none_open") : t("nemeton.web.lobby.none_yet"))]));
