@@ -20,8 +20,9 @@ SPEC = get_game("edora")
 NAMES = ["Ann", "Bob", "Cleo", "Dara"]
 # words an Italian or Spanish screen shares with the English one: the game's name, the key's
 # codes (KNk, SIk, MImPn), and words that are the same in the language
-SHARED = {"it": {"Edora", "KNk", "SIk", "MImPn", "round", "rune"},
-          "es": {"Edora", "KNk", "SIk", "MImPn", "final", "total", "portal"}}
+TITLE = {"The", "Druids", "Edora"}  # the game's title is a proper noun (docs/i18n.md)
+SHARED = {"it": TITLE | {"KNk", "SIk", "MImPn", "round", "rune"},
+          "es": TITLE | {"KNk", "SIk", "MImPn", "final", "total", "portal"}}
 OPTIONS = [{"players": 2}, {"players": 3, "tablet_draft": True, "arranged_herbs": True},
            {"players": 4, "shared_dice": True, "revisit_sanctuaries": True}]
 
@@ -76,8 +77,12 @@ def test_english_is_the_default_and_the_screen_speaks_each_language():
     view = state.view(0)
     assert R.render(view) == R.render(view, lang="en")
     assert "The Druids of Edora · round 1" in R.render(view)
-    assert "I Druidi di Edora · round 1" in R.render(view, lang="it")
-    assert "Los Druidas de Edora · ronda 1" in R.render(view, lang="es")
+    assert "The Druids of Edora · round 1 · primo giocatore" in R.render(view, lang="it")
+    assert "The Druids of Edora · ronda 1 · jugador inicial" in R.render(view, lang="es")
+    # without names, a seat is the language's word for it (with names, the name)
+    assert "primo giocatore giocatore 1 [B]" in R.render(view, lang="it")
+    assert "jugador inicial jugador 1 [B]" in R.render(view, lang="es")
+    assert "primo giocatore Bob [B]" in R.render(view, names=["Ann", "Bob"], lang="it")
 
 
 def test_every_move_as_a_message_reads_as_its_english_text_and_is_translated():

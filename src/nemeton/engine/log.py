@@ -119,12 +119,17 @@ def action_marked(action: Any) -> str:
     return marked() if callable(marked) else str(action)
 
 
-def render_text(text: str, names: Names | None, players: int | None = None) -> str:
+def render_text(text: str, names: Names | None, players: int | None = None, lang: str = "en") -> str:
     """Text with seat markers (a sentence, a whole screen) rendered for a terminal: each
     seat by its name (``render_parts``), or with ``names=None`` as "seat n" (the plain text,
-    in lower case: for callers that have no names)."""
-    plain, parts = split_parts(text, players, capital=False)
-    return plain if names is None else render_parts(parts, names)
+    in lower case: for callers that have no names), in ``lang``'s word ("giocatore n")."""
+    if names is not None:
+        return render_parts(split_parts(text, players, capital=False)[1], names)
+    word = "seat {n}"
+    if lang != "en":
+        from ..i18n import template
+        word = template("nemeton.seat", lang) or word
+    return split_parts(text, players, capital=False, words=(word, word))[0]
 
 
 def _fresh(value: Any) -> Any:

@@ -118,7 +118,7 @@ def _hand(view, p: int, me, cards, lang: str) -> str:
 
 
 def render(view: Mapping[str, Any], names: Names | None = None, *, lang: str = "en") -> str:
-    return render_text(_screen(view, lang), names, view["players"])
+    return render_text(_screen(view, lang), names, view["players"], lang)
 
 
 def _screen(view: Mapping[str, Any], lang: str = "en") -> str:

@@ -448,7 +448,7 @@ def render(view: Mapping[str, Any], full: bool = False, names: Names | None = No
     out += _decision_help(view, board, lang)
     if view.get("final"):
         out += _final(view, lang)
-    return _fit(render_text("\n".join(out), names, view["players"]))
+    return _fit(render_text("\n".join(out), names, view["players"], lang))
 
 
 def _fit(text: str) -> str:
