@@ -187,6 +187,20 @@ def _mount_game_commands() -> None:
 _mount_game_commands()
 
 
+def _short_helps() -> None:
+    """Each command's line in ``nemeton --help``: the first paragraph of its help as one line
+    (Rich would otherwise keep the docstring's line breaks and draw a ragged list)."""
+    import inspect
+    for info in app.registered_commands:
+        if info.short_help is None and info.callback is not None:
+            doc = info.help or inspect.getdoc(info.callback) or ""
+            first = doc.split("\n\n")[0]
+            info.short_help = " ".join(first.split()) or None
+
+
+_short_helps()
+
+
 def main() -> None:
     app()
 
