@@ -132,3 +132,21 @@ def test_the_snapshot_and_the_lobby_give_the_made_up_names_as_messages(client):
 def test_a_room_of_named_people_sends_no_name_messages(client):
     room, tokens = create(client, "alarun", ("human", "human"))
     assert all(s.get("name_msg") is None for s in view(client, room, tokens[0])["seats"])
+
+
+def test_a_room_refused_for_its_options_says_why_as_a_message_with_the_options_labels(client):
+    """What the lobby's form shows when the options do not go together or a number is out of
+    range: the English detail as before, and a message naming the options by their labels."""
+    seats = [{"kind": "human", "name": f"P{i}"} for i in range(5)]
+    r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 5, "teams": True}, "seats": seats})
+    assert r.status_code == 400
+    body = r.json()
+    assert body["detail"].startswith("teams=true needs 4 or 6 players")
+    assert render(body["msg"], "it").startswith("Le squadre richiedono 4 o 6 giocatori")
+    r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 4, "rounds_to_win": 99}, "seats": seats[:4]})
+    assert r.status_code == 400
+    assert render(r.json()["msg"], "es") == "La opción «rondas para ganar» no admite 99; valores permitidos: de 1 a 9."
+    r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 4}, "seats": seats[:3]})
+    assert r.status_code == 400
+    assert render(r.json()["msg"], "it") == "Una partita a 4 giocatori vuole 4 posti, non 3."
+    assert client.get("/api/rooms").json() == []  # nothing made

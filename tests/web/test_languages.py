@@ -243,3 +243,33 @@ def test_the_rules_button_opens_the_rules_in_the_pages_language_and_closes(serve
         assert page.errors == [], page.errors
     finally:
         close_pages(page)
+
+
+@pytest.mark.parametrize("locale,lang", [("it-IT", "it"), ("es-ES", "es")])
+def test_options_that_do_not_go_together_are_refused_in_the_pages_language(server, browser, locale, lang):
+    """A person picks Amarok for 5 with teams (teams need 4 or 6): the form says why in their
+    language, naming nothing in English, and no room is made."""
+    page = context_page(browser, locale)
+    try:
+        open_lobby(page, server, lang)
+        choose_game(page, "amarok")
+        page.select_option("#players", "5")
+        page.check("#options input[name=teams]")
+        page.click("#create")
+        page.wait_for_function("document.getElementById('form-error').textContent.length > 0")
+        shown = page.text_content("#form-error")
+        expected = {"it": "Le squadre richiedono 4 o 6 giocatori", "es": "Los equipos requieren 4 o 6 jugadores"}[lang]
+        assert shown.startswith(expected), shown
+        assert "teams" not in shown and "players" not in shown, shown
+        assert page.url.rstrip("/") == server.base.rstrip("/")  # still in the lobby: nothing made
+        # a number out of range is named by its label in the language
+        page.select_option("#players", "4")
+        page.uncheck("#options input[name=teams]")
+        page.fill("#options input[name=rounds_to_win]", "12")
+        page.click("#create")
+        label = catalogue(lang)["amarok.option.rounds_to_win.label"]
+        page.wait_for_function(f"document.getElementById('form-error').textContent.includes({label!r})")
+        assert "12" in page.text_content("#form-error")
+        assert page.errors == [], page.errors
+    finally:
+        close_pages(page)

@@ -70,6 +70,19 @@ def language() -> str:
     return _LANGUAGE[0] if _LANGUAGE else from_environment()
 
 
+def error_text(exc: Exception, game: str | None = None) -> str:
+    """An error as the terminal says it: its message in the terminal's language where it
+    carries one (``exc.msg``: options refused, with the option's label in ``game``), else its
+    English text."""
+    from ..i18n import render, with_option_labels
+    lang = language()
+    message = getattr(exc, "msg", None)
+    if lang == "en" or not message:
+        return str(exc)
+    labelled = with_option_labels(message, game) if game else None
+    return render(labelled or message, lang)
+
+
 def set_language(code: str | None) -> None:
     from ..i18n import LANGUAGES, normalize
     if code is None:  # the environment's (each command run afresh: a test runs many in one process)

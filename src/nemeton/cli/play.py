@@ -29,7 +29,7 @@ from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
 from ..i18n import t
-from .common import complete_game, complete_seats, console, language, fail, parse_option_pairs, say, show, split_agent_specs
+from .common import complete_game, complete_seats, console, error_text, fail, language, parse_option_pairs, say, show, split_agent_specs
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -315,7 +315,7 @@ def play_command(
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
         state = spec.make(players=players, seed=seed, **opts)
     except NemetonError as exc:
-        fail(str(exc))
+        fail(error_text(exc, game))
     agent_specs, seat = seat_plan(split_agent_specs(agents), players, seat)
     screen = Screen(parse_names(names, players) if names is not None else default_names(agent_specs, seat), players, seat,
                     describe=getattr(spec, "action_message", None))

@@ -1,6 +1,7 @@
 """Errors that speak to the person: each says what was wrong and what is allowed."""
 
 import reprlib
+from typing import Any
 
 from .log import split_parts
 
@@ -11,9 +12,11 @@ class NemetonError(Exception):
     A message names seats with :func:`nemeton.engine.log.seat_ref`; the error splits it at
     construction: ``str(exc)`` is the plain text (seats written "seat n", never a marker) and
     ``exc.parts`` the structured parts (strings and ``{"seat": n}``) a client renders with
-    the players' names. Errors pickle with both (agents run in worker processes)."""
+    the players' names. ``msg``, where given, is the same as a message (an id and arguments,
+    :mod:`nemeton.i18n`) that a client or the terminal renders in its reader's language; the
+    text stays English. Errors pickle with all three (agents run in worker processes)."""
 
-    def __init__(self, *args: object) -> None:
+    def __init__(self, *args: object, msg: dict[str, Any] | None = None) -> None:
         if args and isinstance(args[0], str):
             plain, parts = split_parts(args[0], capital=False)
             args = (plain,) + args[1:]
@@ -21,6 +24,7 @@ class NemetonError(Exception):
             parts = [str(args[0])] if args else []
         super().__init__(*args)
         self.parts: list = parts
+        self.msg = msg
 
 
 class InvalidOptionsError(NemetonError, ValueError):

@@ -23,6 +23,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from ..i18n import msg
 from .errors import InvalidOptionsError, NemetonError, clip, snippet
 
 
@@ -170,6 +171,26 @@ def _as_int(value: Any) -> int | None:
     return None
 
 
+def _range_msg(meta: typing.Mapping[str, Any]) -> dict[str, Any]:
+    """An integer option's range as a message ("from 1 to 9", "1 or more", "any integer")."""
+    lo, hi = meta.get("min"), meta.get("max")
+    if lo is not None and hi is not None:
+        return msg("nemeton.option.range.between", low=lo, high=hi)
+    if lo is not None:
+        return msg("nemeton.option.range.at_least", low=lo)
+    if hi is not None:
+        return msg("nemeton.option.range.at_most", high=hi)
+    return msg("nemeton.option.range.any")
+
+
+def _counts_msg(counts: tuple[int, ...]) -> Any:
+    """Player counts as a range message where they run without a gap ("from 2 to 4"), else
+    the numbers joined by commas."""
+    if counts and list(counts) == list(range(min(counts), max(counts) + 1)):
+        return _range_msg({"min": min(counts), "max": max(counts)})
+    return ", ".join(map(str, counts))
+
+
 def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> Any:
     kind, allowed = _describe(tp, meta)
     optional = type(None) in get_args(tp)
@@ -189,7 +210,9 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
         for c in choices:
             if (type(value) is type(c) and value == c) or (isinstance(value, str) and str(c) == value):
                 return c
-        raise InvalidOptionsError(f"option {name}={shown} is not allowed; choose one of: {allowed}")
+        raise InvalidOptionsError(f"option {name}={shown} is not allowed; choose one of: {allowed}",
+                                  msg=msg("nemeton.error.option.choose", name=name, value=shown,
+                                          allowed=", ".join(str(c) for c in choices)))
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -198,24 +221,33 @@ def _coerce(name: str, value: Any, tp: Any, meta: typing.Mapping[str, Any]) -> A
         if isinstance(value, str) and value.strip().lower() in _FALSE:
             return False
         raise InvalidOptionsError(f"option {name}={shown} is not allowed; choose one of: true, false "
-                                  f"(or yes/no, on/off, 1/0 as text)")
+                                  f"(or yes/no, on/off, 1/0 as text)",
+                                  msg=msg("nemeton.error.option.bool", name=name, value=shown))
     if kind == "int":
         ivalue = _as_int(value)
         if ivalue is None:
-            raise InvalidOptionsError(f"option {name}={shown} is not an integer; allowed: {allowed}")
+            raise InvalidOptionsError(f"option {name}={shown} is not an integer; allowed: {allowed}",
+                                      msg=msg("nemeton.error.option.integer", name=name, value=shown,
+                                              allowed=_range_msg(meta)))
         lo, hi = meta.get("min"), meta.get("max")
         if (lo is not None and ivalue < lo) or (hi is not None and ivalue > hi):
-            raise InvalidOptionsError(f"option {name}={shown} is out of range; allowed: {allowed}")
+            raise InvalidOptionsError(f"option {name}={shown} is out of range; allowed: {allowed}",
+                                      msg=msg("nemeton.error.option.range", name=name, value=shown,
+                                              allowed=_range_msg(meta)))
         if (hi is None and ivalue > MAX_OPTION_INT) or (lo is None and ivalue < -MAX_OPTION_INT):
             raise InvalidOptionsError(f"option {name}={shown} is out of range; allowed: {allowed} "
-                                      f"(and at most {MAX_OPTION_INT:,} in size)")
+                                      f"(and at most {MAX_OPTION_INT:,} in size)",
+                                      msg=msg("nemeton.error.option.range", name=name, value=shown,
+                                              allowed=_range_msg(meta)))
         return ivalue
     if kind == "str":
         if not isinstance(value, str):
-            raise InvalidOptionsError(f"option {name}={shown} must be text")
+            raise InvalidOptionsError(f"option {name}={shown} must be text",
+                                      msg=msg("nemeton.error.option.text", name=name, value=shown))
         if len(value) > MAX_TEXT_CHARS:
             raise InvalidOptionsError(f"option {name} is {len(value)} characters long; "
-                                      f"at most {MAX_TEXT_CHARS} are allowed")
+                                      f"at most {MAX_TEXT_CHARS} are allowed",
+                                      msg=msg("nemeton.error.option.long", name=name, count=MAX_TEXT_CHARS))
         return value
     if value is not None and not isinstance(value, (str, int, float)):
         raise InvalidOptionsError(f"option {name}={shown} is not allowed; allowed: {allowed}")
@@ -239,13 +271,15 @@ def build_options(cls: type[O], raw: typing.Mapping[str, Any],
                           for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
         raise InvalidOptionsError(
             f"unknown option{'s' if len(unknown) > 1 else ''} {shown}; "
-            f"allowed options: {', '.join(fields)}")
+            f"allowed options: {', '.join(fields)}",
+            msg=msg("nemeton.error.option.unknown", count=len(unknown), names=shown, allowed=list(fields)))
     values = {name: _coerce(name, val, hints[name], fields[name].metadata) for name, val in raw.items()}
     opts = cls(**values)
     if player_counts is not None and opts.players not in player_counts:
         raise InvalidOptionsError(
             f"players={opts.players} is not allowed; this game is for "
-            f"{', '.join(map(str, player_counts))} players")
+            f"{', '.join(map(str, player_counts))} players",
+            msg=msg("nemeton.error.option.players", count=opts.players, allowed=_counts_msg(player_counts)))
     try:
         opts.validate()
     except (NemetonError, MemoryError):

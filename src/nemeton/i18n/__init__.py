@@ -276,6 +276,23 @@ def render_parts(message: Mapping[str, Any], lang: str = DEFAULT, players: int |
     return split_parts(render(message, lang), players, capital=capital, words=(word[:1].upper() + word[1:], word))
 
 
+def with_option_labels(message: Mapping[str, Any] | None, game: str) -> Message | None:
+    """An options error's message (``nemeton.error.option.*``) with the option's code name
+    (``args["name"]``) replaced by ``game``'s label for it (``<game>.option.<name>.label``,
+    else ``nemeton.option.<name>.label``: players), where the catalogue has one: what the
+    lobby shows the option as."""
+    if not message or not isinstance(message.get("args"), Mapping):
+        return dict(message) if message else None
+    args = dict(message["args"])
+    name = args.get("name")
+    if isinstance(name, str):
+        for id in (f"{game}.option.{name}.label", f"nemeton.option.{name}.label"):
+            if template(id) is not None:
+                args["name"] = arg(msg(id))
+                break
+    return {"id": message["id"], "args": args}
+
+
 def t(id: str, lang: str = DEFAULT, **args: Any) -> str:
     """A message rendered at once (for text a program prints: the terminal's lines)."""
     return render(msg(id, **args), lang)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...engine import GameOptions, InvalidOptionsError, build_options, option
+from ...i18n import msg
 from .components import load_deck, standard_deck_text
 
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -27,9 +28,12 @@ class AmarokOptions(GameOptions):
         if self.teams and self.players not in (4, 6):
             raise InvalidOptionsError(
                 f"teams=true needs 4 or 6 players (2 or 3 teams of partners sitting opposite); "
-                f"got players={self.players}. Use players=4 or 6, or teams=false.")
+                f"got players={self.players}. Use players=4 or 6, or teams=false.",
+                msg=msg("amarok.error.teams_players", players=self.players))
         if self.partner_hand and not self.teams:
-            raise InvalidOptionsError("partner_hand=true only applies with teams=true")
+            raise InvalidOptionsError("partner_hand=true only applies with teams=true",
+                                      msg=msg("amarok.error.partner_hand", name=msg("amarok.option.partner_hand.label"),
+                                              teams=msg("amarok.option.teams.label")))
         load_deck(self.deck).check_size(self.players)
 
 

@@ -8,6 +8,7 @@ from typing import Literal, Optional
 
 from ...engine.errors import InvalidOptionsError
 from ...engine.options import GameOptions, option
+from ...i18n import msg
 from .board import board_from_text, standard_board_text
 
 
@@ -34,10 +35,14 @@ class EdoraOptions(GameOptions):
     def validate(self) -> None:
         if self.shared_herbs and self.arranged_herbs:
             raise InvalidOptionsError(
-                "shared_herbs (V2) and arranged_herbs (V3) exclude each other; choose at most one")
+                "shared_herbs (V2) and arranged_herbs (V3) exclude each other; choose at most one",
+                msg=msg("edora.error.herbs_exclusive", first=msg("edora.option.shared_herbs.label"),
+                        second=msg("edora.option.arranged_herbs.label")))
         board = board_from_text(self.board)
         if board.max_spaces < self.players:
             short = [board.names[s] for s in range(board.size) if len(board.spaces[s]) < self.players]
             raise InvalidOptionsError(
                 f"the board gives {board.max_spaces} spaces to some sanctuaries ({', '.join(short)}); "
-                f"{self.players} players need {self.players}")
+                f"{self.players} players need {self.players}",
+                msg=msg("edora.error.board_spaces", spaces=board.max_spaces, sanctuaries=", ".join(short),
+                        players=self.players))
