@@ -47,8 +47,29 @@ def test_score_json_prints_one_object_with_every_part(tmp_path):
 def test_score_table_is_readable(tmp_path):
     result = run(tmp_path, LAUREN)
     assert result.exit_code == 0, result.output
-    for text in ("row points", "column points", "DRUI", "centum auri: 10", "colour bonus (red): 8", "total: 104"):
+    for text in ("row points", "column points", "DRUI", "Centum auri: 10", "colour bonus (red): 8", "total: 104",
+                 "druid apprentice counts as: Dragon eggs (blue) (the best choice, made for you)"):
         assert text in result.stdout
+
+
+@pytest.mark.parametrize("lang,texts", [
+    ("it", ["Alarún: il tuo quadrato magico", "punti riga", "punti colonna", "riga 1", "DRUI",
+            "pozioni: righe 38 + colonne 48 = 86", "bonus colore (rosso): 8", "totale: 104"]),
+    ("es", ["Alarún: tu cuadrado mágico", "puntos fila", "puntos columna", "fila 1", "DRUI",
+            "pociones: filas 38 + columnas 48 = 86", "bonificación de color (rojo): 8", "total: 104"]),
+])
+def test_the_score_sheet_speaks_the_terminals_language(tmp_path, lang, texts):
+    path = tmp_path / "square.json"
+    path.write_text(json.dumps(LAUREN), encoding="utf-8")
+    from nemeton.cli import app as main_app
+    result = runner.invoke(main_app, ["--lang", lang, "alarun", "score", str(path)])
+    assert result.exit_code == 0, result.output
+    for text in texts:
+        assert text in result.stdout, (text, result.stdout)
+    assert "row points" not in result.stdout and "colour bonus" not in result.stdout and "potions" not in result.stdout
+    # the JSON is the same in every language (programs read it)
+    english = runner.invoke(main_app, ["alarun", "score", str(path), "--json"]).stdout
+    assert runner.invoke(main_app, ["--lang", lang, "alarun", "score", str(path), "--json"]).stdout == english
 
 
 def test_a_druid_set_by_the_person_is_used(tmp_path):

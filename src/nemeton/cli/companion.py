@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..engine import GameSpec, InputError
 from ..engine.companion import ScoreSheet
-from .common import fail, read_text_file
+from .common import fail, language, read_text_file
 
 
 def companion_app(spec: GameSpec) -> typer.Typer:
@@ -35,7 +35,7 @@ def companion_app(spec: GameSpec) -> typer.Typer:
     ) -> None:
         text = read_text_file(file, f"{spec.name} score")
         try:
-            sheet = companion.score(text)
+            sheet = companion.score(text, lang=language())
         except InputError as exc:
             fail(f"{file}: {exc}")  # printed literally: brackets in a file name or a message stay as typed
         if as_json:

@@ -23,4 +23,4 @@ class ScoreSheet:
 class Companion:
     summary: str                       # what the command does, one line
     input_help: str                    # the file's format, for the command's help
-    score: Callable[[str], ScoreSheet]  # the file's text -> the sheet, or InputError
+    score: Callable[..., ScoreSheet]   # (the file's text, lang="en") -> the sheet, or InputError

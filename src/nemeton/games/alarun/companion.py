@@ -131,22 +131,29 @@ def score_square_text(text: str) -> ScoreBreakdown:
     return parse_square_text(text).score()
 
 
-def score_sheet(text: str) -> ScoreSheet:
-    """The score sheet of a square typed in as JSON text (``nemeton alarun score``)."""
+def score_sheet(text: str, lang: str = "en") -> ScoreSheet:
+    """The score sheet of a square typed in as JSON text (``nemeton alarun score``), its words
+    in ``lang`` (alarun.companion.*; the cards' 4-letter codes and the JSON stay as they are)."""
+    from ...i18n import msg, render
+    from .events import card_message, colour_message
+
+    def T(id: str, **args: Any) -> str:
+        return render(msg(f"alarun.companion.{id}", **args), lang)
+
     square = parse_square_text(text)
     result = square.score()
     cells = list(square.grid)
-    rows = tuple((f"row {r + 1}", *[short_name(x) for x in cells[r * 5:r * 5 + 5]], str(result.rows[r]))
+    rows = tuple((T("row", n=r + 1), *[short_name(x) for x in cells[r * 5:r * 5 + 5]], str(result.rows[r]))
                  for r in range(5))
-    rows += (("column points", *[str(p) for p in result.columns], ""),)
-    chosen = "chosen for you" if square.druid is None else "as you set it"
-    lines = (f"druid counts as: {result.to_json()['druid']} ({chosen})",
-             f"potions: rows {sum(result.rows)} + columns {sum(result.columns)} = {result.potions}",
-             f"centum auri: {result.centum_auri}",
-             f"colour bonus ({COLOURS[square.secret_colour]}): {result.colour_bonus}")
-    return ScoreSheet(title="Alarún: your magic square",
-                      columns=("", *[f"col {c + 1}" for c in range(5)], "row points"), rows=rows, lines=lines,
-                      total=f"total: {result.total}",
+    rows += ((T("column_points"), *[str(p) for p in result.columns], ""),)
+    druid = card_message(result.to_json()["druid"])
+    lines = (T("druid_chosen" if square.druid is None else "druid_set", card=druid),
+             T("potions", rows=sum(result.rows), columns=sum(result.columns), total=result.potions),
+             T("centum_auri", points=result.centum_auri),
+             T("colour_bonus", colour=colour_message(COLOURS[square.secret_colour]), points=result.colour_bonus))
+    return ScoreSheet(title=T("title"),
+                      columns=("", *[T("column", n=c + 1) for c in range(5)], T("row_points")), rows=rows, lines=lines,
+                      total=T("total", points=result.total),
                       data={**result.to_json(), "secret_colour": COLOURS[square.secret_colour]})
 
 
