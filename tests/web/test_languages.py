@@ -273,3 +273,21 @@ def test_options_that_do_not_go_together_are_refused_in_the_pages_language(serve
         assert page.errors == [], page.errors
     finally:
         close_pages(page)
+
+
+@pytest.mark.parametrize("locale,lang", [("it-IT", "it"), ("es-ES", "es")])
+def test_the_replay_names_the_ai_seats_agents_in_the_pages_language(server, browser, locale, lang):
+    room, _tokens, _ = create_room(server, "alarun", ["random", "heuristic"])
+    page = context_page(browser, locale)
+    try:
+        page.goto(f"{server.base}/rooms/{room}/replay")
+        page.wait_for_function(f"document.documentElement.lang === '{lang}' && "
+                               "document.querySelectorAll('#players .kind').length === 2")
+        kinds = page.eval_on_selector_all("#players .kind", "es => es.map((e) => e.textContent)")
+        words = catalogue(lang)
+        assert kinds == [render({"id": "nemeton.web.ai_kind", "args": {"agent": words[f"nemeton.agent.{a}"]}}, lang)
+                         for a in ("random", "heuristic")], kinds
+        assert not any("random" in k or "heuristic" in k for k in kinds), kinds
+        assert page.errors == [], page.errors
+    finally:
+        close_pages(page)

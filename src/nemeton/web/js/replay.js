@@ -3,12 +3,12 @@
 
 import { api, loadRenderer, loadTokens } from "./common.js";
 import { clear, drawGame, drawScoreSheet, h, logEntry, render, seatBadge } from "./kit.js";
-import { localSeats, seatNameOf } from "./text.js";
+import { agentLabel, localSeats, seatNameOf } from "./text.js";
 import { startPage, t, tNodes } from "./i18n.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
-const page = { info: null, game: null, seat: null, step: 0, steps: 0, data: null, timer: null, cache: new Map() };
+const page = { info: null, game: null, agents: [], seat: null, step: 0, steps: 0, data: null, timer: null, cache: new Map() };
 
 async function start() {
   try {
@@ -20,6 +20,7 @@ async function start() {
   }
   const catalogue = await api("GET", "/api/games");
   const game = catalogue.find((g) => g.name === page.info.game);
+  page.agents = game ? game.agents : [];  // the agents' labels in the reader's language
   document.title = t("nemeton.web.replay.document_title", { game: game ? game.title : page.info.game });
   $("title").textContent = t("nemeton.web.replay.heading", { game: game ? game.title : page.info.game });
   document.body.dataset.game = page.info.game;
@@ -126,7 +127,7 @@ function draw() {
     : tNodes(data.over === false && data.step === data.steps ? "nemeton.web.replay.now_to_act" : "nemeton.web.replay.to_act", {}, { seats: acting }),
   $("status"));
   render([h("h2", {}, t("nemeton.web.players")), h("ul", {}, seats.map((s) => h("li", { key: s.seat, class: `player${data.acting.includes(s.seat) ? " acting" : ""}` },
-    seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: s.agent }) : t("nemeton.web.replay.person")),
+    seatBadge(s.seat, s.name), h("span", { class: "kind" }, s.kind === "ai" ? t("nemeton.web.ai_kind", { agent: agentLabel(page.agents, s.agent) }) : t("nemeton.web.replay.person")),
     data.view.scores && data.view.scores[s.seat] !== null ? h("span", { class: "score", title: t("nemeton.web.score") }, String(data.view.scores[s.seat])) : null)))],
   $("players"));
   const log = data.log;
