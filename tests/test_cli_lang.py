@@ -51,3 +51,13 @@ def test_english_is_the_default_and_a_language_we_lack_is_refused():
 def test_a_language_chosen_once_does_not_stay_for_the_next_command():
     assert "Tocca a te." in play("--lang", "it").output
     assert "Your move." in play(env={"LANG": "en_GB.UTF-8"}).output
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("it", "Opzioni: squadre: no, mazzo: standard (sha256:"),
+    ("es", "Opciones: equipos: no, mazo: estándar (sha256:"),
+    ("en", "Options: teams: false, deck: standard (sha256:"),
+])
+def test_the_opening_line_names_the_options_by_their_labels(lang, line):
+    result = runner.invoke(app, ["--lang", lang, "play", "amarok", "--players", "3", "--seed", "1"], input="q\n")
+    assert line in result.output, result.output[:400]

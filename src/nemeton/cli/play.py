@@ -54,6 +54,23 @@ MAX_NAME = 24  # characters in a player's name
 _YOU_TWICE = re.compile(r"\bYou( \[[A-Z]\])? \(you\)")
 
 
+def shown_option_words(game: str, name: str, value: Any) -> str:
+    """``name: value`` for the opening line: as typed in English (``teams: false``), else by
+    the option's label and the value's words in the terminal's language (``squadre: no``)."""
+    from ..i18n import template
+    lang = language()
+    if lang == "en":
+        return f"{name}: {show(value)}"
+    label = template(f"{game}.option.{name}.label", lang) or name
+    if isinstance(value, bool) or value is None:
+        words = tr(f"nemeton.option.value.{str(value).lower()}")
+    else:
+        words = template(f"{game}.option.{name}.{value}", lang) or show(value)
+        if words.startswith("standard ("):  # a data option: the standard file, by its hash
+            words = tr("nemeton.option.value.standard") + words[len("standard"):]
+    return f"{label}: {words}"
+
+
 def tr(id: str, **args: Any) -> str:
     """Message ``id`` in the terminal's language (:func:`nemeton.cli.common.language`)."""
     return t(id, language(), **args)
@@ -326,7 +343,7 @@ def play_command(
         fail(str(exc))
     table = Table(state, seats)
     hint_seed = secrets.randbits(63)  # the hints' searches: drawn from the system, never from the seed
-    shown = ", ".join(f"{name}: {show(value)}" for name, value in display_options(state.options).items()
+    shown = ", ".join(shown_option_words(game, name, value) for name, value in display_options(state.options).items()
                       if name != "players")
     named = "" if screen.names[seat] == you() else f" ({screen.names[seat]})"
     say(tr("nemeton.cli.opening", title=spec.title, count=players, names=", ".join(screen.names),
