@@ -23,14 +23,14 @@ CASES = [
      "«erbe condivise» (V2) e «erbe a piacere» (V3)", ["shared herbs", "arranged herbs"]),
     ("amarok", {"players": 9}, "nemeton.error.option.range", "L'opzione «giocatori» non ammette 9; valori ammessi: da 3 a 6",
      ["players"]),
-    ("amarok", {"players": 4, "rounds_to_win": "x"}, "nemeton.error.option.integer", "«round da vincere» vuole un numero intero (da 1 a 9)",
+    ("amarok", {"players": 4, "rounds_to_win": "x"}, "nemeton.error.option.integer", "«round da vincere» richiede un numero intero (da 1 a 9)",
      ["rounds to win"]),
     ("amarok", {"players": 4, "rounds_to_win": 99}, "nemeton.error.option.range", "non ammette 99; valori ammessi: da 1 a 9", []),
     ("amarok", {"players": 4, "teams": "maybe"}, "nemeton.error.option.bool", "L'opzione «squadre» non ammette 'maybe'", []),
     ("amarok", {"players": 4, "bogus": 1, "other": 2}, "nemeton.error.option.unknown", "Opzioni sconosciute: bogus, other", []),
     ("amarok", {"players": 4, "bogus": 1}, "nemeton.error.option.unknown", "Opzione sconosciuta: bogus", []),
     ("edora", {"players": 2, "fire_pit_scoring": "never"}, "nemeton.error.option.choose", "scegli tra: rulebook, summary", []),
-    ("alarun", {"players": 2, "action_cap": "lots"}, "nemeton.error.option.integer", "vuole un numero intero", []),
+    ("alarun", {"players": 2, "action_cap": "lots"}, "nemeton.error.option.integer", "richiede un numero intero", []),
 ]
 
 

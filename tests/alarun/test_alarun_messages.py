@@ -30,12 +30,13 @@ _SHORT_ALIKE = {f"alarun.term.short.{k}" for k in ("fungi_magica", "calendula", 
                                                     "druid", "centum_auri")}
 SAME_AS_ENGLISH = {
     "it": {"alarun.ingredient.fungi_magica", "alarun.ingredients.fungi_magica", "alarun.card.centum_auri",
-           "alarun.ingredient.calendula"} | _SHORT_ALIKE,
+           "alarun.ingredient.calendula", "alarun.companion.centum_auri", "alarun.companion.column"} | _SHORT_ALIKE,
     "es": {"alarun.ingredient.fungi_magica", "alarun.ingredients.fungi_magica", "alarun.card.centum_auri",
-           "alarun.web.sheet.total"} | _SHORT_ALIKE,
+           "alarun.web.sheet.total", "alarun.companion.centum_auri", "alarun.companion.total"} | _SHORT_ALIKE,
 }
 #: Ids beside the log's: the table's and the terminal's words (tests/alarun/test_alarun_table_i18n.py), the lobby's.
-TABLE_PREFIXES = ("alarun.web.", "alarun.term.", "alarun.action.", "alarun.summary", "alarun.option.")
+TABLE_PREFIXES = ("alarun.web.", "alarun.term.", "alarun.action.", "alarun.summary", "alarun.option.",
+                  "alarun.companion.")  # the score sheet: tests/alarun/test_alarun_companion.py
 
 
 def english_ids() -> set[str]:

@@ -92,7 +92,7 @@ def test_every_action_kind_has_a_message_in_each_language_and_str_stays_english(
     assert texts["it"] == ["scambia Uova di drago (blu) con Centum auri", "passa", "scambia tutto e passa",
                            "gira: scarta le carte scoperte al centro, scopri quelle coperte", "piazza Mirra (rosso) in (+1,-2)"]
     assert texts["es"] == ["intercambiar Huevos de dragón (azul) por Centum auri", "pasar", "intercambiar todo y pasar",
-                           "voltear: descartar las cartas boca arriba del centro, girar las que están boca abajo",
+                           "dar la vuelta: descartar las cartas boca arriba del centro, descubrir las que están boca abajo",
                            "colocar Mirra (rojo) en (+1,-2)"]
     assert [str(a) for a in ACTIONS] == ["swap dragon_eggs:blue <-> centum_auri", "pass", "swap all and pass",
                                          "flip: discard the face-up centre, turn the face-down cards up",

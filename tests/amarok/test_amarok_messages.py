@@ -137,8 +137,9 @@ def test_every_message_of_the_catalogue_is_met():
         used |= _check(state, viewer, message)
     # the event log's ids: not the web table's (amarok.web.*), the terminal's (amarok.term.*,
     # amarok.action.*: tests/amarok/test_amarok_render_languages.py, tests/js/amarok_i18n.test.mjs)
-    # nor the lobby's (the summary, amarok.option.*)
-    others = ("amarok.web.", "amarok.term.", "amarok.action.", "amarok.option.", "amarok.summary")
+    # nor the lobby's (the summary, amarok.option.*, the options refused: amarok.error.*,
+    # tests/test_option_messages.py)
+    others = ("amarok.web.", "amarok.term.", "amarok.action.", "amarok.option.", "amarok.summary", "amarok.error.")
     ours = {i for i in catalogue("en") if i.startswith("amarok.") and not i.startswith(others)}
     assert ours - used == set()
     assert used <= ours

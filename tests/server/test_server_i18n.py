@@ -148,5 +148,5 @@ def test_a_room_refused_for_its_options_says_why_as_a_message_with_the_options_l
     assert render(r.json()["msg"], "es") == "La opción «rondas para ganar» no admite 99; valores permitidos: de 1 a 9."
     r = client.post("/api/rooms", json={"game": "amarok", "options": {"players": 4}, "seats": seats[:3]})
     assert r.status_code == 400
-    assert render(r.json()["msg"], "it") == "Una partita a 4 giocatori vuole 4 posti, non 3."
+    assert render(r.json()["msg"], "it") == "Una partita a 4 giocatori richiede 4 posti, non 3."
     assert client.get("/api/rooms").json() == []  # nothing made

@@ -30,7 +30,7 @@ def test_a_bad_name_and_an_unknown_token_are_messages_too(client):
     room, tokens = create(client, "alarun", ("human", "human"))
     r = client.get(f"/api/rooms/{room}/view", params={"token": "x" * 40})
     assert r.status_code == 403 and r.json()["msg"] == {"id": "nemeton.error.unknown_token"}
-    assert render(r.json()["msg"], "es") == "Este enlace no es válido para esta sala."
+    assert render(r.json()["msg"], "es") == "Este enlace no es válido para esta mesa."
     r = client.post("/api/rooms", json={"game": "alarun", "seats": [{"kind": "human", "name": "a" * 99}, {"kind": "human"}]})
     assert r.status_code == 422 and r.json()["msg"]["id"] == "nemeton.error.name_long"
     assert render(r.json()["msg"], "it") == "Il nome può avere al massimo 24 caratteri."

@@ -60,7 +60,8 @@ def test_the_lobby_refuses_bad_options_with_the_servers_message_and_creates_noth
     page.fill("#options [name=action_cap]", "0")
     page.click("#create")
     page.wait_for_function("document.getElementById('form-error').textContent.length > 0")
-    assert "action_cap" in page.text_content("#form-error")
+    # the server's refusal as a message: the option named by its label in the lobby
+    assert page.text_content("#form-error") == "The option “action cap” does not allow 0; allowed: 1 or more."
     assert page.url.endswith("/")
     assert len(httpx.get(f"{server.base}/api/rooms").json()) == before
 
