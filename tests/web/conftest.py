@@ -97,9 +97,12 @@ class PageErrors(list):
     """JavaScript errors a page raised: a test fails on any (checked when the page closes)."""
 
 
-def new_page(browser, width=1280, height=800):
+def new_page(browser, width=1280, height=800, locale=None):
+    """A page in a fresh browser context; ``locale`` ("it-IT"): the browser's language
+    (navigator.languages), else the browser's default."""
     # the pages forbid eval (CSP): Playwright's wait_for_function needs it, so tests bypass the policy
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True,
+                                  **({"locale": locale} if locale else {}))
     context.set_default_timeout(15_000)
     page = context.new_page()
     page.errors = PageErrors()

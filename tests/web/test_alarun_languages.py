@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PageErrors, close_pages, create_room, play_by_clicks, snapshot
+from conftest import close_pages, create_room, new_page, play_by_clicks, snapshot
 
 # English the table draws (games/alarun/web/renderer.js: alarun.web.* in English): words and
 # phrases no Italian or Spanish page may show. Words a language writes alike are left out.
@@ -36,12 +36,7 @@ READ_PAGE = """() => {
 
 
 def context_page(browser, locale):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True, locale=locale)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.errors = PageErrors()
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return page
+    return new_page(browser, height=900, locale=locale)
 
 
 def english_left(page, lang):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PageErrors, close_pages, create_room, play_by_clicks, screenshot, snapshot
+from conftest import close_pages, create_room, new_page, play_by_clicks, screenshot, snapshot
 
 from nemeton.i18n import catalogue
 
@@ -50,14 +50,7 @@ READ_PAGE = """(names) => {
 
 
 def context_page(browser, locale):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True, locale=locale)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.errors = PageErrors()
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" and "WebSocket" not in msg.text
-            and "Failed to load resource" not in msg.text else None)
-    return page
+    return new_page(browser, locale=locale)
 
 
 def test_the_phrases_are_the_tables_english():

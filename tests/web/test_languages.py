@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PageErrors, close_pages, create_room
+from conftest import close_pages, create_room, new_page
 
 from nemeton.i18n import catalogue, render
 
@@ -35,15 +35,7 @@ SYMBOLS = ["●", "■", "▲", "◆", "★", "✚"]
 
 
 def context_page(browser, locale):
-    """A page in a browser context whose language is ``locale`` (navigator.languages)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True, locale=locale)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.errors = PageErrors()
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" and "WebSocket" not in msg.text
-            and "Failed to load resource" not in msg.text else None)
-    return page
+    return new_page(browser, locale=locale)
 
 
 def open_lobby(page, server, lang):
