@@ -70,17 +70,13 @@ def language() -> str:
     return _LANGUAGE[0] if _LANGUAGE else from_environment()
 
 
-def error_text(exc: Exception, game: str | None = None) -> str:
+def error_text(exc: Exception) -> str:
     """An error as the terminal says it: its message in the terminal's language where it
-    carries one (``exc.msg``: options refused, with the option's label in ``game``), else its
-    English text."""
-    from ..i18n import render, with_option_labels
+    carries one (``exc.msg``: options refused), else its English text."""
+    from ..i18n import render
     lang = language()
     message = getattr(exc, "msg", None)
-    if lang == "en" or not message:
-        return str(exc)
-    labelled = with_option_labels(message, game) if game else None
-    return render(labelled or message, lang)
+    return str(exc) if lang == "en" or not message else render(message, lang)
 
 
 def set_language(code: str | None) -> None:

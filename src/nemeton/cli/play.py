@@ -332,7 +332,7 @@ def play_command(
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
         state = spec.make(players=players, seed=seed, **opts)
     except NemetonError as exc:
-        fail(error_text(exc, game))
+        fail(error_text(exc))
     agent_specs, seat = seat_plan(split_agent_specs(agents), players, seat)
     screen = Screen(parse_names(names, players) if names is not None else default_names(agent_specs, seat), players, seat,
                     describe=getattr(spec, "action_message", None))

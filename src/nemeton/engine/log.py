@@ -127,8 +127,8 @@ def render_text(text: str, names: Names | None, players: int | None = None, lang
         return render_parts(split_parts(text, players, capital=False)[1], names)
     word = "seat {n}"
     if lang != "en":
-        from ..i18n import template
-        word = template("nemeton.seat", lang) or word
+        from ..i18n import seat_word
+        word = seat_word(lang)
     return split_parts(text, players, capital=False, words=(word, word))[0]
 
 

@@ -107,9 +107,17 @@ class GameSpec:
                 object.__setattr__(self, name, guarded)
 
     def options(self, /, players: int | None = None, **raw: Any) -> GameOptions:
+        """Validated options; a refusal's message names the option by this game's label for
+        it (what the lobby shows: "rounds to win", not ``rounds_to_win``)."""
         if players is not None:
             raw["players"] = players
-        return build_options(self.options_cls, raw, self.player_counts)
+        try:
+            return build_options(self.options_cls, raw, self.player_counts)
+        except InvalidOptionsError as exc:
+            if exc.msg is not None:
+                from ..i18n import with_option_labels
+                exc.msg = with_option_labels(exc.msg, self.name)
+            raise
 
     def describe_options(self) -> list[OptionInfo]:
         return describe_options(self.options_cls)

@@ -272,8 +272,13 @@ def render_parts(message: Mapping[str, Any], lang: str = DEFAULT, players: int |
     the plain text (seats as "seat n", or the language's word) and the parts (strings and
     ``{"seat": n}``)."""
     from ..engine.log import split_parts
-    word = template("nemeton.seat", lang) or "seat {n}"
+    word = seat_word(lang)
     return split_parts(render(message, lang), players, capital=capital, words=(word[:1].upper() + word[1:], word))
+
+
+def seat_word(lang: str = DEFAULT) -> str:
+    """How plain text names a seat in ``lang``, ``{n}`` its number: "seat {n}", "giocatore {n}"."""
+    return template("nemeton.seat", lang) or "seat {n}"
 
 
 def with_option_labels(message: Mapping[str, Any] | None, game: str) -> Message | None:

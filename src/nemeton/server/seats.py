@@ -20,7 +20,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import msg, seat as seat_arg, with_option_labels
+from ..i18n import msg, seat as seat_arg
 from ..engine import NemetonError, get_game
 from ..engine.log import seat_ref
 from . import observe
@@ -207,7 +207,7 @@ class Seats:
             raw.setdefault("players", len(seats))
             checked = await asyncio.to_thread(spec.options, **raw)  # rules data (a board) parsed off the loop
         except NemetonError as exc:
-            raise BadRequest(str(exc), msg=with_option_labels(exc.msg, game)) from None
+            raise BadRequest(str(exc), msg=exc.msg) from None
         if len(seats) != checked.players:
             raise BadRequest(f"a game of {checked.players} players needs {checked.players} seats; got {len(seats)}",
                              msg=msg("nemeton.error.seat_count", players=checked.players, seats=len(seats)))

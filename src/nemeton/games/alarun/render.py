@@ -10,8 +10,8 @@ from __future__ import annotations
 import textwrap
 from typing import AbstractSet, Any, Mapping
 
-from ...engine.log import Names, render_parts, seat_ref, split_parts
-from ...i18n import Message, msg, render as render_message, seat as seat_arg, template
+from ...engine.log import Names, render_text, seat_ref
+from ...i18n import Message, msg, render as render_message, seat as seat_arg
 from .components import CENTUM_AURI, COLOURS, DRUID, EMPTY, INGREDIENTS, card_id
 from .events import card_message, cards_message, colour_message, ingredient_message
 from .square import MagicSquare, cell_index
@@ -142,13 +142,4 @@ def render(view: Mapping[str, Any], names: Names | None = None, lang: str = "en"
     out += textwrap.wrap(_legend(lang), 98, subsequent_indent="  ")
     if phase == "placement":
         out.append(_axes(lang))
-    return _names(lang, "\n".join(out), names, n)
-
-
-def _names(lang: str, text: str, names: Names | None, players: int) -> str:
-    """The screen with each seat marker as its name, or without names as the language's
-    "seat n" (as :func:`nemeton.engine.log.render_text` does in English)."""
-    if names is not None:
-        return render_parts(split_parts(text, players, capital=False)[1], names)
-    word = template("nemeton.seat", lang) or "seat {n}"
-    return split_parts(text, players, capital=False, words=(word, word))[0]
+    return render_text("\n".join(out), names, n, lang)
