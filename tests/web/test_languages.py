@@ -272,7 +272,17 @@ def test_the_replay_names_the_ai_seats_agents_in_the_pages_language(server, brow
     room, _tokens, _ = create_room(server, "alarun", ["random", "heuristic"])
     page = context_page(browser, locale)
     try:
-        page.goto(f"{server.base}/rooms/{room}/replay")
+        # as a visitor finds it: the lobby's finished games, the room's replay button
+        open_lobby(page, server, lang)
+        link = page.locator(f".room[data-room='{room}'] a[href$='/replay']")
+        for _ in range(120):  # two AI seats play the game in a few seconds
+            page.click(".rooms-filter button[data-filter='finished']")
+            page.wait_for_selector("#rooms[data-filter='finished']")
+            if link.count():
+                break
+            page.wait_for_timeout(500)
+        assert link.text_content() == catalogue(lang)["nemeton.web.replay_button"]
+        link.click()
         page.wait_for_function(f"document.documentElement.lang === '{lang}' && "
                                "document.querySelectorAll('#players .kind').length === 2")
         kinds = page.eval_on_selector_all("#players .kind", "es => es.map((e) => e.textContent)")
