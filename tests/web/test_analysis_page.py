@@ -7,8 +7,8 @@ the replay, seen by its seat."""
 
 from __future__ import annotations
 
-import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import httpx
 import pytest
@@ -19,8 +19,10 @@ PROMISE = "judges each decision from what its player could see at that moment, n
 
 
 def pct(share):
-    """A share as the page writes it (JavaScript's Math.round: halves up, not to even)."""
-    return f"{math.floor(share * 100 + 0.5)}%"
+    """A share as the page writes it: Intl.NumberFormat's percent, which (through ICU) rounds the
+    number's shortest decimal form half away from zero, so 0.145 is "15%" where float arithmetic
+    (0.145 * 100 = 14.4999...) would say 14."""
+    return f"{(Decimal(repr(share)) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)}%"
 
 
 @pytest.fixture
