@@ -179,7 +179,12 @@ def play_by_clicks(page, until=None, seed=0, timeout=120.0, max_clicks=5000):
     rng = random.Random(seed)
     clicks = 0
     deadline = time.monotonic() + timeout
+    legal = page.locator(".legal:visible")
     while True:
+        # what is clickable is counted before ``until`` looks, and nothing is clicked that was not
+        # there when it looked: a table drawn between its look and the click (the others' moves
+        # arrive at any moment) waits for the next look, so no decision goes unchecked
+        seen = legal.count()
         if until is not None and until(page):
             return clicks
         if until is None and page.locator("#score").is_visible():
@@ -189,8 +194,7 @@ def play_by_clicks(page, until=None, seed=0, timeout=120.0, max_clicks=5000):
         if page.locator("#pass").is_visible():
             page.click("#pass-ready")
             continue
-        legal = page.locator(".legal:visible")
-        count = legal.count()
+        count = legal.count() if seen else 0
         if count == 0:
             page.wait_for_timeout(30)
             continue

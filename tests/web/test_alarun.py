@@ -66,6 +66,7 @@ class TableChecks:
 
     def __init__(self, shot_at=None):
         self.turns = 0
+        self.checked = set()  # the decisions checked, by the number of moves before them
         self.placements = 0
         self.shot_at = shot_at
         self.shot = False
@@ -75,8 +76,9 @@ class TableChecks:
             return True
         t = page.evaluate(READ_TABLE)
         view, legal = t["view"], t["legal"]
-        if view["terminal"] or not legal or not t["highlighted"] or t["selected"]:
-            return False  # not our turn, our move is on its way, or half a move is chosen
+        if view["terminal"] or not legal or not t["highlighted"] or t["selected"] or t["moves"] in self.checked:
+            return False  # not our turn, our move is on its way, half a move is chosen, or checked
+        self.checked.add(t["moves"])
         assert t["hand"] == view["hand"]
         assert t["colour"] == view["secret_colour"]
         assert t["centre"] == view["centre"]
