@@ -61,3 +61,18 @@ def test_a_language_chosen_once_does_not_stay_for_the_next_command():
 def test_the_opening_line_names_the_options_by_their_labels(lang, line):
     result = runner.invoke(app, ["--lang", lang, "play", "amarok", "--players", "3", "--seed", "1"], input="q\n")
     assert line in result.output, result.output[:400]
+
+
+def test_the_players_commands_take_lang_after_the_command_too():
+    """``nemeton play GAME --lang it`` as well as ``nemeton --lang it play GAME``: the same deal in
+    the same words; the command's --lang wins over LANG; a language we lack is refused."""
+    before = play("--lang", "it")
+    spec = get_game("amarok")
+    options = [f"--option={k}={v}" for k, v in spec.bot_defaults.items()]
+    after = runner.invoke(app, ["play", "amarok", "--players", "3", "--seed", str(SEED), *options, "--lang", "it"],
+                          input="1\n" * 3000, env={"LANG": "es_ES.UTF-8"})
+    assert after.exit_code == 0 and "Tocca a te." in after.output and "Te toca." not in after.output
+    first = before.output.index("La tua scelta")  # the same deal, up to the first prompt (the bots then differ)
+    assert after.output[:first] == before.output[:first]
+    refused = runner.invoke(app, ["play", "amarok", "--players", "3", "--lang", "fr"])
+    assert refused.exit_code == 2 and "--lang must be one of en, it, es; got 'fr'" in refused.output

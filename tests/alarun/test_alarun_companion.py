@@ -66,6 +66,8 @@ def test_the_score_sheet_speaks_the_terminals_language(tmp_path, lang, texts):
     assert result.exit_code == 0, result.output
     for text in texts:
         assert text in result.stdout, (text, result.stdout)
+    # the command's own --lang says the same
+    assert runner.invoke(main_app, ["alarun", "score", str(path), "--lang", lang]).stdout == result.stdout
     assert "row points" not in result.stdout and "colour bonus" not in result.stdout and "potions" not in result.stdout
     # the JSON is the same in every language (programs read it)
     english = runner.invoke(main_app, ["alarun", "score", str(path), "--json"]).stdout

@@ -79,14 +79,38 @@ def error_text(exc: Exception) -> str:
     return str(exc) if lang == "en" or not message else render(message, lang)
 
 
-def set_language(code: str | None) -> None:
+def lang_option() -> Any:
+    """A command's own ``--lang`` (``nemeton play GAME --lang it``), the same as ``nemeton --lang
+    it play GAME``; the command calls :func:`choose_language` with it."""
+    from ..i18n import LANGUAGES
+    return typer.Option(None, "--lang", autocompletion=complete_from(*LANGUAGES),
+                        help="The language: en, it or es (default: `nemeton --lang`, else the "
+                             "environment's, LANG; else English).")
+
+
+def choose_language(code: str | None) -> None:
+    """A command's ``--lang``, where given, over ``nemeton --lang`` and the environment."""
+    if code is not None:
+        set_language(code)
+
+
+def checked_language(code: str | None) -> str | None:
+    """``--lang``'s code as the catalogues name it (``it_IT`` is ``it``); None for None; a
+    language we lack fails with the list."""
     from ..i18n import LANGUAGES, normalize
-    if code is None:  # the environment's (each command run afresh: a test runs many in one process)
-        _LANGUAGE.clear()
-        return
+    if code is None:
+        return None
     found = normalize(code)
     if found is None:
         fail(f"--lang must be one of {', '.join(LANGUAGES)}; got {code!r}")
+    return found
+
+
+def set_language(code: str | None) -> None:
+    found = checked_language(code)
+    if found is None:  # the environment's (each command run afresh: a test runs many in one process)
+        _LANGUAGE.clear()
+        return
     _LANGUAGE[:] = [found]
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..engine import GameSpec, InputError
 from ..engine.companion import ScoreSheet
-from .common import fail, language, read_text_file
+from .common import choose_language, fail, lang_option, language, read_text_file
 
 
 def companion_app(spec: GameSpec) -> typer.Typer:
@@ -32,7 +32,9 @@ def companion_app(spec: GameSpec) -> typer.Typer:
     def score_command(
         file: str = typer.Argument(..., help=companion.input_help),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+        lang: str | None = lang_option(),
     ) -> None:
+        choose_language(lang)
         text = read_text_file(file, f"{spec.name} score")
         try:
             sheet = companion.score(text, lang=language())

@@ -29,7 +29,8 @@ from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
 from ..i18n import t
-from .common import complete_game, complete_seats, console, error_text, fail, language, parse_option_pairs, say, show, split_agent_specs
+from .common import (choose_language, complete_game, complete_seats, console, error_text, fail, lang_option, language,
+                     parse_option_pairs, say, show, split_agent_specs)
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -325,8 +326,10 @@ def play_command(
     hint_seconds: float = typer.Option(2.0, "--hint-seconds", min=0.0, max=600.0,
                                        help="How long a hint (`hint` or `?` at the prompt) searches; 0 turns "
                                             "hints off."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Play a game in the terminal against AI seats, seeing only your own view."""
+    choose_language(lang)
     try:
         spec = get_game(game)
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
