@@ -97,3 +97,17 @@ def test_every_action_has_a_message_whose_english_is_its_text():
             seen.add(action.kind)
     assert seen == {cls.kind for cls in ACTION_CLASSES}
     assert SPEC.action_message is action_message
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("it", "Ultima mossa: Ann: prendi la carta in posizione 1 della propria mano -> [B7 7 blu]"),
+    ("es", "Última jugada: Ann: toma la carta de la posición 1 de su propia mano -> [B7 7 azul]"),
+    ("en", "Last: Ann: take own hand slot 1 -> [B7 blue 7]"),
+])
+def test_the_last_move_from_ones_own_hand_names_the_movers_hand_not_the_readers(lang, line):
+    """The move list's words are the mover's ("your hand"); the last move seen by another seat or a
+    spectator names the mover's own hand (before, Italian and Spanish said "your hand")."""
+    state = position(hands="R5 B7 | R3 B2 | B4 B9", turn=0)
+    act(state, "take own hand slot 1")
+    for viewer in (1, 2, None):
+        assert line in SPEC.render(state.view(viewer), names=NAMES[:3], lang=lang).splitlines()

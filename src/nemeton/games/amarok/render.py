@@ -164,7 +164,10 @@ def _screen(view: Mapping[str, Any], lang: str = "en") -> str:
     last = view.get("last")
     if last:
         action = ACTION_CODEC.from_json(last["action"])
-        lines.append(t("amarok.term.last", lang, seat=seat(last["seat"]), action=action_message(action),
+        said = action_message(action)
+        if said["id"] == "amarok.action.take_own" and last["seat"] != me:  # the mover's hand, not "your hand"
+            said = msg("amarok.action.take_own.other", **said.get("args", {}))
+        lines.append(t("amarok.term.last", lang, seat=seat(last["seat"]), action=said,
                        card=card_text(last["card"], cards, lang)))
     lines += _wrap(t("amarok.term.key", lang))
     if view["terminal"]:
