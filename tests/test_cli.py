@@ -324,3 +324,15 @@ def test_f_flips_in_a_real_two_player_alarun_game():
     keys = short_keys(state.legal_actions(0))
     assert str(keys["f"]).startswith("flip") and str(keys["p"]) == "pass"
     assert "f = flip," in prompt_text(state.legal_actions(0)), "the prompt names the key, not the whole text"
+
+
+@pytest.mark.parametrize("lang, keys, refusal", [
+    ("it", ("p = passa", "f = gira"), "'f' significa gira, che ora non è possibile"),
+    ("es", ("p = pasar", "f = dar la vuelta"), "«f» significa dar la vuelta, que ahora no es posible"),
+])
+def test_the_short_keys_are_explained_in_the_terminals_language(monkeypatch, lang, keys, refusal):
+    from nemeton.cli import common
+    monkeypatch.setattr(common, "_LANGUAGE", [lang])
+    shown = prompt_text(LEGAL)
+    assert all(key in shown for key in keys) and "= pass," not in shown and "= flip" not in shown
+    assert choose("f", [Named("pass"), Named("fold")]).startswith(refusal)

@@ -51,6 +51,11 @@ def short_keys(legal: Sequence[Action]) -> dict[str, Action]:
     return out
 
 
+def key_word(key: str) -> str:
+    """What a short key means, in the terminal's language ("p = passa")."""
+    return tr(f"nemeton.cli.key.{SHORT_KEYS[key]}")
+
+
 MAX_NAME = 24  # characters in a player's name
 _YOU_TWICE = re.compile(r"\bYou( \[[A-Z]\])? \(you\)")
 
@@ -158,7 +163,7 @@ def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = N
         keys = short_keys(legal)
         if folded in keys:
             return keys[folded]
-        return tr("nemeton.cli.choose.short_not_legal", text=text, word=SHORT_KEYS[folded], how=hint)
+        return tr("nemeton.cli.choose.short_not_legal", text=text, word=key_word(folded), how=hint)
     names = [" ".join(t.split()).casefold() for t in texts]
     exact = [a for a, name in zip(legal, names) if name == folded]
     if exact:
@@ -176,7 +181,7 @@ def choose(answer: str, legal: Sequence[Action], texts: Sequence[str] | None = N
 
 def prompt_text(legal: Sequence[Action], full_screen: bool = False, hints: bool = False) -> str:
     keys = short_keys(legal)
-    extra = "".join(f", {key} = {SHORT_KEYS[key]}" for key in keys)
+    extra = "".join(f", {key} = {key_word(key)}" for key in keys)
     if full_screen:
         extra += ", " + tr("nemeton.cli.key.map")
     if hints:
