@@ -56,13 +56,45 @@ def test_analyse_shows_the_seats_and_the_costly_moves_and_writes_out(stored_game
     result = runner.invoke(app, ["analyse", str(record), "--iterations", "30", "--out", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
-    assert "accuracy" in result.stdout and "blunders" in result.stdout
+    assert "Accuracy" in result.stdout and "?? blunders" in result.stdout and "Player 3" in result.stdout
     assert "never from the hidden cards" in result.stdout
     flagged = [d for d in data["decisions"] if d["class"]]
     if flagged:
-        assert "the costliest moves" in result.stdout
+        assert "The moves that cost most" in result.stdout
+        worst = max(flagged, key=lambda d: (d["loss"], -d["index"]))
+        assert f"{worst['text'][:1].upper()}{worst['text'][1:]} cost about" in " ".join(result.stdout.split())
     else:
-        assert "No decision lost" in result.stdout
+        assert "No decision gave up" in result.stdout
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("it", ("Giocatore 1", "Precisione", "Decisioni", "iterazioni ciascuna", "mai dalle carte nascoste")),
+    ("es", ("Jugador 1", "Precisión", "Decisiones", "iteraciones cada una", "nunca a partir de las cartas ocultas")),
+])
+def test_analyse_speaks_the_terminals_language(stored_game, tmp_path, monkeypatch, lang, words):
+    """The tables, the comments (the moves in the game's words) and the promise in Italian or
+    Spanish, from `--lang` after the command or before it; the JSON is the same in every language."""
+    from rich.console import Console
+
+    import nemeton.cli.analyse as analyse
+    monkeypatch.setattr(analyse, "console", Console(width=400))  # each comment on one line, to read it whole
+    _, record = stored_game
+    out = tmp_path / "analysis.json"
+    result = runner.invoke(app, ["analyse", str(record), "--iterations", "30", "--out", str(out), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    for word in words:
+        assert word in text, (word, text)
+    for english in ("Accuracy", "blunders", "Player", "cost about", "kept it", "win chance", "never from"):
+        assert english not in text, (english, text)
+    data = json.loads(out.read_text())
+    if any(d["class"] for d in data["decisions"]):
+        assert ("di probabilità di vittoria persa" if lang == "it" else "de probabilidad de victoria perdida") in text
+        assert ("Fiume" if lang == "it" else "Río") in text or ("Mazzo" if lang == "it" else "Mazo") in text \
+            or ("mano di" if lang == "it" else "mano de") in text
+    before = runner.invoke(app, ["--lang", lang, "analyse", str(record), "--iterations", "30", "--json"])
+    english = runner.invoke(app, ["analyse", str(record), "--iterations", "30", "--json"])
+    assert json.loads(before.stdout) == json.loads(english.stdout) == data
 
 
 @pytest.mark.parametrize("content,message", [

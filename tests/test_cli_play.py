@@ -3,6 +3,8 @@ against bots, seeing their own view (the renderer) and their seat's log each tur
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -55,3 +57,27 @@ def test_m_shows_the_full_screen_where_the_game_draws_one_and_asks_again(name):
         assert result.output.count("Your choice") == 2, "after the map the same choice is asked again"
     else:
         assert "m = full map" not in result.output
+
+
+def test_record_writes_the_finished_game_for_analyse_and_nothing_before_the_end(tmp_path, monkeypatch):
+    """`--record FILE`: the record (seed and moves) of the game just played, replaying to its end
+    with the same scores; the end says how to analyse it, in the terminal's language; the file
+    is written only at the end, and a folder that does not exist is refused before the game."""
+    from nemeton.engine import GameRecord
+    path = tmp_path / "game.json"
+    quit_early = runner.invoke(app, ["play", "amarok", "--players", "3", "--record", str(path)], input="q\n")
+    assert quit_early.exit_code == 0 and not path.exists()
+    spec = get_game("amarok")
+    options = [f"--option={k}={v}" for k, v in spec.bot_defaults.items()]
+    result = runner.invoke(app, ["play", "amarok", "--players", "3", "--seed", str(SEED), *options, "--record", str(path),
+                                 "--lang", "it"], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert f"La registrazione della partita è in {path}: `nemeton analyse {path}`" in " ".join(result.output.split())
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    state = record.replay()
+    assert record.seed == SEED and state.is_terminal() and record.actions and record.actions[0][0] == 0
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    analysed = runner.invoke(app, ["analyse", str(path), "--iterations", "10", "--json"])
+    assert analysed.exit_code == 0 and len(json.loads(analysed.stdout)["decisions"]) == len(record.actions)
+    nowhere = runner.invoke(app, ["play", "amarok", "--players", "3", "--record", str(tmp_path / "no" / "game.json")])
+    assert nowhere.exit_code == 2 and "--record: no folder" in nowhere.output and "Legal actions" not in nowhere.output

@@ -21,7 +21,8 @@ from rich.table import Table as TextTable
 from rich.text import Text
 
 from ..engine import GameRecord, NemetonError, get_game, list_games
-from .common import console, err, fail, read_text_file, say
+from ..i18n import format_number, format_percent
+from .common import choose_language, console, err, fail, lang_option, language, read_text_file, say, tr
 
 MOST_COSTLY = 10  # costly moves listed in the table
 
@@ -87,9 +88,11 @@ def analyse_command(
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as one JSON object (alone on stdout)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also write the JSON analysis to this file."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Analyse again even if a cached result exists."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Judge every decision of a finished game from what its seat could see: each seat's win
     chance before and after its move, the costly moves, each seat's accuracy."""
+    choose_language(lang)
     from ..teacher.analysis import DEFAULT_ITERATIONS, analyse_record
     game = load_record(record)
     budget = DEFAULT_ITERATIONS if iterations is None else iterations
@@ -99,7 +102,7 @@ def analyse_command(
         try:
             with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-                task = bar.add_task(f"analysing {game.game}", total=len(game.actions))
+                task = bar.add_task(tr("nemeton.cli.analysis.analysing", game=get_game(game.game).title), total=len(game.actions))
                 analysis = analyse_record(game, iterations=budget, seed=seed, workers=workers,
                                           progress=lambda done, total: bar.update(task, completed=done))
         except KeyboardInterrupt:
@@ -118,42 +121,80 @@ def analyse_command(
         return
     show_analysis(data)
     if out is not None:
-        say(f"analysis written to {out}", "dim")
-
-
-def _seat(seat: int, teams: Any) -> str:
-    return f"seat {seat}" if not teams else f"seat {seat} (team {next(k for k, t in enumerate(teams) if seat in t) + 1})"
+        say(tr("nemeton.cli.analysis.written", path=str(out)), "dim")
 
 
 def show_analysis(data: dict[str, Any]) -> None:
-    """Each seat's accuracy and counts, then the costly moves with their comments."""
+    """Each seat's accuracy and counts, then the costly moves with their comments, in the
+    terminal's language: the web analysis page's words, the players as "Player 1" (in seat
+    order, as the screen counts them), the moves in the game's words."""
+    lang = language()
     spec = get_game(data["game"])
     budget = data["budget"]
-    table = TextTable(title=f"{spec.title}, {data['players']} players: {len(data['decisions'])} decisions "
-                            f"({budget['iterations']:,} iterations each, seed {budget['seed']})",
+    teams = data["teams"]
+
+    def player(seat: int) -> str:
+        if not teams:
+            return tr("nemeton.cli.analysis.player", n=str(seat + 1))
+        team = next(k for k, t in enumerate(teams) if seat in t) + 1
+        return tr("nemeton.cli.analysis.player_team", n=str(seat + 1), team=str(team))
+
+    table = TextTable(title=tr("nemeton.cli.analysis.title", game=spec.title, players=str(data["players"]),
+                               decisions=format_number(len(data["decisions"]), lang),
+                               iterations=format_number(budget["iterations"], lang), seed=str(budget["seed"])),
                       title_justify="left", highlight=False)
-    for col in ("seat", "decisions", "accuracy", "inaccuracies", "mistakes", "blunders"):
-        table.add_column(col, justify="left" if col == "seat" else "right")
+    table.add_column(tr("nemeton.web.analysis.player"), justify="left")
+    for col in ("decisions", "accuracy", "inaccuracies", "mistakes", "blunders"):
+        table.add_column(tr(f"nemeton.web.analysis.{col}"), justify="right")
     for s in data["seats"]:
-        accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}"
-        table.add_row(_seat(s["seat"], data["teams"]), str(s["decisions"]), accuracy, str(s["inaccuracies"]),
+        accuracy = "-" if s["accuracy"] is None else format_number(s["accuracy"], lang, decimals=1)
+        table.add_row(player(s["seat"]), str(s["decisions"]), accuracy, str(s["inaccuracies"]),
                       str(s["mistakes"]), str(s["blunders"]))
     console.print(table)
     costly = sorted((d for d in data["decisions"] if d["class"]), key=lambda d: (-d["loss"], d["index"]))
     if not costly:
-        say("No decision lost 5% win chance or more.")
+        say(tr("nemeton.web.analysis.none_costly", percent=format_percent(data["thresholds"]["inaccuracy"], lang)))
     else:
-        moves = TextTable(title="the costliest moves", title_justify="left", highlight=False, show_lines=False)
-        for col in ("move", "seat", "class", "win before", "after", "comment"):
-            moves.add_column(col, justify="right" if col in ("move", "win before", "after") else "left")
+        moves = TextTable(title=tr("nemeton.web.analysis.costly_title"), title_justify="left", highlight=False,
+                          show_lines=False)
+        moves.add_column(tr("nemeton.cli.analysis.move"), justify="right")
+        for col in ("nemeton.web.analysis.player", "nemeton.cli.analysis.class", "nemeton.cli.analysis.comment"):
+            moves.add_column(tr(col), justify="left")
+        words = move_words(spec, data["options"], player, lang)
         for d in costly[:MOST_COSTLY]:
-            moves.add_row(str(d["index"] + 1), str(d["seat"]), d["class"], f"{d['before']:.0%}", f"{d['after']:.0%}",
-                          Text(d["comment"]))
+            said = tr("nemeton.web.analysis.comment_best", move=words(d["action"], d["text"]),
+                      best=words(d["best"]["action"], d["best"]["text"]), loss=format_percent(d["loss"], lang),
+                      before=format_percent(d["before"], lang), after=format_percent(d["after"], lang))
+            moves.add_row(str(d["index"] + 1), player(d["seat"]), tr(f"nemeton.web.analysis.class.{d['class']}"),
+                          Text(said[:1].upper() + said[1:]))
         console.print(moves)
         if len(costly) > MOST_COSTLY:
-            say(f"... and {len(costly) - MOST_COSTLY} more (--json lists every decision).", "dim")
-    say("Each decision is judged from what its seat could see at that moment, never from the hidden cards.",
-        "dim")
+            say(tr("nemeton.cli.analysis.more", count=len(costly) - MOST_COSTLY), "dim")
+    thresholds = {k: format_percent(v, lang) for k, v in data["thresholds"].items()}
+    say(tr("nemeton.web.analysis.budget", iterations=format_number(budget["iterations"], lang), seed=str(budget["seed"]),
+           engine=budget.get("engine", "reference"), **thresholds), "dim")
+    say(tr("nemeton.web.analysis.promise"), "dim")
+
+
+def move_words(spec: Any, options: Any, player: Any, lang: str) -> Any:
+    """A move's words in ``lang`` from its JSON (the game's message, seats named by
+    ``player``); the analysis's English words where the game has no message for it."""
+    from ..i18n import render
+    describe = getattr(spec, "action_message", None)
+    try:
+        opts = spec.options(**options)
+    except (NemetonError, TypeError, ValueError):
+        opts = None
+
+    def words(action: Any, english: str) -> str:
+        if describe is None or opts is None:
+            return english
+        try:
+            message = describe(spec.action_from_json(action, opts))
+        except (NemetonError, TypeError, ValueError, KeyError):
+            return english
+        return english if message is None else render(message, lang, seat=player)
+    return words
 
 
 def analyze_alias(
@@ -173,4 +214,4 @@ def analyze_alias(
              "`nemeton analyse RECORD` analyses a finished game")
     if ctx.args:
         fail(f"unexpected arguments: {' '.join(ctx.args)} (see `nemeton analyse --help`)")
-    analyse_command(record, iterations, seed, workers, as_json, out, no_cache)
+    analyse_command(record, iterations, seed, workers, as_json, out, no_cache, None)

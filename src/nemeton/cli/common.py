@@ -70,6 +70,12 @@ def language() -> str:
     return _LANGUAGE[0] if _LANGUAGE else from_environment()
 
 
+def tr(id: str, **args: Any) -> str:
+    """Message ``id`` in the terminal's language (:func:`language`)."""
+    from ..i18n import t
+    return t(id, language(), **args)
+
+
 def error_text(exc: Exception) -> str:
     """An error as the terminal says it: its message in the terminal's language where it
     carries one (``exc.msg``: options refused), else its English text."""

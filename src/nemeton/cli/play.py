@@ -19,6 +19,7 @@ import contextlib
 import inspect
 import re
 import secrets
+from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 import typer
@@ -28,9 +29,8 @@ from ..agents.base import make_agent
 from ..engine import Action, NemetonError, display_options, get_game
 from ..engine.log import action_marked, number, render_parts, render_text
 from ..table import Table
-from ..i18n import t
 from .common import (choose_language, complete_game, complete_seats, console, error_text, fail, lang_option, language,
-                     parse_option_pairs, say, show, split_agent_specs)
+                     parse_option_pairs, say, show, split_agent_specs, tr)
 
 # One-letter answers for the common actions, used when an action of exactly that text is legal.
 SHORT_KEYS = {"p": "pass", "f": "flip"}
@@ -75,11 +75,6 @@ def shown_option_words(game: str, name: str, value: Any) -> str:
         if words.startswith("standard ("):  # a data option: the standard file, by its hash
             words = tr("nemeton.option.value.standard") + words[len("standard"):]
     return f"{label}: {words}"
-
-
-def tr(id: str, **args: Any) -> str:
-    """Message ``id`` in the terminal's language (:func:`nemeton.cli.common.language`)."""
-    return t(id, language(), **args)
 
 
 def you() -> str:
@@ -332,9 +327,14 @@ def play_command(
                                        help="How long a hint (`hint` or `?` at the prompt) searches; 0 turns "
                                             "hints off."),
     lang: Optional[str] = lang_option(),
+    record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
+                                          help="Write the finished game's record (seed and moves) to FILE, for "
+                                               "`nemeton analyse FILE` or a replay; nothing is written before the end."),
 ) -> None:
     """Play a game in the terminal against AI seats, seeing only your own view."""
     choose_language(lang)
+    if record is not None and not record.parent.is_dir():  # known before the game, not after it
+        fail(f"--record: no folder {str(record.parent)!r} to write {record.name!r} in")
     try:
         spec = get_game(game)
         opts = parse_option_pairs(spec, option, deck=deck, board=board)
@@ -371,3 +371,15 @@ def play_command(
         hinter = hinter_for(spec, table, seat, hint_seconds, hint_seed) if hint_seconds > 0 else None
         table.submit(seat, ask(seat, legal, full, screen, hinter))
     show_end(table, seat, agent_specs, spec, screen)
+    if record is not None:
+        save_record(state, record)
+
+
+def save_record(state: Any, path: Path) -> None:
+    """The finished game's record in ``path`` (its seed is no secret now), and how to analyse it."""
+    try:
+        path.write_text(state.record().dumps() + "\n", encoding="utf-8")
+    except OSError as exc:
+        say(tr("nemeton.cli.record_failed", path=str(path), reason=exc.strerror or str(exc)), "bold red")
+        raise typer.Exit(1) from None
+    say(tr("nemeton.cli.record_saved", path=str(path)))

@@ -197,15 +197,17 @@ def template(id: str, lang: str = DEFAULT, count: float | None = None) -> str | 
 
 
 # ----- rendering ----------------------------------------------------------------------------
-def format_number(value: float, lang: str = DEFAULT) -> str:
-    """A number as the locale writes it; a whole float without its ``.0`` (a score of 12)."""
+def format_number(value: float, lang: str = DEFAULT, decimals: int | None = None) -> str:
+    """A number as the locale writes it; a whole float without its ``.0`` (a score of 12), or
+    with exactly ``decimals`` decimals where given (an accuracy of 85.0)."""
     from babel.numbers import format_decimal
-    if isinstance(value, float) and value.is_integer():
+    if decimals is None and isinstance(value, float) and value.is_integer():
         value = int(value)
     # CLDR's minimum grouping digits (2 in Italian and Spanish: 1234 but 12.345), which
     # browsers' Intl.NumberFormat applies and Babel does not
     grouping = not (lang in MIN_GROUPING_2 and abs(value) < 10000)
-    return format_decimal(value, locale=FORMAT_LOCALE.get(lang, "en_GB"), group_separator=grouping)
+    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=FORMAT_LOCALE.get(lang, "en_GB"), group_separator=grouping)
 
 
 def format_percent(value: float, lang: str = DEFAULT, decimals: int = 0) -> str:
