@@ -50,7 +50,11 @@ def test_analyse_prints_the_json_alone_on_stdout_and_caches_it(stored_game, own_
     assert json.loads(fresh.stdout) == data
 
 
-def test_analyse_shows_the_seats_and_the_costly_moves_and_writes_out(stored_game, tmp_path):
+def test_analyse_shows_the_seats_and_the_costly_moves_and_writes_out(stored_game, tmp_path, monkeypatch):
+    from rich.console import Console
+
+    import nemeton.cli.analyse as analyse
+    monkeypatch.setattr(analyse, "console", Console(width=400))  # each comment on one line, to read it whole
     _, record = stored_game
     out = tmp_path / "analysis.json"
     result = runner.invoke(app, ["analyse", str(record), "--iterations", "30", "--out", str(out)])
@@ -61,8 +65,10 @@ def test_analyse_shows_the_seats_and_the_costly_moves_and_writes_out(stored_game
     flagged = [d for d in data["decisions"] if d["class"]]
     if flagged:
         assert "The moves that cost most" in result.stdout
+        from nemeton.i18n import format_percent as pct
         worst = max(flagged, key=lambda d: (d["loss"], -d["index"]))
-        assert f"{worst['text'][:1].upper()}{worst['text'][1:]} cost about" in " ".join(result.stdout.split())
+        said = f"cost about {pct(worst['loss'])} win chance ({pct(worst['before'])} to {pct(worst['after'])})"
+        assert said in result.stdout and f"{said}; " in result.stdout and "kept it." in result.stdout
     else:
         assert "No decision gave up" in result.stdout
 
