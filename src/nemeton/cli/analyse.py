@@ -178,21 +178,13 @@ def show_analysis(data: dict[str, Any]) -> None:
 
 def move_words(spec: Any, options: Any, player: Any, lang: str) -> Any:
     """A move's words in ``lang`` from its JSON (the game's message, seats named by
-    ``player``); the analysis's English words where the game has no message for it."""
+    ``player``); the analysis's English words where the game has no message. The analysis
+    came from a replayed record, so its options and actions are the game's own."""
     from ..i18n import render
-    describe = getattr(spec, "action_message", None)
-    try:
-        opts = spec.options(**options)
-    except (NemetonError, TypeError, ValueError):
-        opts = None
+    opts = spec.options(**options)
 
     def words(action: Any, english: str) -> str:
-        if describe is None or opts is None:
-            return english
-        try:
-            message = describe(spec.action_from_json(action, opts))
-        except (NemetonError, TypeError, ValueError, KeyError):
-            return english
+        message = spec.action_message(spec.action_from_json(action, opts)) if spec.action_message else None
         return english if message is None else render(message, lang, seat=player)
     return words
 
